@@ -1,0 +1,14 @@
+// Registers every subcommand and holds the exit code they report.
+#include "commands.h"
+
+namespace tickwire::cli {
+namespace {
+int g_exit_code = 0;
+}
+
+void set_exit_code(int code) { g_exit_code = code; }
+int exit_code() { return g_exit_code; }
+
+void register_all(CLI::App& app) { register_schema(app); }
+
+}  // namespace tickwire::cli

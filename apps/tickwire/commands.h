@@ -1,0 +1,15 @@
+// The seam between the CLI's main and its subcommands: each command file adds one register
+// function here, and sets the process exit code through set_exit_code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tickwire::cli {
+
+void register_all(CLI::App& app);
+void set_exit_code(int code);
+int exit_code();
+
+void register_schema(CLI::App& app);
+
+}  // namespace tickwire::cli

@@ -1,0 +1,32 @@
+// "Count the reason": a fixed array of counters indexed by a reason enum (decode errors, reject
+// reasons, drop causes). No allocation, readable at any time for stats and tests.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace tickwire {
+
+template <class Reason, std::size_t N = static_cast<std::size_t>(Reason::count_)>
+class ReasonCounters {
+ public:
+  void add(Reason reason, uint64_t n = 1) { counts_[index(reason)] += n; }
+  uint64_t operator[](Reason reason) const { return counts_[index(reason)]; }
+  uint64_t total() const {
+    uint64_t sum = 0;
+    for (uint64_t c : counts_) sum += c;
+    return sum;
+  }
+  void reset() { counts_.fill(0); }
+  static constexpr std::size_t size() { return N; }
+
+ private:
+  static std::size_t index(Reason reason) {
+    auto i = static_cast<std::size_t>(reason);
+    return i < N ? i : N - 1;
+  }
+  std::array<uint64_t, N> counts_{};
+};
+
+}  // namespace tickwire

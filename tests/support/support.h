@@ -1,0 +1,37 @@
+// Shared test helpers: a scoped assertion handler that throws (so a test can expect a programmer
+// error without dying), the source-tree path for fixtures, and a seed banner for simulation tests.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire::test {
+
+struct AssertionFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// While alive, TW_ASSERT throws AssertionFailure instead of aborting.
+class ThrowOnAssert {
+ public:
+  ThrowOnAssert();
+  ~ThrowOnAssert();
+  ThrowOnAssert(const ThrowOnAssert&) = delete;
+  ThrowOnAssert& operator=(const ThrowOnAssert&) = delete;
+
+ private:
+  AssertHandler previous_;
+};
+
+std::filesystem::path source_dir();
+std::filesystem::path fixtures_dir();
+
+// A seed for a simulation test: TICKWIRE_SEED from the environment, else `fallback`.
+// Records it so a failing test prints "seed=N" (reproduce with TICKWIRE_SEED=N).
+uint64_t test_seed(uint64_t fallback);
+
+}  // namespace tickwire::test
