@@ -15,7 +15,7 @@
 #include "tickwire/wire/codec.h"
 #include "tickwire/wire/quantize.h"
 
-namespace {
+namespace wire_bench {
 
 using namespace tickwire;
 constexpr wire::QuantSpec kAngle{0.0, 360.0, 360.0 / 4095.0};
@@ -204,6 +204,6 @@ BENCHMARK(BM_HandWritten_Measure);
 BENCHMARK(BM_FieldTable_Decode);
 BENCHMARK(BM_HandWritten_Decode);
 
-}  // namespace
+}  // namespace wire_bench
 
 BENCHMARK_MAIN();

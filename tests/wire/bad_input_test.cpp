@@ -187,7 +187,7 @@ TEST(WireBadInput, TokenRowOutsideTable) {
 }
 
 struct Nest {
-  static constexpr std::string_view wire_name = "Nest";
+
   std::vector<Nest> children;
   template <class W>
   void fields(W& w) {
