@@ -273,16 +273,7 @@ const wire::WireMessages& v0_messages() {
 
 template <class M>
 WireSample v0_sample(std::string file, const M& value) {
-  std::vector<uint8_t> packet(1 + wire::measure(value));
-  auto written = wire::encode_message(value, packet);
-  TW_ASSERT(written.ok(), "a v0 sample must encode");
-  auto reencode = [](std::span<const uint8_t> body, std::vector<uint8_t>& out) -> Status {
-    M decoded{};
-    if (Status s = wire::decode(body, decoded); !s) return s;
-    out.assign(1 + wire::measure(decoded), 0);
-    return wire::encode_message(decoded, out).status();
-  };
-  return WireSample{std::move(file), M::wire_id, std::string(M::message_name), std::move(packet), reencode};
+  return make_wire_sample(std::move(file), value);
 }
 
 uint32_t float_bits(float f) {

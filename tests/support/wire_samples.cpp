@@ -25,17 +25,7 @@ wire::Hash16 counting_hash(uint8_t start) {
 
 template <class M>
 WireSample sample(std::string file, const M& value) {
-  std::vector<uint8_t> packet(1 + wire::measure(value));
-  auto written = wire::encode_message(value, packet);
-  TW_ASSERT(written.ok() && *written == packet.size(), "a sample must encode to its measured size");
-  auto reencode = [](std::span<const uint8_t> body, std::vector<uint8_t>& out) -> Status {
-    M decoded{};
-    if (Status s = wire::decode(body, decoded); !s) return s;
-    out.assign(1 + wire::measure(decoded), 0);
-    auto n = wire::encode_message(decoded, out);
-    return n.ok() ? Status() : Status(n.error());
-  };
-  return WireSample{std::move(file), M::wire_id, std::string(M::message_name), std::move(packet), reencode};
+  return make_wire_sample(std::move(file), value);
 }
 
 uint32_t float_bits(float f) {

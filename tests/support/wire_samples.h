@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tickwire/core/status.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire::test {
 
@@ -23,5 +24,20 @@ struct WireSample {
 };
 
 std::vector<WireSample> wire_samples();
+
+// A sample from a typed message value (any build's shapes: today's or a frozen one's).
+template <class M>
+WireSample make_wire_sample(std::string file, const M& value) {
+  std::vector<uint8_t> packet(1 + wire::measure(value));
+  auto written = wire::encode_message(value, packet);
+  TW_ASSERT(written.ok() && *written == packet.size(), "a sample must encode to its measured size");
+  auto reencode = [](std::span<const uint8_t> body, std::vector<uint8_t>& out) -> Status {
+    M decoded{};
+    if (Status s = wire::decode(body, decoded); !s) return s;
+    out.assign(1 + wire::measure(decoded), 0);
+    return wire::encode_message(decoded, out).status();
+  };
+  return WireSample{std::move(file), M::wire_id, std::string(M::message_name), std::move(packet), reencode};
+}
 
 }  // namespace tickwire::test
