@@ -2,7 +2,6 @@
 #include "tickwire/wire/quantize.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "tickwire/core/assert.h"
@@ -10,27 +9,6 @@
 namespace tickwire::wire {
 namespace {
 constexpr double kQuatComponentMax = 0.70710678118654752440;  // 1/sqrt(2)
-}
-
-uint64_t QuantSpec::steps() const {
-  TW_ASSERT(max > min && resolution > 0, "a quantization range needs max > min and a positive resolution");
-  return static_cast<uint64_t>(std::llround((max - min) / resolution));
-}
-
-unsigned QuantSpec::bits() const {
-  const uint64_t s = steps();
-  return s == 0 ? 1u : static_cast<unsigned>(std::bit_width(s));
-}
-
-uint64_t quantize(double value, const QuantSpec& spec) {
-  if (!(value >= spec.min)) value = spec.min;  // NaN lands on min
-  if (value > spec.max) value = spec.max;
-  const auto index = static_cast<uint64_t>(std::llround((value - spec.min) / spec.resolution));
-  return std::min(index, spec.steps());
-}
-
-double dequantize(uint64_t index, const QuantSpec& spec) {
-  return spec.min + static_cast<double>(index) * spec.resolution;
 }
 
 PackedQuat pack_quat(const Quat& q, unsigned bits) {

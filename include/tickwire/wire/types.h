@@ -27,12 +27,25 @@ struct Quat {
 };
 
 // A quantized float: values in [min, max] at `resolution`; steps = round((max-min)/resolution).
+// Steps and bits are computed once, at construction (at compile time for constexpr specs).
 struct QuantSpec {
+  constexpr QuantSpec(double min_value, double max_value, double resolution_value)
+      : min(min_value), max(max_value), resolution(resolution_value),
+        steps_(static_cast<uint64_t>((max_value - min_value) / resolution_value + 0.5)) {
+    unsigned n = 1;
+    while (n < 64 && (steps_ >> n) != 0) ++n;
+    bits_ = n;
+  }
+  constexpr uint64_t steps() const { return steps_; }
+  constexpr unsigned bits() const { return bits_; }  // bits needed for an index in [0, steps]
+
   double min;
   double max;
   double resolution;
-  uint64_t steps() const;
-  unsigned bits() const;  // bits needed for an index in [0, steps]
+
+ private:
+  uint64_t steps_;
+  unsigned bits_ = 1;
 };
 
 struct NamedValue {
