@@ -114,7 +114,10 @@ void NetcodeClient::update(MonoTime now) {
 }
 
 void NetcodeClient::process_datagram(const Datagram& datagram, MonoTime now) {
-  if (datagram.address != server_address()) {
+  // A dual-stack socket reports an IPv4 server as its IPv4-mapped address: the same peer.
+  const Address server = server_address();
+  if (datagram.address != server &&
+      !(server.family() == Address::Family::ipv4 && datagram.address == Address::ipv4_mapped(server))) {
     rejects_.add(Reject::from_unknown_address);
     return;
   }
