@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -89,6 +90,35 @@ struct SimWorld {
     net.advance_to(now);
   }
 };
+
+// One step of a whole system: the network delivers what is due, then everyone updates.
+inline void step_all(SimWorld& world, NetcodeServer* server, std::span<NetcodeClient* const> clients,
+                     Duration dt = Duration::milliseconds(10)) {
+  world.advance(dt);
+  if (server != nullptr) server->update(world.now, world.wall());
+  for (NetcodeClient* c : clients) c->update(world.now);
+}
+
+// Steps until `done()` or `limit` of simulated time passes; returns whether done() became true.
+template <class Done>
+bool run_until(SimWorld& world, NetcodeServer* server, std::span<NetcodeClient* const> clients, Duration limit,
+               Done done, Duration dt = Duration::milliseconds(10)) {
+  const MonoTime end = world.now + limit;
+  while (world.now < end) {
+    if (done()) return true;
+    step_all(world, server, clients, dt);
+  }
+  return done();
+}
+
+inline NetcodeServerConfig server_config(const netcode::Key& key, const Address& public_address,
+                                         uint32_t max_clients = 16) {
+  NetcodeServerConfig config;
+  config.private_key = key;
+  config.public_address = public_address;
+  config.max_clients = max_clients;
+  return config;
+}
 
 inline Address server_address(uint16_t port = 40000) { return Address::ipv4(10, 0, 0, 1, port); }
 inline Address client_address(uint32_t i) {
