@@ -91,6 +91,7 @@ class NetcodeServer {
   const netcode::UserData& client_user_data(uint32_t client_index) const;
   std::size_t pending_handshakes() const { return pending_.size(); }
   std::size_t pending_capacity() const { return pending_.capacity(); }
+  uint64_t pending_evictions() const { return pending_.evictions(); }
   const netcode::RejectCounters& rejects() const { return rejects_; }
   uint64_t bytes_sent() const { return batch_.bytes_sent(); }
   uint64_t datagrams_sent() const { return batch_.datagrams_sent(); }
