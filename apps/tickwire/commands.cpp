@@ -12,6 +12,8 @@ int exit_code() { return g_exit_code; }
 void register_all(CLI::App& app) {
   register_schema(app);
   register_conditioner(app);
+  register_keygen(app);
+  register_token(app);
 }
 
 }  // namespace tickwire::cli

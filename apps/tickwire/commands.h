@@ -12,5 +12,7 @@ int exit_code();
 
 void register_schema(CLI::App& app);
 void register_conditioner(CLI::App& app);
+void register_keygen(CLI::App& app);
+void register_token(CLI::App& app);
 
 }  // namespace tickwire::cli

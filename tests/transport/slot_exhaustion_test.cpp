@@ -1,0 +1,119 @@
+// Slot exhaustion: a flood of connection requests at 100x max clients per second, half with
+// invalid tokens and half with valid tokens whose senders never answer the challenge. It must hold
+// zero slots, keep pending state within its fixed cap, drain within the handshake timeout once it
+// stops, and a real client starting mid-flood must still connect within 1 s of simulated time.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "netcode_test_support.h"
+#include "support.h"
+#include "tickwire/core/rng.h"
+#include "tickwire/transport/netcode_packet.h"
+
+namespace tickwire {
+namespace {
+
+using namespace tickwire::test;
+using netcode::Reject;
+
+std::vector<uint8_t> request_for(const netcode::ConnectToken& token) {
+  netcode::ConnectionRequest request{token.protocol_id, token.expire_timestamp, token.nonce, token.private_data};
+  std::vector<uint8_t> out(netcode::kConnectionRequestBytes);
+  netcode::write_connection_request(request, out);
+  return out;
+}
+
+TEST(SlotExhaustion, FloodHoldsNoSlotsStaysCappedDrainsAndARealClientConnects) {
+  const uint64_t seed = test_seed(6);
+  SimWorld world(seed);
+  Rng rng(seed);
+  LinkModel link;
+  link.latency_ms = 30;
+  link.jitter_ms = 10;
+  world.net.set_default_link(link);
+
+  constexpr uint32_t kMaxClients = 64;
+  constexpr uint32_t kRequestsPerSecond = 100 * kMaxClients;
+  constexpr auto kStep = Duration::milliseconds(10);
+  constexpr uint32_t kPerStep = kRequestsPerSecond / 100;
+  const netcode::Key key = fixed_key(13);
+  auto server_socket = world.net.bind(server_address());
+  NetcodeServer server(*server_socket, server_config(key, server_address(), kMaxClients));
+  server.start(world.now);
+
+  std::vector<std::unique_ptr<SimSocket>> attackers;
+  for (uint32_t i = 0; i < 4096; ++i) {  // many sources, so pending state is pushed to its cap
+    attackers.push_back(world.net.bind(Address::ipv4(10, 9, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i), 7000)));
+  }
+  auto real_socket = world.net.bind(client_address(1));
+  NetcodeClient real(*real_socket);
+
+  const MonoTime flood_end = world.now + Duration::seconds(4);
+  const MonoTime real_start = world.now + Duration::seconds(1);
+  MonoTime real_connected_at;
+  bool real_started = false;
+  uint64_t flood_requests = 0;
+  uint64_t next_client_id = 1'000'000;
+  std::size_t max_pending = 0;
+  std::vector<Datagram> sink(64);
+
+  while (world.now < flood_end + Duration::seconds(6)) {
+    if (world.now < flood_end) {
+      for (uint32_t k = 0; k < kPerStep; ++k) {
+        SimSocket& from = *attackers[rng.below(attackers.size())];
+        auto token = mint_token(key, next_client_id++, {server_address()}, world.wall());
+        auto bytes = request_for(token);
+        if (k % 2 == 0) {  // invalid: the sealed token is noise
+          for (std::size_t i = 1 + 13 + 8 + 8 + 24; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(rng.next_u32());
+        }
+        ASSERT_TRUE(from.send(server_address(), bytes));
+        ++flood_requests;
+      }
+    }
+    if (!real_started && world.now >= real_start) {
+      real.connect(mint_token(key, 1, {server_address()}, world.wall()), world.now);
+      real_started = true;
+    }
+    NetcodeClient* clients[] = {&real};
+    step_all(world, &server, real_started ? std::span<NetcodeClient* const>(clients) : std::span<NetcodeClient* const>(),
+             kStep);
+    for (auto& a : attackers) {  // attackers read (and ignore) whatever comes back
+      while (a->receive_batch(sink) > 0) {
+      }
+    }
+    max_pending = std::max(max_pending, server.pending_handshakes());
+    ASSERT_LE(server.pending_handshakes(), server.pending_capacity());
+    ASSERT_LE(server.connected_clients(), 1u) << "only the real client may hold a slot";
+    if (real.connected() && real_connected_at == MonoTime{}) real_connected_at = world.now;
+    // The last flood request lands at most 40 ms (latency + jitter) after the flood ends; its
+    // mapping lives the handshake timeout (5 s) from then.
+    if (world.now >= flood_end + Duration::milliseconds(40) + Duration::seconds(5) + kStep) {
+      ASSERT_EQ(server.pending_handshakes(), 0u) << "pending state must drain within the handshake timeout";
+    }
+  }
+
+  ASSERT_TRUE(real.connected());
+  EXPECT_LE(real_connected_at - real_start, Duration::seconds(1));
+  EXPECT_EQ(server.connected_clients(), 1u);
+  EXPECT_EQ(server.client_id(real.client_index()), 1u);
+
+  const auto& rejects = server.rejects();
+  std::printf("seed=%llu flood: %llu requests over 4 s (%u/s), max pending %zu of cap %zu, %llu evicted by recency\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(flood_requests),
+              kRequestsPerSecond, max_pending, server.pending_capacity(),
+              static_cast<unsigned long long>(server.pending_evictions()));
+  std::printf("real client connected %.3f s after it started\n", (real_connected_at - real_start).seconds_f());
+  for (std::size_t i = 1; i < netcode::RejectCounters::size(); ++i) {
+    const auto reason = static_cast<Reject>(i);
+    if (rejects[reason] > 0) {
+      std::printf("  %-32s %llu\n", std::string(netcode::reject_name(reason)).c_str(),
+                  static_cast<unsigned long long>(rejects[reason]));
+    }
+  }
+  EXPECT_EQ(rejects[Reject::request_token_decrypt_failed], flood_requests / 2);
+  EXPECT_EQ(rejects[Reject::request_token_malformed], 0u);
+}
+
+}  // namespace
+}  // namespace tickwire
