@@ -1,0 +1,63 @@
+// Ack bookkeeping over two sequence windows, and the loss estimate (an exponential average with
+// weight 1/32 per classified packet).
+#include "tickwire/transport/ack_tracker.h"
+
+namespace tickwire {
+namespace {
+constexpr double kLossBlend = 1.0 / 32.0;
+}
+
+PacketHeader AckTracker::next_header() const {
+  PacketHeader h;
+  h.sequence = next_sequence_;
+  h.has_ack = has_received_;
+  if (has_received_) {
+    h.ack = newest_received_;
+    for (uint16_t i = 0; i < 32; ++i) {
+      if (received_.contains(static_cast<uint16_t>(newest_received_ - 1 - i))) h.ack_bits |= 1u << i;
+    }
+  }
+  return h;
+}
+
+void AckTracker::on_sent(MonoTime now, std::size_t bytes, uint32_t content_begin, uint16_t content_count) {
+  SentPacketRecord* record = sent_.insert(next_sequence_);
+  TW_ASSERT(record != nullptr, "a new sequence always fits the window");
+  record->sent_at = now;
+  record->content_begin = content_begin;
+  record->content_count = content_count;
+  record->bytes = static_cast<uint16_t>(bytes);
+  ack_due_ = false;
+  ++next_sequence_;
+}
+
+AckTracker::Incoming AckTracker::classify(uint16_t sequence) const {
+  if (!has_received_) return Incoming::fresh;
+  if (sequence_less_than(sequence, newest_received_) &&
+      sequence_difference(newest_received_, sequence) >= static_cast<int32_t>(kReceivedPacketWindow)) {
+    return Incoming::stale;
+  }
+  return received_.contains(sequence) ? Incoming::duplicate : Incoming::fresh;
+}
+
+void AckTracker::mark_received(uint16_t sequence, bool ack_eliciting) {
+  if (received_.insert(sequence) == nullptr) return;
+  if (!has_received_ || sequence_greater_than(sequence, newest_received_)) newest_received_ = sequence;
+  has_received_ = true;
+  ack_due_ = ack_due_ || ack_eliciting;
+}
+
+void AckTracker::update_loss(MonoTime now, Duration horizon) {
+  for (std::size_t step = 0; step < kSentPacketWindow && loss_cursor_ != next_sequence_; ++step) {
+    const SentPacketRecord* record = sent_.find(loss_cursor_);
+    if (record != nullptr) {
+      if (now - record->sent_at < horizon) return;
+      const double lost = record->acked ? 0.0 : 1.0;
+      if (!record->acked) ++packets_lost_;
+      loss_fraction_ += (lost - loss_fraction_) * kLossBlend;
+    }
+    ++loss_cursor_;
+  }
+}
+
+}  // namespace tickwire
