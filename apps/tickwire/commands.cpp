@@ -9,6 +9,9 @@ int g_exit_code = 0;
 void set_exit_code(int code) { g_exit_code = code; }
 int exit_code() { return g_exit_code; }
 
-void register_all(CLI::App& app) { register_schema(app); }
+void register_all(CLI::App& app) {
+  register_schema(app);
+  register_conditioner(app);
+}
 
 }  // namespace tickwire::cli

@@ -11,5 +11,6 @@ void set_exit_code(int code);
 int exit_code();
 
 void register_schema(CLI::App& app);
+void register_conditioner(CLI::App& app);
 
 }  // namespace tickwire::cli
