@@ -68,7 +68,7 @@ struct ReliableEndpoint::Impl {
     return error;
   }
 
-  void on_packet_acked(uint16_t sequence, const SentPacketRecord& record, const PacketHeader& header, MonoTime now);
+  void on_packet_acked(uint16_t sequence, const SentPacketRecord& record, MonoTime now);
   EntryOutcome dispatch(const EntryView& entry, MonoTime now);
   void housekeeping(MonoTime now);
   bool write_one_packet(MonoTime now, std::array<std::size_t, kMaxChannels>& budgets, bool first, PacketSink& out);
@@ -145,7 +145,7 @@ Status ReliableEndpoint::receive_packet(std::span<const uint8_t> payload, MonoTi
   }
   ++m.packets_received;
   m.acks.apply_acks(header, [&](uint16_t sequence, const SentPacketRecord& record) {
-    m.on_packet_acked(sequence, record, header, now);
+    m.on_packet_acked(sequence, record, now);
   });
   switch (m.acks.classify(header.sequence)) {
     case AckTracker::Incoming::duplicate:
@@ -172,11 +172,12 @@ Status ReliableEndpoint::receive_packet(std::span<const uint8_t> payload, MonoTi
   return Status();
 }
 
-void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacketRecord& record,
-                                             const PacketHeader& header, MonoTime now) {
+void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacketRecord& record, MonoTime now) {
   ++packets_acked;
   acked_meter.add(now, record.bytes);
-  if (sequence == header.ack) rtt.sample(now - record.sent_at);
+  // Every newly acked packet is a sample of how long an ack takes to reach us, which is what the
+  // resend delay must cover (sampling only `ack` would favour the fastest packets under reordering).
+  rtt.sample(now - record.sent_at);
   if (!acked_packets.push(sequence)) counters.add(TransportReason::ack_queue_full);
   if (!log.available(record.content_begin, record.content_count)) {
     counters.add(TransportReason::sent_refs_expired);

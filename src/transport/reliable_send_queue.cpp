@@ -39,6 +39,7 @@ SendResult ReliableSendQueue::push(std::span<const uint8_t> head, std::span<cons
   s.acked = false;
   s.sent = false;
   s.block = bytes > config_.max_message_bytes;
+  s.bytes = static_cast<uint32_t>(bytes);
   const auto id = static_cast<uint16_t>(next_index_);
   ++next_index_;
   return {SendError::ok, id};
@@ -46,26 +47,37 @@ SendResult ReliableSendQueue::push(std::span<const uint8_t> head, std::span<cons
 
 void ReliableSendQueue::write(PacketRoom& room) {
   const uint64_t end = std::min<uint64_t>(next_index_, oldest_index_ + config_.send_window_messages);
+  if (next_unsent_index_ < oldest_index_) next_unsent_index_ = oldest_index_;
   bool block_seen = false;
   for (uint64_t index = oldest_index_; index < end; ++index) {
     if (!room.fits(kMessageEntryOverheadBytes)) return;
     Slot& s = slot(index);
     if (!s.used || s.acked) continue;
+    const bool first_send = index == next_unsent_index_;
     if (!s.block) {
+      if (first_send && !window_admits(s)) return;
       write_message(room, index, s);
     } else if (!block_seen) {
       block_seen = true;
       write_block(room, index, s);
+    } else if (first_send) {
+      return;  // a second block waits until the active one is acked
+    }
+    // First sends go strictly in id order: one refused (window or room) ends this pass, so a
+    // later message can never hold window bytes that an earlier unsent one is waiting for.
+    if (first_send) {
+      if (!s.sent) return;
+      ++next_unsent_index_;
     }
   }
 }
 
+bool ReliableSendQueue::window_admits(const Slot& s) const {
+  return in_flight_bytes_ == 0 || in_flight_bytes_ + s.bytes <= config_.send_window_bytes;
+}
+
 void ReliableSendQueue::write_message(PacketRoom& room, uint64_t index, Slot& s) {
-  if (s.sent) {
-    if (room.now - s.last_sent < room.resend_delay) return;
-  } else if (in_flight_bytes_ > 0 && in_flight_bytes_ + s.data.bytes > config_.send_window_bytes) {
-    return;
-  }
+  if (s.sent && room.now - s.last_sent < room.resend_delay) return;
   const std::size_t entry_bytes = kMessageEntryOverheadBytes + s.data.bytes;
   if (!room.fits(entry_bytes)) return;
   const auto id = static_cast<uint16_t>(index);
@@ -124,7 +136,6 @@ std::optional<uint64_t> ReliableSendQueue::index_of(uint16_t message_id) const {
 
 void ReliableSendQueue::mark_acked(Slot& s) {
   s.acked = true;
-  if (!s.block) in_flight_bytes_ -= s.data.bytes;
   pool_.release(s.data);
   ++messages_acked_;
 }
@@ -144,8 +155,12 @@ void ReliableSendQueue::on_acked(const ContentRef& ref) {
       block_.active = false;
     }
   }
+  // Bytes leave the window only when everything before them is acked too: until then the peer may
+  // be holding them, undeliverable, behind a gap.
   while (oldest_index_ < next_index_ && slot(oldest_index_).acked) {
-    slot(oldest_index_) = Slot{};
+    Slot& oldest = slot(oldest_index_);
+    if (!oldest.block) in_flight_bytes_ -= oldest.bytes;
+    oldest = Slot{};
     ++oldest_index_;
   }
 }

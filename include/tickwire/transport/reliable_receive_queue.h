@@ -45,7 +45,9 @@ class ReliableReceiveQueue {
   std::optional<TransportReason> expire(MonoTime now, Duration timeout);
 
   uint32_t queued_messages() const { return held_messages_; }
-  std::size_t queued_bytes() const { return pool_.used_bytes() + (reassembly_ ? reassembly_->block().size() : 0); }
+  std::size_t queued_bytes() const {
+    return pool_.used_bytes() + (reassembly_ && reassembly_->active() ? reassembly_->block().size() : 0);
+  }
   uint64_t delivered() const { return delivered_; }
   std::size_t memory_bytes() const;
 

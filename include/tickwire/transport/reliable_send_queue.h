@@ -41,6 +41,7 @@ class ReliableSendQueue {
     ChunkPool::Handle data;
     MonoTime first_sent;
     MonoTime last_sent;
+    uint32_t bytes = 0;  // kept after the data is released on ack
     bool used = false;
     bool acked = false;
     bool sent = false;
@@ -59,6 +60,7 @@ class ReliableSendQueue {
   Slot& slot(uint64_t index) { return slots_[index % slots_.size()]; }
   const Slot& slot(uint64_t index) const { return slots_[index % slots_.size()]; }
   std::optional<uint64_t> index_of(uint16_t message_id) const;
+  bool window_admits(const Slot& s) const;
   void write_message(PacketRoom& room, uint64_t index, Slot& s);
   void write_block(PacketRoom& room, uint64_t index, Slot& s);
   void activate_block(uint64_t index, const Slot& s);
@@ -71,7 +73,8 @@ class ReliableSendQueue {
   ActiveBlock block_;
   uint64_t oldest_index_ = 0;  // oldest unacked; message id = low 16 bits of the index
   uint64_t next_index_ = 0;
-  std::size_t in_flight_bytes_ = 0;
+  uint64_t next_unsent_index_ = 0;  // everything in [oldest, this) was sent at least once
+  std::size_t in_flight_bytes_ = 0;  // sent messages not yet behind the oldest unacked
   uint64_t resends_ = 0;
   uint64_t messages_acked_ = 0;
 };
