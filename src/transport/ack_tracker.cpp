@@ -1,12 +1,8 @@
-// Ack bookkeeping over two sequence windows, and the loss estimate (an exponential average with
-// weight 1/32 per classified packet).
+// Ack bookkeeping over two sequence windows, and the loss estimate (the lost share of the last
+// kLossWindowPackets packets classified, kept as a ring of bits with a running count).
 #include "tickwire/transport/ack_tracker.h"
 
 namespace tickwire {
-namespace {
-constexpr double kLossBlend = 1.0 / 32.0;
-}
-
 PacketHeader AckTracker::next_header() const {
   PacketHeader h;
   h.sequence = next_sequence_;
@@ -52,12 +48,29 @@ void AckTracker::update_loss(MonoTime now, Duration horizon) {
     const SentPacketRecord* record = sent_.find(loss_cursor_);
     if (record != nullptr) {
       if (now - record->sent_at < horizon) return;
-      const double lost = record->acked ? 0.0 : 1.0;
       if (!record->acked) ++packets_lost_;
-      loss_fraction_ += (lost - loss_fraction_) * kLossBlend;
+      record_loss_sample(!record->acked);
     }
     ++loss_cursor_;
   }
+}
+
+}  // namespace tickwire
+
+namespace tickwire {
+
+void AckTracker::record_loss_sample(bool lost) {
+  const uint32_t word = loss_position_ / 64;
+  const uint64_t bit = uint64_t{1} << (loss_position_ % 64);
+  if (loss_samples_ == kLossWindowPackets && (loss_bits_[word] & bit) != 0) --lost_in_window_;
+  loss_bits_[word] = lost ? (loss_bits_[word] | bit) : (loss_bits_[word] & ~bit);
+  if (lost) ++lost_in_window_;
+  if (loss_samples_ < kLossWindowPackets) ++loss_samples_;
+  loss_position_ = (loss_position_ + 1) % kLossWindowPackets;
+}
+
+double AckTracker::loss_fraction() const {
+  return loss_samples_ == 0 ? 0.0 : static_cast<double>(lost_in_window_) / static_cast<double>(loss_samples_);
 }
 
 }  // namespace tickwire

@@ -3,6 +3,7 @@
 // headers newly acknowledge, and a packet loss estimate from packets that aged out unacked.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -12,6 +13,8 @@
 #include "tickwire/transport/packet_header.h"
 
 namespace tickwire {
+
+inline constexpr std::size_t kLossWindowPackets = 256;
 
 struct SentPacketRecord {
   MonoTime sent_at;
@@ -51,7 +54,8 @@ class AckTracker {
 
   // ---- loss: every sent packet older than `horizon` is classified once as acked or lost.
   void update_loss(MonoTime now, Duration horizon);
-  double loss_fraction() const { return loss_fraction_; }
+  // Lost share of the last kLossWindowPackets classified packets.
+  double loss_fraction() const;
   uint64_t packets_lost() const { return packets_lost_; }
 
  private:
@@ -69,8 +73,13 @@ class AckTracker {
   uint16_t newest_received_ = 0;
   bool has_received_ = false;
   bool ack_due_ = false;
+  void record_loss_sample(bool lost);
+
   uint16_t loss_cursor_ = 0;
-  double loss_fraction_ = 0.0;
+  std::array<uint64_t, kLossWindowPackets / 64> loss_bits_{};  // ring of the last outcomes, 1 = lost
+  uint32_t loss_samples_ = 0;                                  // classified so far (caps at the window)
+  uint32_t loss_position_ = 0;
+  uint32_t lost_in_window_ = 0;
   uint64_t packets_lost_ = 0;
 };
 
