@@ -16,13 +16,15 @@ PacketHeader AckTracker::next_header() const {
   return h;
 }
 
-void AckTracker::on_sent(MonoTime now, std::size_t bytes, uint32_t content_begin, uint16_t content_count) {
+void AckTracker::on_sent(MonoTime now, std::size_t bytes, bool ack_eliciting, uint32_t content_begin,
+                         uint16_t content_count) {
   SentPacketRecord* record = sent_.insert(next_sequence_);
   TW_ASSERT(record != nullptr, "a new sequence always fits the window");
   record->sent_at = now;
   record->content_begin = content_begin;
   record->content_count = content_count;
   record->bytes = static_cast<uint16_t>(bytes);
+  record->ack_eliciting = ack_eliciting;
   ack_due_ = false;
   ++next_sequence_;
 }
@@ -46,7 +48,9 @@ void AckTracker::mark_received(uint16_t sequence, bool ack_eliciting) {
 void AckTracker::update_loss(MonoTime now, Duration horizon) {
   for (std::size_t step = 0; step < kSentPacketWindow && loss_cursor_ != next_sequence_; ++step) {
     const SentPacketRecord* record = sent_.find(loss_cursor_);
-    if (record != nullptr) {
+    // Only ack-eliciting packets are judged: an ack-only packet is acked whenever the peer next
+    // has something to say, which may be never.
+    if (record != nullptr && record->ack_eliciting) {
       if (now - record->sent_at < horizon) return;
       if (!record->acked) ++packets_lost_;
       record_loss_sample(!record->acked);

@@ -175,9 +175,10 @@ Status ReliableEndpoint::receive_packet(std::span<const uint8_t> payload, MonoTi
 void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacketRecord& record, MonoTime now) {
   ++packets_acked;
   acked_meter.add(now, record.bytes);
-  // Every newly acked packet is a sample of how long an ack takes to reach us, which is what the
-  // resend delay must cover (sampling only `ack` would favour the fastest packets under reordering).
-  rtt.sample(now - record.sent_at);
+  // Every newly acked packet that elicited a prompt ack is a sample of how long an ack takes to
+  // reach us, which is what the resend delay must cover (sampling only the header's `ack` would
+  // favour the fastest packets under reordering; ack-only packets are acked late by design).
+  if (record.ack_eliciting) rtt.sample(now - record.sent_at);
   if (!acked_packets.push(sequence)) counters.add(TransportReason::ack_queue_full);
   if (!log.available(record.content_begin, record.content_count)) {
     counters.add(TransportReason::sent_refs_expired);
@@ -257,11 +258,12 @@ bool ReliableEndpoint::Impl::write_one_packet(MonoTime now, std::array<std::size
     }
   }
   TW_ASSERT(writer.ok(), "packet assembly overran its buffer");
-  if (writer.size() > header_bytes) {
+  const bool eliciting = writer.size() > header_bytes;
+  if (eliciting) {
     sent_eliciting = true;
     last_eliciting_sent = now;
   }
-  acks.on_sent(now, writer.size(), content_begin, static_cast<uint16_t>(content_count));
+  acks.on_sent(now, writer.size(), eliciting, content_begin, static_cast<uint16_t>(content_count));
   sent_meter.add(now, writer.size());
   ++packets_sent;
   out.on_packet(header.sequence, writer.written());

@@ -41,7 +41,7 @@ TEST(AckTracker, AcksEachSentPacketOnceAcrossTheWrap) {
   for (int i = 0; i < kPackets; ++i) {
     const uint16_t sequence = sender.next_header().sequence;
     index_of[sequence] = i;
-    sender.on_sent(now, 100, 0, 0);
+    sender.on_sent(now, 100, true, 0, 0);
     if (i % 3 != 0) receiver.mark_received(sequence, true);
     if (i % 8 == 0) {
       for (uint16_t s : acked_by(sender, receiver.next_header())) ++acks[index_of[s]];
@@ -58,7 +58,7 @@ TEST(AckTracker, AcksEachSentPacketOnceAcrossTheWrap) {
 
 TEST(AckTracker, AppliesAnAckOnlyOnce) {
   AckTracker t;
-  for (int i = 0; i < 5; ++i) t.on_sent(MonoTime::from_ns(i), 50, 0, 0);
+  for (int i = 0; i < 5; ++i) t.on_sent(MonoTime::from_ns(i), 50, true, 0, 0);
   const PacketHeader h{0, true, 4, 0b0101};  // acks 4, 3, 1
   EXPECT_EQ(acked_by(t, h), (std::vector<uint16_t>{4, 3, 1}));
   EXPECT_TRUE(acked_by(t, h).empty());
@@ -85,7 +85,7 @@ TEST(AckTracker, EstimatesLossFromPacketsThatAgedOutUnacked) {
   const Duration horizon = Duration::milliseconds(200);
   for (int i = 0; i < 20000; ++i) {
     const uint16_t sequence = sender.next_header().sequence;
-    sender.on_sent(now, 100, 0, 0);
+    sender.on_sent(now, 100, true, 0, 0);
     if (!rng.chance(0.2)) receiver.mark_received(sequence, true);
     (void)acked_by(sender, receiver.next_header());
     now += Duration::milliseconds(10);

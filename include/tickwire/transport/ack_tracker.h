@@ -21,6 +21,7 @@ struct SentPacketRecord {
   uint32_t content_begin = 0;  // position in the SentContentLog
   uint16_t content_count = 0;
   uint16_t bytes = 0;
+  bool ack_eliciting = false;  // carried entries, so the peer acks it at its next write
   bool acked = false;
 };
 
@@ -33,7 +34,7 @@ class AckTracker {
   // The header for the next packet: its sequence and our acks of the peer's packets.
   PacketHeader next_header() const;
   // Records the packet just sent with next_header().sequence and advances the sequence.
-  void on_sent(MonoTime now, std::size_t bytes, uint32_t content_begin, uint16_t content_count);
+  void on_sent(MonoTime now, std::size_t bytes, bool ack_eliciting, uint32_t content_begin, uint16_t content_count);
   const SentPacketRecord* sent_record(uint16_t sequence) const { return sent_.find(sequence); }
 
   // ---- receiving
@@ -52,7 +53,7 @@ class AckTracker {
     }
   }
 
-  // ---- loss: every sent packet older than `horizon` is classified once as acked or lost.
+  // ---- loss: every ack-eliciting packet older than `horizon` is classified once as acked or lost.
   void update_loss(MonoTime now, Duration horizon);
   // Lost share of the last kLossWindowPackets classified packets.
   double loss_fraction() const;
