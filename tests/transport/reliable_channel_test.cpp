@@ -182,5 +182,26 @@ TEST(ReliableChannel, RttAndResendDelayFollowTheLink) {
   EXPECT_GT(pair.b.stats().received_kbps, 0.0);
 }
 
+TEST(ReliableChannel, MessageIdsAndPacketSequencesWrap) {
+  // 70,000 ticks, a message each: both 16-bit spaces wrap, under 10% loss and duplication.
+  LinkModel link = latency(10, 0.1);
+  link.duplicate = 0.1;
+  EndpointPair pair(EndpointConfig::defaults(), link, link, test::test_seed(6));
+  uint32_t sent = 0;
+  uint32_t received = 0;
+  for (int tick = 0; tick < 70'500; ++tick) {
+    pair.deliver(kTick);
+    drain_in_order(pair.b, received);
+    if (sent < 70'000) {
+      ASSERT_TRUE(pair.a.send(0, make_message(sent++, 8)).ok());
+    }
+    pair.write();
+  }
+  EXPECT_EQ(received, 70'000u);
+  EXPECT_GT(pair.a.stats().packets_sent, 70'000u);
+  EXPECT_FALSE(pair.a.failed());
+  EXPECT_FALSE(pair.b.failed());
+}
+
 }  // namespace
 }  // namespace tickwire

@@ -33,6 +33,7 @@ enum class TransportReason : uint8_t {
   fragment_overlap,          // a fragment overlapping another of its set, or out of index order
   fragment_set_mismatch,     // a fragment disagreeing with its set's count, size or earlier copy
   fragment_set_busy,         // a fragment of another block while the one reassembly slot is held
+  // (the next two are fatal: the set's fragments were acked, so the stream can never complete)
   fragment_set_gap,          // every fragment arrived but they do not cover the block: set discarded
   stale_fragment_set,        // a set that made no progress for fragment_set_timeout: evicted
   // sending
@@ -54,7 +55,8 @@ using TransportCounters = ReasonCounters<TransportReason>;
 std::string_view transport_reason_name(TransportReason reason) noexcept;
 // True for the reasons after which the endpoint stops and the connection must be dropped.
 constexpr bool is_fatal(TransportReason reason) {
-  return reason == TransportReason::receive_queue_overflow || reason == TransportReason::reliable_timeout;
+  return reason == TransportReason::receive_queue_overflow || reason == TransportReason::reliable_timeout ||
+         reason == TransportReason::stale_fragment_set || reason == TransportReason::fragment_set_gap;
 }
 
 }  // namespace tickwire
