@@ -8,9 +8,9 @@
 namespace tickwire {
 namespace {
 
-void default_handler(const char* expression, const char* message, const std::source_location& where) {
-  std::fprintf(stderr, "tickwire assertion failed: %s (%s) at %s:%u in %s\n", expression, message, where.file_name(),
-               static_cast<unsigned>(where.line()), where.function_name());
+void default_handler(const char* expression, const char* message, const AssertSite& where) {
+  std::fprintf(stderr, "tickwire assertion failed: %s (%s) at %s:%d in %s\n", expression, message, where.file,
+               where.line, where.function);
   std::fflush(stderr);
 }
 
@@ -22,7 +22,7 @@ AssertHandler set_assert_handler(AssertHandler handler) noexcept {
   return g_handler.exchange(handler ? handler : &default_handler);
 }
 
-void assert_failed(const char* expression, const char* message, const std::source_location& where) {
+void assert_failed(const char* expression, const char* message, const AssertSite& where) {
   g_handler.load()(expression, message, where);
   // A handler that returns (tests throw instead) must not let execution continue past the breach.
   std::abort();

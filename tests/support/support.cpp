@@ -9,9 +9,9 @@
 namespace tickwire::test {
 namespace {
 
-[[noreturn]] void throwing_handler(const char* expression, const char* message, const std::source_location& where) {
-  throw AssertionFailure(std::string(expression) + ": " + message + " at " + where.file_name() + ":" +
-                         std::to_string(where.line()));
+[[noreturn]] void throwing_handler(const char* expression, const char* message, const AssertSite& where) {
+  throw AssertionFailure(std::string(expression) + ": " + message + " at " + where.file + ":" +
+                         std::to_string(where.line));
 }
 
 }  // namespace

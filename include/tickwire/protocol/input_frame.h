@@ -1,0 +1,83 @@
+// InputFrame: the client's inputs for its next ticks, sent unreliably and redundantly (each packet
+// repeats the last un-acked inputs), with an optional forgiveness claim. The claim's trailing
+// placement epoch sits after a tail, so a peer without it reads epoch 0.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/vec3.h"
+#include "tickwire/wire/describe_walker.h"
+#include "tickwire/wire/types.h"
+
+namespace tickwire::protocol {
+
+inline constexpr wire::QuantSpec kMoveAxisSpec{-1.0, 1.0, 1.0 / 127.0};
+inline constexpr wire::QuantSpec kYawSpec{0.0, 360.0, 360.0 / 65535.0};
+inline constexpr wire::QuantSpec kPitchSpec{-90.0, 90.0, 180.0 / 16383.0};
+
+struct InputCmd {
+  static constexpr std::string_view wire_name = "InputCmd";
+  uint32_t buttons = 0;  // 8 bits used
+  float move_x = 0, move_y = 0;
+  float yaw_deg = 0, pitch_deg = 0;
+  bool crouch = false;
+
+  template <class W>
+  void fields(W& w) {
+    w.bits("packed", [&](auto& b) {
+      b.ubits("buttons", buttons, 8);
+      b.quant("moveX", move_x, kMoveAxisSpec);
+      b.quant("moveY", move_y, kMoveAxisSpec);
+      b.quant("yaw", yaw_deg, kYawSpec);
+      b.quant("pitch", pitch_deg, kPitchSpec);
+      b.bit("crouch", crouch);
+    });
+  }
+};
+
+enum ClaimFlag : uint8_t { kClaimGrounded = 1 << 0, kClaimCrouched = 1 << 1 };
+inline constexpr wire::NamedValue kClaimFlagBits[] = {{"grounded", 0}, {"crouched", 1}};
+inline constexpr wire::FlagsDef kClaimFlagsDef{"ClaimFlags", kClaimFlagBits};
+
+struct Claim {
+  static constexpr std::string_view wire_name = "Claim";
+  Vec3 position, velocity;
+  float stance_height = 0, eye_height = 0;
+  uint8_t flags = 0;
+  uint8_t placement_epoch = 0;
+
+  template <class W>
+  void fields(W& w) {
+    w.shape("position", position);
+    w.shape("velocity", velocity);
+    w.f32("stanceHeight", stance_height);
+    w.f32("eyeHeight", eye_height);
+    w.flags8("flags", flags, kClaimFlagsDef);
+    w.tail();
+    w.u8("placementEpoch", placement_epoch);
+  }
+};
+
+struct InputFrame {
+  static constexpr std::string_view wire_name = "InputFrame";
+  static constexpr std::string_view message_name = "inputFrame";
+  static constexpr uint8_t wire_id = 12;
+  static constexpr wire::Direction wire_direction = wire::Direction::client_to_server;
+
+  uint32_t first_sequence = 0;  // sequence of inputs[0]; the rest follow consecutively
+  std::vector<InputCmd> inputs;
+  std::optional<Claim> claim;
+
+  template <class W>
+  void fields(W& w) {
+    w.u32("firstSequence", first_sequence);
+    w.list8("inputs", inputs, 1, MaxInputsPerPacket);
+    w.optional("claim", claim);
+  }
+};
+
+}  // namespace tickwire::protocol

@@ -1,0 +1,20 @@
+// The list of registered messages, built once.
+#include "tickwire/protocol/wire_messages.h"
+
+#include "tickwire/protocol/fixed_frame.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/material_set.h"
+#include "tickwire/protocol/ping.h"
+#include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/server_info.h"
+
+namespace tickwire::protocol {
+
+const wire::WireMessages& protocol_messages() {
+  static const wire::WireMessages messages =
+      wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
+                             MaterialSet>();
+  return messages;
+}
+
+}  // namespace tickwire::protocol

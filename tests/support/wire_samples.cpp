@@ -1,0 +1,142 @@
+// The sample values behind the golden packets.
+#include "wire_samples.h"
+
+#include <cstring>
+
+#include "tickwire/protocol/fixed_frame.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/material_set.h"
+#include "tickwire/protocol/ping.h"
+#include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/server_info.h"
+#include "tickwire/protocol/wire_messages.h"
+#include "tickwire/wire/codec.h"
+
+namespace tickwire::test {
+namespace {
+
+using namespace protocol;
+
+wire::Hash16 counting_hash(uint8_t start) {
+  wire::Hash16 h;
+  for (std::size_t i = 0; i < 16; ++i) h.bytes[i] = static_cast<uint8_t>(start + i);
+  return h;
+}
+
+template <class M>
+WireSample sample(std::string file, const M& value) {
+  return make_wire_sample(std::move(file), value);
+}
+
+uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+RecordBatch sample_records() {
+  RecordBatch batch;
+  batch.tick = 123456;
+  batch.contract_hash = counting_hash(0xa0);
+  EntityRecord pawn;
+  pawn.kind = NetKind::player_pawn;
+  pawn.position = {12.5f, -3.25f, 1.0f};
+  pawn.yaw_deg = 90.0f;
+  pawn.pitch_deg = 10.0f;
+  pawn.eye_height = 1.6f;
+  pawn.flags = 0b0001;
+  EntityRecord crate = pawn;
+  crate.kind = NetKind::prop;
+  crate.rotation = Rotation{wire::Quat{0.0f, 0.0f, 0.38268343f, 0.9238795f}};
+  crate.payload.channels = {KindChannel{0.5f}, KindChannel{-1.0f}};
+  crate.payload.bits = 0x81;
+  ObjectRecord lamp;
+  lamp.object_index = 1583;
+  lamp.flags = 0b01;
+  ComponentSection light;
+  light.wire_id = 1;
+  light.dirty = 0b100000;  // only the bits field
+  light.bits = 1;
+  ComponentSection mover;
+  mover.wire_id = 2;
+  mover.dirty = 0b010011;  // channels 0 and 1 and the channel count
+  mover.channel[0] = 0.25f;
+  mover.channel[1] = 0.01f;
+  mover.channel_count = 2;
+  lamp.sections = {light, mover};
+  batch.records = {Record{7, pawn}, Record{300, crate}, Record{100000, lamp}};
+  batch.record_count = static_cast<uint16_t>(batch.records.size());
+  batch.rest_revision = 42;
+  return batch;
+}
+
+}  // namespace
+
+std::vector<WireSample> wire_samples() {
+  std::vector<WireSample> out;
+  const auto& registry = protocol_messages();
+
+  ConnectRequest connect;
+  connect.schema_hash = registry.schema_hash();
+  connect.build_name = "tickwire-test";
+  out.push_back(sample("connectRequest.bin", connect));
+  out.push_back(sample("schemaRequest.bin", SchemaRequest{counting_hash(1)}));
+  SchemaText schema_text;
+  schema_text.schema_hash = counting_hash(1);
+  schema_text.text = "tickwire-schema 1;\nshape Ping {\n  sequence u32;\n}\nmessage 10 both ping Ping;\n";
+  out.push_back(sample("schemaText.bin", schema_text));
+
+  out.push_back(sample("ping.bin", Ping{77, 1234567890123ULL, false}));
+  out.push_back(sample("ping-reply.bin", Ping{77, 1234567890123ULL, true}));
+
+  ServerInfo info;
+  for (std::size_t i = 0; i < 16; ++i) info.server_id.bytes[i] = static_cast<uint8_t>(0xf0 ^ i);
+  info.motd = "welcome to the arena \xe2\x9c\x93";
+  info.region = Region::europe;
+  info.features = kFeatureRestTable | kFeatureSpectators;
+  info.uptime_ticks = 216000;
+  info.utc_offset_minutes = -300;
+  info.time_skew_us = -1500;
+  info.epoch_offset_ns = -9000000000LL;
+  info.priority = -3;
+  info.max_clients = 255;
+  info.build_label = "v1";
+  out.push_back(sample("serverInfo.bin", info));
+
+  InputFrame frame;
+  frame.first_sequence = 1000;
+  for (int i = 0; i < 3; ++i) {
+    InputCmd cmd;
+    cmd.buttons = static_cast<uint32_t>(0x11 << i) & 0xff;
+    cmd.move_x = 1.0f;
+    cmd.move_y = -0.5f;
+    cmd.yaw_deg = 45.0f + static_cast<float>(i);
+    cmd.pitch_deg = -10.0f;
+    cmd.crouch = i == 2;
+    frame.inputs.push_back(cmd);
+  }
+  out.push_back(sample("inputFrame.bin", frame));
+  Claim claim;
+  claim.position = {1, 2, 3};
+  claim.velocity = {4, 0, -9.8f};
+  claim.stance_height = 1.8f;
+  claim.eye_height = 1.6f;
+  claim.flags = kClaimGrounded;
+  claim.placement_epoch = 3;
+  frame.claim = claim;
+  out.push_back(sample("inputFrame-claim.bin", frame));
+
+  out.push_back(sample("recordBatch.bin", sample_records()));
+  RecordBatch empty;
+  empty.tick = 1;
+  out.push_back(sample("recordBatch-empty.bin", empty));
+
+  MaterialSet materials;
+  materials.revision = 9;
+  materials.values = {{0, 0xff336699u}, {1, float_bits(0.35f)}, {4, 1}, {6, static_cast<uint32_t>(-12)}};
+  materials.probe_points = {{0, 0, 0}, {10, 0, 2}};
+  out.push_back(sample("materialSet.bin", materials));
+  return out;
+}
+
+}  // namespace tickwire::test
