@@ -1,99 +1,102 @@
-// Strict little-endian cursors over a byte span for the netcode formats: the reader never reads
-// past its span (a short read latches failure and yields zeros; callers check ok() once), the
-// writer never writes past its span. Fixed-width fields only: these layouts are byte-aligned.
+// Bounds-checked little-endian byte cursors for the reliability layer's packet layouts. The reader
+// latches the first error (truncated) and yields zeros afterwards, so a decoder reads a whole shape
+// and checks ok() once; the writer latches buffer_full instead of writing past its span.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
 
 #include "tickwire/core/bytes.h"
+#include "tickwire/core/status.h"
 
-namespace tickwire::netcode {
+namespace tickwire {
 
 class ByteReader {
  public:
   explicit ByteReader(std::span<const uint8_t> in) : in_(in) {}
 
-  uint8_t u8() { return fixed<uint8_t>(); }
-  uint16_t u16() { return fixed<uint16_t>(); }
-  uint32_t u32() { return fixed<uint32_t>(); }
-  uint64_t u64() { return fixed<uint64_t>(); }
-  void bytes(std::span<uint8_t> out) {
-    if (!take(out.size())) {
-      std::fill(out.begin(), out.end(), uint8_t{0});
-      return;
-    }
-    std::memcpy(out.data(), in_.data() + pos_ - out.size(), out.size());
+  uint8_t u8() { return read_le<uint8_t>(); }
+  uint16_t u16() { return read_le<uint16_t>(); }
+  uint32_t u32() { return read_le<uint32_t>(); }
+  // A view of the next n bytes (empty and latched on truncation).
+  std::span<const uint8_t> bytes(std::size_t n) {
+    if (!take(n)) return {};
+    return in_.subspan(pos_ - n, n);
   }
-  void skip(std::size_t n) { (void)take(n); }
-  bool ok() const { return ok_; }
+
+  bool ok() const { return error_ == Error::ok; }
+  Error error() const { return error_; }
   std::size_t position() const { return pos_; }
   std::size_t remaining() const { return in_.size() - pos_; }
+  bool at_end() const { return pos_ == in_.size(); }
 
  private:
-  template <class T>
-  T fixed() {
-    if (!take(sizeof(T))) return T{0};
-    return load_le<T>(in_.data() + pos_ - sizeof(T));
-  }
   bool take(std::size_t n) {
-    if (!ok_ || n > in_.size() - pos_) {
-      ok_ = false;
+    if (error_ != Error::ok) return false;
+    if (n > remaining()) {
+      error_ = Error::truncated;
       return false;
     }
     pos_ += n;
     return true;
   }
+  template <class T>
+  T read_le() {
+    if (!take(sizeof(T))) return T{};
+    return load_le<T>(in_.data() + pos_ - sizeof(T));
+  }
+
   std::span<const uint8_t> in_;
   std::size_t pos_ = 0;
-  bool ok_ = true;
+  Error error_ = Error::ok;
 };
 
 class ByteWriter {
  public:
   explicit ByteWriter(std::span<uint8_t> out) : out_(out) {}
 
-  void u8(uint8_t v) { fixed(v); }
-  void u16(uint16_t v) { fixed(v); }
-  void u32(uint32_t v) { fixed(v); }
-  void u64(uint64_t v) { fixed(v); }
-  void bytes(std::span<const uint8_t> in) {
-    if (!take(in.size())) return;
-    if (!in.empty()) std::memcpy(out_.data() + pos_ - in.size(), in.data(), in.size());
+  void u8(uint8_t v) { write_le(v); }
+  void u16(uint16_t v) { write_le(v); }
+  void u32(uint32_t v) { write_le(v); }
+  void bytes(std::span<const uint8_t> v) {
+    if (!room(v.size())) return;
+    if (!v.empty()) std::memcpy(out_.data() + pos_, v.data(), v.size());
+    pos_ += v.size();
   }
-  // Writes zeros up to `position` (the standard's "zero pad to N bytes").
-  void pad_to(std::size_t position) {
-    if (position < pos_) {
-      ok_ = false;
-      return;
-    }
-    const std::size_t n = position - pos_;
-    if (!take(n)) return;
-    std::memset(out_.data() + pos_ - n, 0, n);
+  // Reserves n bytes to be filled by the caller through the returned span (empty on overflow).
+  std::span<uint8_t> reserve(std::size_t n) {
+    if (!room(n)) return {};
+    pos_ += n;
+    return out_.subspan(pos_ - n, n);
   }
-  bool ok() const { return ok_; }
-  std::size_t position() const { return pos_; }
+
+  bool ok() const { return error_ == Error::ok; }
+  Error error() const { return error_; }
+  std::size_t size() const { return pos_; }
+  std::size_t remaining() const { return out_.size() - pos_; }
+  std::span<const uint8_t> written() const { return out_.first(pos_); }
 
  private:
-  template <class T>
-  void fixed(T v) {
-    if (!take(sizeof(T))) return;
-    store_le<T>(out_.data() + pos_ - sizeof(T), v);
-  }
-  bool take(std::size_t n) {
-    if (!ok_ || n > out_.size() - pos_) {
-      ok_ = false;
+  bool room(std::size_t n) {
+    if (error_ != Error::ok) return false;
+    if (n > remaining()) {
+      error_ = Error::buffer_full;
       return false;
     }
-    pos_ += n;
     return true;
   }
+  template <class T>
+  void write_le(T v) {
+    if (!room(sizeof(T))) return;
+    store_le(out_.data() + pos_, v);
+    pos_ += sizeof(T);
+  }
+
   std::span<uint8_t> out_;
   std::size_t pos_ = 0;
-  bool ok_ = true;
+  Error error_ = Error::ok;
 };
 
-}  // namespace tickwire::netcode
+}  // namespace tickwire

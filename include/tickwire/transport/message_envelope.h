@@ -1,0 +1,37 @@
+// The few bytes NetChannel puts before every payload: the message type, and for addressed routing
+// the sender and target owner ids, so the authority can relay a client's message to another client
+// without reading its payload. Owner 0 is the authority, 1..255 are clients.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "tickwire/core/status.h"
+
+namespace tickwire {
+
+using OwnerId = uint8_t;
+using MessageType = uint16_t;
+inline constexpr OwnerId kAuthorityOwner = 0;
+
+enum class Route : uint8_t { direct = 0, addressed = 1 };
+
+inline constexpr std::size_t kDirectEnvelopeBytes = 3;     // u8 route, u16 type
+inline constexpr std::size_t kAddressedEnvelopeBytes = 5;  // + u8 from, u8 to
+inline constexpr std::size_t kMaxEnvelopeBytes = kAddressedEnvelopeBytes;
+
+struct Envelope {
+  Route route = Route::direct;
+  MessageType type = 0;
+  OwnerId from = 0;  // addressed only (direct: the connection's peer)
+  OwnerId to = 0;    // addressed only (direct: the receiver)
+  std::span<const uint8_t> payload;
+};
+
+// Writes the envelope's head (everything before the payload); returns the bytes used.
+std::size_t write_envelope_head(const Envelope& envelope, std::span<uint8_t, kMaxEnvelopeBytes> out);
+// Splits a delivered message into envelope and payload: truncated or unknown_union_tag (route).
+Status read_envelope(std::span<const uint8_t> message, Envelope& out);
+
+}  // namespace tickwire
