@@ -12,30 +12,10 @@
 #include "endpoint_pair.h"
 #include "message_pattern.h"
 #include "payload_builder.h"
+#include "allocation_counter.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
 
-// Counts every allocation in this test binary while enabled: the proof that an endpoint allocates
-// nothing after construction, however hostile its input. (GCC cannot see that the replaced
-// operator new below is the malloc these free() calls pair with.)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<uint64_t> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace tickwire {
 namespace {
@@ -197,14 +177,12 @@ TEST(EndpointFaults, FragmentFloodsOverManyConnectionsAllocateNothingAndStaleSet
     void on_packet(uint16_t, std::span<const uint8_t>) override {}
   } sink;
 
-  g_allocations = 0;
-  g_counting = true;
+  const uint64_t allocations_before = test::allocation_count();
   for (std::size_t c = 0; c < connections.size(); ++c) {
     for (std::size_t k = 0; k < 50; ++k) (void)connections[c].receive_packet(packets[c * 50 + k].bytes(), kStart);
     connections[c].write_packets(kStart, sink);
   }
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0u) << "the endpoints allocated while taking hostile fragments";
+  EXPECT_EQ(test::allocation_count() - allocations_before, 0u) << "the endpoints allocated while taking hostile fragments";
 
   TransportCounters totals;
   for (const ReliableEndpoint& e : connections) {
@@ -220,10 +198,9 @@ TEST(EndpointFaults, FragmentFloodsOverManyConnectionsAllocateNothingAndStaleSet
   // No progress for fragment_set_timeout: every held set is evicted and its connection dropped
   // (its acked fragments are gone, so the stream could never complete).
   const MonoTime later = kStart + config.fragment_set_timeout;
-  g_counting = true;
+  const uint64_t before_idle = test::allocation_count();
   for (ReliableEndpoint& e : connections) e.write_packets(later, sink);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0u);
+  EXPECT_EQ(test::allocation_count() - before_idle, 0u);
   for (ReliableEndpoint& e : connections) {
     EXPECT_TRUE(e.failed());
     EXPECT_EQ(e.failure(), R::stale_fragment_set);

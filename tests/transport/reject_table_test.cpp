@@ -9,25 +9,10 @@
 #include <new>
 
 #include "netcode_test_support.h"
+#include "allocation_counter.h"
 #include "support.h"
 #include "tickwire/transport/netcode_packet.h"
 
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}  // namespace
-
-// Counts every allocation in this test binary (the reject path must make none). GCC flags the
-// malloc/free pair inside replaced global operators as mismatched; here they are the pair.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace tickwire {
 namespace {
@@ -69,9 +54,9 @@ class RejectTable : public ::testing::Test {
     ASSERT_TRUE(from.send(server_address(), bytes));
     world.net.advance_to(world.now);
     ASSERT_EQ(server_socket->queued(), 1u);
-    const uint64_t allocations_before = g_allocations.load();
+    const uint64_t allocations_before = test::allocation_count();
     server->update(world.now, world.wall());
-    const uint64_t allocations = g_allocations.load() - allocations_before;
+    const uint64_t allocations = test::allocation_count() - allocations_before;
     EXPECT_EQ(server->rejects()[reason], before_reason + 1);
     EXPECT_EQ(server->rejects().total(), before_total + 1);
     EXPECT_EQ(server->datagrams_sent(), before_sent) << "an ignored request must not be answered";
