@@ -26,6 +26,12 @@ std::string_view error_name(Error error) noexcept {
     case Error::schema_unknown_type: return "schema_unknown_type";
     case Error::buffer_full: return "buffer_full";
     case Error::invalid_token: return "invalid_token";
+    case Error::schema_duplicate_name: return "schema_duplicate_name";
+    case Error::schema_bad_reference: return "schema_bad_reference";
+    case Error::schema_bad_number: return "schema_bad_number";
+    case Error::schema_over_limit: return "schema_over_limit";
+    case Error::schema_recursive: return "schema_recursive";
+    case Error::walk_budget_exceeded: return "walk_budget_exceeded";
     case Error::count_: break;
   }
   return "unknown_error";

@@ -33,6 +33,12 @@ enum class Error : uint8_t {
   schema_unknown_type,  // a schema naming a type it does not define
   buffer_full,          // a writer ran out of room (caller's buffer too small)
   invalid_token,        // a token-table row the table does not have
+  schema_duplicate_name,  // a schema defining a name twice in one namespace (or a field twice in a shape)
+  schema_bad_reference,   // a schema reference of the wrong kind (a counted list's count field, a union case)
+  schema_bad_number,      // a schema number that does not parse or is out of its range
+  schema_over_limit,      // a schema over a cap on definitions, fields, members or name length
+  schema_recursive,       // a shape that must contain itself (its zero value would never end)
+  walk_budget_exceeded,   // a dynamic walk that would need more nodes or steps than its budget
   count_,
 };
 
