@@ -131,19 +131,22 @@ class Resolver {
 
   bool resolve_fields(ShapeScope& scope, std::vector<SchemaField>& fields, bool in_sparse) {
     for (auto& f : fields) {
-      if (f.type == FieldType::tail) continue;
-      if (!scope.names.insert(f.name).second)
-        return fail(Error::schema_duplicate_name, f.line, "a field name repeated in shape " + quoted(scope.shape.name));
-      if (is_block(f.type)) {
-        if (!resolve_fields(scope, f.members, in_sparse || f.type == FieldType::sparse)) return false;
+      if (f.type == FieldType::tail) {
+        f.slot = static_cast<uint32_t>(scope.slots.size());
         continue;
       }
+      if (!scope.names.insert(f.name).second)
+        return fail(Error::schema_duplicate_name, f.line, "a field name repeated in shape " + quoted(scope.shape.name));
       if (scope.slots.size() >= kMaxShapeSlots)
         return fail(Error::schema_over_limit, f.line, "too many fields in shape " + quoted(scope.shape.name));
       if (!resolve_ref(f) || (f.type == FieldType::counted && !resolve_count(scope, f))) return false;
       f.slot = static_cast<uint32_t>(scope.slots.size());
       scope.slots.push_back(&f);
       scope.slot_in_sparse.push_back(in_sparse);
+      if (is_block(f.type)) {
+        if (!resolve_fields(scope, f.members, in_sparse || f.type == FieldType::sparse)) return false;
+        f.slot_end = static_cast<uint32_t>(scope.slots.size());
+      }
     }
     return true;
   }

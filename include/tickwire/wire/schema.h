@@ -30,7 +30,7 @@ inline constexpr uint32_t kNoIndex = 0xffffffffu;
 inline constexpr std::size_t kMaxSchemaTextBytes = 256 * 1024;
 inline constexpr std::size_t kMaxSchemaDefinitions = 1024;  // enums + flag sets + token tables + shapes + unions
 inline constexpr std::size_t kMaxSchemaMessages = 512;
-inline constexpr std::size_t kMaxShapeSlots = 256;          // value fields in one shape, blocks included
+inline constexpr std::size_t kMaxShapeSlots = 256;          // named fields in one shape, blocks and members included
 inline constexpr std::size_t kMaxSchemaFields = 16384;      // over all shapes
 inline constexpr std::size_t kMaxEnumMembers = 1024;
 inline constexpr std::size_t kMaxFlagBits = 32;
@@ -54,7 +54,9 @@ struct SchemaField {
   std::string count_name;           // counted: the earlier integer field holding the count
   uint32_t count_slot = kNoIndex;   // counted: that field's slot
   uint32_t counted_slot = kNoIndex; // an integer field some counted list names: that list's slot
-  uint32_t slot = kNoIndex;         // value fields: index in the shape's record (visit order)
+  uint32_t slot = kNoIndex;         // index in the shape's record, in visit order (blocks have one
+                                    // too, before their members); for `tail`: the first slot after it
+  uint32_t slot_end = kNoIndex;     // blocks: one past the last slot of their members
   std::vector<SchemaField> members; // sparse/section/bits
   uint32_t line = 0;
 };
@@ -62,9 +64,9 @@ struct SchemaField {
 struct SchemaShape {
   std::string name;
   std::vector<SchemaField> fields;     // as written: blocks nest their members
-  std::vector<const SchemaField*> slots;  // every value field in visit order, blocks flattened
+  std::vector<const SchemaField*> slots;  // every named field (blocks and their members) in visit order
   uint32_t line = 0;
-  // The slot of the value field named `name`, or kNoIndex (names are unique within a shape).
+  // The slot of the field named `name`, or kNoIndex (names are unique within a shape).
   uint32_t find_slot(std::string_view name) const;
 };
 
