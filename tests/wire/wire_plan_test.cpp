@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "plan_test_builds.h"
-#include "protocol_samples.h"
 #include "tickwire/protocol/wire_messages.h"
+#include "wire_samples.h"
 
 namespace tickwire::test {
 namespace {
@@ -28,6 +28,13 @@ WirePlan make_plan(const std::string& peer, const std::string& ours, wire::PlanO
 }
 
 // Writes `value` with its build's codec, translates it, and decodes the result as `Out`.
+template <class M>
+std::vector<uint8_t> typed_bytes(const M& value) {
+  std::vector<uint8_t> out(wire::measure(value));
+  TW_ASSERT(wire::encode(value, out).ok(), "a test value encodes");
+  return out;
+}
+
 template <class Out, class In>
 Out carry(WirePlan& plan, const In& value, uint8_t expected_id) {
   std::vector<uint8_t> out;
@@ -200,17 +207,19 @@ TEST(WirePlan, IdenticalSchemasGiveBackTheSameBytes) {
   const std::string& ours = protocol::protocol_messages().schema_text();
   for (bool copy : {true, false}) {
     WirePlan plan = make_plan(ours, ours, wire::PlanOptions{copy, wire::kDefaultNodeBudget, {}});
-    for (const auto& sample : protocol_samples()) {
-      const wire::SchemaMessage* m = plan.peer_schema().find_message(sample.message);
+    for (const auto& sample : wire_samples()) {
+      SCOPED_TRACE(sample.file);
+      const std::span<const uint8_t> body = std::span(sample.packet).subspan(1);
+      const wire::SchemaMessage* m = plan.peer_schema().find_message(sample.message_name);
       ASSERT_NE(m, nullptr);
       const Direction travelling = m->direction == Direction::both ? Direction::client_to_server : m->direction;
       std::vector<uint8_t> out;
-      auto translated = plan.translate(m->id, travelling, sample.body, out);
-      ASSERT_TRUE(translated.ok()) << sample.message << "/" << sample.label << ": " << error_name(translated.error());
-      EXPECT_EQ(translated->id, m->id);
-      EXPECT_EQ(out, sample.body) << sample.message << "/" << sample.label << (copy ? " copied" : " rewritten");
+      auto translated = plan.translate(sample.message_id, travelling, body, out);
+      ASSERT_TRUE(translated.ok()) << error_name(translated.error());
+      EXPECT_EQ(translated->id, sample.message_id);
+      EXPECT_EQ(out, std::vector<uint8_t>(body.begin(), body.end())) << (copy ? " copied" : " rewritten");
     }
-    EXPECT_EQ(plan.counters()[PlanEvent::message_copied], copy ? protocol_samples().size() : 0u);
+    EXPECT_EQ(plan.counters()[PlanEvent::message_copied], copy ? wire_samples().size() : 0u);
   }
   WirePlan ab = make_plan(text_a(), text_a(), wire::PlanOptions{false, wire::kDefaultNodeBudget, {}});
   std::vector<uint8_t> out;
