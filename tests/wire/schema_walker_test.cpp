@@ -206,6 +206,9 @@ TEST(SchemaWalker, NodeBudgetIsEnforced) {
 
 struct Nested {
   static constexpr std::string_view wire_name = "N";
+  static constexpr std::string_view message_name = "n";
+  static constexpr uint8_t wire_id = 1;
+  static constexpr Direction wire_direction = Direction::both;
   std::vector<Nested> kids;
   template <class W>
   void fields(W& w) {
@@ -214,7 +217,7 @@ struct Nested {
 };
 
 TEST(SchemaWalker, NestingCapMatchesTheTypedReader) {
-  auto schema = parse_schema("tickwire-schema 1;\nshape N { kids list8(N, 0, 1); }\nmessage 1 both n N;\n");
+  auto schema = parse_schema(WireMessages::of<Nested>().schema_text());
   ASSERT_TRUE(schema.ok());
   DynTree tree;
   // Each level is a count of 1, then the child; the innermost list is empty. Level k's list is
