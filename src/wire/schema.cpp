@@ -104,25 +104,4 @@ std::string_view field_type_keyword(FieldType type) {
   return "?";
 }
 
-bool is_block(FieldType type) {
-  return type == FieldType::sparse || type == FieldType::section || type == FieldType::bits;
-}
-
-bool is_bit_field(FieldType type) {
-  return type == FieldType::ubits || type == FieldType::bit || type == FieldType::quant || type == FieldType::quat;
-}
-
-bool is_unsigned_integer(FieldType type) {
-  switch (type) {
-    case FieldType::u8:
-    case FieldType::u16:
-    case FieldType::u32:
-    case FieldType::u64:
-    case FieldType::varu32:
-    case FieldType::varu64:
-    case FieldType::ubits: return true;
-    default: return false;
-  }
-}
-
 }  // namespace tickwire::wire

@@ -340,15 +340,16 @@ class Parser {
 
   bool quant_arguments(SchemaField& f) {
     const uint32_t line = lex_.peek().line;
-    QuantSpec& q = f.quant;
-    if (!expect('(') || !real(q.min, "a quant minimum") || !expect(',') || !real(q.max, "a quant maximum") ||
-        !expect(',') || !real(q.resolution, "a quant resolution") || !expect(')'))
+    double min = 0, max = 0, resolution = 0;
+    if (!expect('(') || !real(min, "a quant minimum") || !expect(',') || !real(max, "a quant maximum") ||
+        !expect(',') || !real(resolution, "a quant resolution") || !expect(')'))
       return false;
-    const double span = q.max - q.min;
-    const double steps = span / q.resolution;
-    if (!(q.max > q.min) || !(q.resolution > 0) || !std::isfinite(span) || !std::isfinite(steps) ||
-        std::round(steps) > static_cast<double>((uint64_t{1} << kMaxQuantBits) - 1))
+    const double span = max - min;
+    const double steps = span / resolution;
+    if (!(max > min) || !(resolution > 0) || !std::isfinite(span) || !std::isfinite(steps) ||
+        steps + 0.5 >= static_cast<double>(uint64_t{1} << kMaxQuantBits))
       return fail(Error::schema_bad_number, line, "a quant range needs min < max, a positive resolution, <= 32 bits");
+    f.quant = QuantSpec(min, max, resolution);  // steps and bits are computed here, from checked numbers
     return true;
   }
 

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "protocol_samples.h"
+#include "tickwire/protocol/ping.h"
+#include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/wire/dyn_encoder.h"
 #include "tickwire/wire/schema_parser.h"
+#include "wire_samples.h"
 
 namespace tickwire::wire {
 namespace {
@@ -24,108 +27,129 @@ Status typed_check(std::string_view message, std::span<const uint8_t> body) {
   return entry->check(body);
 }
 
-TEST(SchemaWalker, EveryRegisteredMessageHasSamples) {
-  const auto samples = test::protocol_samples();
-  for (const MessageEntry& e : protocol::protocol_messages().all()) {
-    bool found = false;
-    for (const auto& s : samples) found |= s.message == e.name;
-    EXPECT_TRUE(found) << e.name;
-  }
+template <class M>
+std::vector<uint8_t> typed_bytes(const M& value) {
+  std::vector<uint8_t> out(measure(value));
+  TW_ASSERT(encode(value, out).ok(), "a test value encodes");
+  return out;
+}
+
+struct Body {
+  std::string message;
+  std::string label;
+  std::vector<uint8_t> bytes;
+};
+
+// The golden samples' bodies, plus a serverInfo as an older writer sends it: ending at the tail.
+std::vector<Body> bodies() {
+  std::vector<Body> out;
+  for (const auto& s : test::wire_samples())
+    out.push_back(Body{s.message_name, s.file, std::vector<uint8_t>(s.packet.begin() + 1, s.packet.end())});
+  protocol::ServerInfo info;
+  info.motd = "older";
+  info.max_clients = 8;
+  std::vector<uint8_t> older = typed_bytes(info);
+  older.pop_back();  // the empty buildLabel's length byte: the packet now ends at the tail
+  out.push_back(Body{"serverInfo", "ends-at-tail", older});
+  return out;
 }
 
 TEST(SchemaWalker, WalksEverySampleToItsLastByte) {
-  for (const auto& sample : test::protocol_samples()) {
-    ASSERT_TRUE(typed_check(sample.message, sample.body).ok()) << sample.message << "/" << sample.label;
-    auto consumed = walk_message(our_schema(), sample.message, sample.body);
-    ASSERT_TRUE(consumed.ok()) << sample.message << "/" << sample.label << ": " << error_name(consumed.error());
-    EXPECT_EQ(*consumed, sample.body.size()) << sample.message << "/" << sample.label;
+  for (const auto& b : bodies()) {
+    SCOPED_TRACE(b.label);
+    ASSERT_TRUE(typed_check(b.message, b.bytes).ok());
+    auto consumed = walk_message(our_schema(), b.message, b.bytes);
+    ASSERT_TRUE(consumed.ok()) << error_name(consumed.error());
+    EXPECT_EQ(*consumed, b.bytes.size());
     // Stepping over leaves what follows for the caller.
-    std::vector<uint8_t> longer = sample.body;
+    std::vector<uint8_t> longer = b.bytes;
     longer.push_back(0xee);
-    if (sample.label != "ends-at-tail") {
-      EXPECT_EQ(*walk_message(our_schema(), sample.message, longer), sample.body.size());
+    if (b.label != "ends-at-tail") {
+      EXPECT_EQ(*walk_message(our_schema(), b.message, longer), b.bytes.size());
     }
   }
 }
 
 TEST(SchemaWalker, DynamicEncoderMatchesTypedEncoder) {
   DynTree tree;
-  for (const auto& sample : test::protocol_samples()) {
-    const SchemaMessage* message = our_schema().find_message(sample.message);
-    ASSERT_TRUE(decode_message(our_schema(), *message, sample.body, tree).ok()) << sample.label;
+  for (const auto& b : bodies()) {
+    SCOPED_TRACE(b.label);
+    ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message(b.message), b.bytes, tree).ok());
     std::vector<uint8_t> out;
-    ASSERT_TRUE(encode_dynamic(tree.root(), out).ok()) << sample.message << "/" << sample.label;
-    EXPECT_EQ(out, sample.body) << sample.message << "/" << sample.label;
+    ASSERT_TRUE(encode_dynamic(tree.root(), out).ok());
+    EXPECT_EQ(out, b.bytes);
   }
 }
 
-TEST(SchemaWalker, TreeHoldsNamedValues) {
-  protocol::RecordBatch batch;
-  batch.tick = 7;
-  batch.records = {test::entity_record(5, true), test::object_record(6)};
-  batch.record_count = 2;
-  batch.rest_revision = 321;
-  const auto bytes = test::typed_bytes(batch);
-  DynTree tree;
-  ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("recordBatch"), bytes, tree).ok());
-  const DynValue root = tree.root();
-  EXPECT_EQ(root.field("tick").as_u64(), 7u);
-  EXPECT_EQ(root.field("restRevision").as_u64(), 321u);
-  const DynValue records = root.field("records");
-  ASSERT_EQ(records.size(), 2u);
-  const DynValue body0 = records[0].field("body");
-  EXPECT_EQ(body0.case_name(), "entity");
-  const DynValue entity = body0.case_value();
-  EXPECT_EQ(entity.field("kind").member_name(), "door");
-  EXPECT_TRUE(entity.field("flags").has_flag("frozen"));
-  EXPECT_FALSE(entity.field("flags").has_flag("noclip"));
-  EXPECT_NEAR(entity.field("yaw").as_f64(), 90.0, 0.1);
-  EXPECT_NEAR(entity.field("position").field("y").as_f64(), -2.25, 1e-9);
-  EXPECT_NEAR(entity.field("rotation").value().field("q").as_quat().y, 0.7071, 0.01);
-  const DynValue object = records[1].field("body").case_value();
-  EXPECT_EQ(records[1].field("body").case_name(), "object");
-  const DynValue section0 = object.field("sections")[0];
-  EXPECT_EQ(section0.field("channel0").as_f64(), 0.5);
-  EXPECT_EQ(section0.field("channel1").kind(), DynKind::unset);
-  EXPECT_EQ(section0.field("bits").as_u64(), 3u);
+const Body& body_of(const std::vector<Body>& all, std::string_view label) {
+  for (const auto& b : all)
+    if (b.label == label) return b;
+  TW_ASSERT(false, "a sample the test names");
+  return all.front();
+}
 
-  const auto material_bytes = test::typed_bytes(protocol::MaterialSet{1, {{4, 1}, {1, 0x3f800000u}}, {}});
-  ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("materialSet"), material_bytes, tree).ok());
+TEST(SchemaWalker, TreeHoldsNamedValues) {
+  const auto all = bodies();
+  DynTree tree;
+  ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("recordBatch"), body_of(all, "recordBatch.bin").bytes, tree).ok());
+  const DynValue root = tree.root();
+  EXPECT_EQ(root.field("tick").as_u64(), 123456u);
+  EXPECT_EQ(root.field("restRevision").as_u64(), 42u);
+  EXPECT_EQ(root.field("extensions").kind(), DynKind::block);
+  const DynValue records = root.field("records");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(root.field("recordCount").as_u64(), 3u);
+  const DynValue pawn = records[0].field("body");
+  EXPECT_EQ(pawn.case_name(), "entity");
+  EXPECT_EQ(pawn.case_value().field("kind").member_name(), "playerPawn");
+  EXPECT_TRUE(pawn.case_value().field("flags").has_flag("grounded"));
+  EXPECT_FALSE(pawn.case_value().field("flags").has_flag("noclip"));
+  EXPECT_NEAR(pawn.case_value().field("yaw").as_f64(), 90.0, 0.1);
+  EXPECT_NEAR(pawn.case_value().field("position").field("y").as_f64(), -3.25, 1e-9);
+  EXPECT_FALSE(pawn.case_value().field("rotation").value().valid());
+  const DynValue crate = records[1].field("body").case_value();
+  EXPECT_EQ(records[1].field("entityId").as_u64(), 300u);
+  EXPECT_NEAR(crate.field("rotation").value().field("q").as_quat().z, 0.3827, 0.01);
+  EXPECT_EQ(crate.field("payload").field("channels").size(), 2u);
+  EXPECT_EQ(records[2].field("body").case_name(), "object");
+  const DynValue mover = records[2].field("body").case_value().field("sections")[1];
+  EXPECT_EQ(mover.field("dirty").raw(), 0b010011u);
+  EXPECT_EQ(mover.field("channel1").as_f64(), static_cast<double>(0.01f));
+  EXPECT_EQ(mover.field("channel2").kind(), DynKind::unset);
+  EXPECT_EQ(mover.field("channelCount").as_u64(), 2u);
+
+  ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("materialSet"), body_of(all, "materialSet.bin").bytes, tree).ok());
   const DynValue values = tree.root().field("values");
-  ASSERT_EQ(values.size(), 2u);
-  EXPECT_EQ(values[0].token(), "fog.enabled");
+  ASSERT_EQ(values.size(), 4u);
+  EXPECT_EQ(values[2].token(), "fog.enabled");
   EXPECT_EQ(values[1].token(), "water.roughness");
   EXPECT_EQ(values[1].token_kind(), TokenKind::f32);
 }
 
 TEST(SchemaWalker, FieldsAfterAnEndedTailAreAbsent) {
-  for (const auto& sample : test::protocol_samples()) {
-    if (sample.label != "ends-at-tail") continue;
-    DynTree tree;
-    ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message(sample.message), sample.body, tree).ok());
-    EXPECT_EQ(tree.root().field("buildLabel").kind(), DynKind::absent);
-    EXPECT_EQ(tree.root().field("maxClients").as_u64(), 64u);
-  }
+  DynTree tree;
+  ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("serverInfo"), body_of(bodies(), "ends-at-tail").bytes, tree).ok());
+  EXPECT_EQ(tree.root().field("buildLabel").kind(), DynKind::absent);
+  EXPECT_EQ(tree.root().field("maxClients").as_u64(), 8u);
+  EXPECT_EQ(tree.root().field("motd").text(), "older");
 }
 
-// Every prefix and many single-byte corruptions of every sample: the schema walker and the typed
-// reader agree on ok-or-not and on the error's name.
 TEST(SchemaWalker, SameErrorsAsTheTypedReader) {
   DynTree tree;
   std::size_t checked = 0;
-  for (const auto& sample : test::protocol_samples()) {
-    const SchemaMessage* message = our_schema().find_message(sample.message);
+  for (const auto& b : bodies()) {
+    const SchemaMessage* message = our_schema().find_message(b.message);
     auto agree = [&](std::span<const uint8_t> bytes, const std::string& what) {
-      const Status typed = typed_check(sample.message, bytes);
+      const Status typed = typed_check(b.message, bytes);
       const Status dynamic = decode_message(our_schema(), *message, bytes, tree);
-      EXPECT_EQ(error_name(dynamic.error()), error_name(typed.error())) << sample.message << "/" << sample.label << " " << what;
+      EXPECT_EQ(error_name(dynamic.error()), error_name(typed.error())) << b.label << " " << what;
       ++checked;
     };
-    for (std::size_t n = 0; n < sample.body.size(); ++n) agree(std::span(sample.body).first(n), "prefix " + std::to_string(n));
-    for (std::size_t i = 0; i < sample.body.size(); ++i) {
+    for (std::size_t n = 0; n < b.bytes.size(); ++n) agree(std::span(b.bytes).first(n), "prefix " + std::to_string(n));
+    for (std::size_t i = 0; i < b.bytes.size(); ++i) {
       for (uint8_t v : {uint8_t{0x00}, uint8_t{0x01}, uint8_t{0x02}, uint8_t{0x7f}, uint8_t{0x80}, uint8_t{0xff},
-                        static_cast<uint8_t>(sample.body[i] + 1)}) {
-        std::vector<uint8_t> bent = sample.body;
+                        static_cast<uint8_t>(b.bytes[i] + 1)}) {
+        std::vector<uint8_t> bent = b.bytes;
         bent[i] = v;
         agree(bent, "byte " + std::to_string(i) + "=" + std::to_string(v));
       }
@@ -138,7 +162,7 @@ TEST(SchemaWalker, NamedErrors) {
   const SchemaMessage& batch = *our_schema().find_message("recordBatch");
   DynTree tree;
   WalkReport report;
-  std::vector<uint8_t> bytes = test::typed_bytes(protocol::RecordBatch{});
+  std::vector<uint8_t> bytes = typed_bytes(protocol::RecordBatch{});
   bytes[20] = 0xff;  // recordCount 65535 > 4096
   bytes[21] = 0xff;
   EXPECT_EQ(decode_message(our_schema(), batch, bytes, tree, &report).error(), Error::count_over_max);
@@ -148,7 +172,7 @@ TEST(SchemaWalker, NamedErrors) {
   EXPECT_EQ(decode_message(our_schema(), batch, bytes, tree, &report).error(), Error::unknown_union_tag);
   EXPECT_EQ(report.field, "body");
 
-  std::vector<uint8_t> ping = test::typed_bytes(protocol::Ping{});
+  std::vector<uint8_t> ping = typed_bytes(protocol::Ping{});
   EXPECT_EQ(decode_message(our_schema(), *our_schema().find_message("ping"), std::span(ping).first(ping.size() - 1), tree,
                            &report)
                 .error(),
@@ -164,9 +188,12 @@ TEST(SchemaWalker, NamedErrors) {
 
 TEST(SchemaWalker, NodeBudgetIsEnforced) {
   protocol::RecordBatch batch;
-  for (uint32_t i = 0; i < 200; ++i) batch.records.push_back(test::entity_record(i, true));
+  protocol::EntityRecord entity;
+  entity.rotation = protocol::Rotation{};
+  entity.payload.channels.resize(4);
+  for (uint32_t i = 0; i < 200; ++i) batch.records.push_back(protocol::Record{i, entity});
   batch.record_count = 200;
-  const auto bytes = test::typed_bytes(batch);
+  const auto bytes = typed_bytes(batch);
   DynTree small(1000);
   WalkReport report;
   EXPECT_EQ(decode_message(our_schema(), *our_schema().find_message("recordBatch"), bytes, small, &report).error(),
@@ -174,10 +201,14 @@ TEST(SchemaWalker, NodeBudgetIsEnforced) {
   EXPECT_LE(small.size(), 1000u);
   DynTree enough;
   EXPECT_TRUE(decode_message(our_schema(), *our_schema().find_message("recordBatch"), bytes, enough).ok());
+  EXPECT_GT(enough.size(), 1000u);
 }
 
 struct Nested {
   static constexpr std::string_view wire_name = "N";
+  static constexpr std::string_view message_name = "n";
+  static constexpr uint8_t wire_id = 1;
+  static constexpr Direction wire_direction = Direction::both;
   std::vector<Nested> kids;
   template <class W>
   void fields(W& w) {
@@ -186,7 +217,7 @@ struct Nested {
 };
 
 TEST(SchemaWalker, NestingCapMatchesTheTypedReader) {
-  auto schema = parse_schema("tickwire-schema 1;\nshape N { kids list8(N, 0, 1); }\nmessage 1 both n N;\n");
+  auto schema = parse_schema(WireMessages::of<Nested>().schema_text());
   ASSERT_TRUE(schema.ok());
   DynTree tree;
   // Each level is a count of 1, then the child; the innermost list is empty. Level k's list is

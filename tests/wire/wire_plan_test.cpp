@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "plan_test_builds.h"
-#include "protocol_samples.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/wire_messages.h"
+#include "wire_samples.h"
 
 namespace tickwire::test {
 namespace {
@@ -28,6 +30,13 @@ WirePlan make_plan(const std::string& peer, const std::string& ours, wire::PlanO
 }
 
 // Writes `value` with its build's codec, translates it, and decodes the result as `Out`.
+template <class M>
+std::vector<uint8_t> typed_bytes(const M& value) {
+  std::vector<uint8_t> out(wire::measure(value));
+  TW_ASSERT(wire::encode(value, out).ok(), "a test value encodes");
+  return out;
+}
+
 template <class Out, class In>
 Out carry(WirePlan& plan, const In& value, uint8_t expected_id) {
   std::vector<uint8_t> out;
@@ -200,22 +209,74 @@ TEST(WirePlan, IdenticalSchemasGiveBackTheSameBytes) {
   const std::string& ours = protocol::protocol_messages().schema_text();
   for (bool copy : {true, false}) {
     WirePlan plan = make_plan(ours, ours, wire::PlanOptions{copy, wire::kDefaultNodeBudget, {}});
-    for (const auto& sample : protocol_samples()) {
-      const wire::SchemaMessage* m = plan.peer_schema().find_message(sample.message);
+    for (const auto& sample : wire_samples()) {
+      SCOPED_TRACE(sample.file);
+      const std::span<const uint8_t> body = std::span(sample.packet).subspan(1);
+      const wire::SchemaMessage* m = plan.peer_schema().find_message(sample.message_name);
       ASSERT_NE(m, nullptr);
       const Direction travelling = m->direction == Direction::both ? Direction::client_to_server : m->direction;
       std::vector<uint8_t> out;
-      auto translated = plan.translate(m->id, travelling, sample.body, out);
-      ASSERT_TRUE(translated.ok()) << sample.message << "/" << sample.label << ": " << error_name(translated.error());
-      EXPECT_EQ(translated->id, m->id);
-      EXPECT_EQ(out, sample.body) << sample.message << "/" << sample.label << (copy ? " copied" : " rewritten");
+      auto translated = plan.translate(sample.message_id, travelling, body, out);
+      ASSERT_TRUE(translated.ok()) << error_name(translated.error());
+      EXPECT_EQ(translated->id, sample.message_id);
+      EXPECT_EQ(out, std::vector<uint8_t>(body.begin(), body.end())) << (copy ? " copied" : " rewritten");
     }
-    EXPECT_EQ(plan.counters()[PlanEvent::message_copied], copy ? protocol_samples().size() : 0u);
+    EXPECT_EQ(plan.counters()[PlanEvent::message_copied], copy ? wire_samples().size() : 0u);
   }
   WirePlan ab = make_plan(text_a(), text_a(), wire::PlanOptions{false, wire::kDefaultNodeBudget, {}});
   std::vector<uint8_t> out;
   ASSERT_TRUE(ab.translate(build_a::Player::wire_id, Direction::server_to_client, typed_bytes(player_a()), out).ok());
   EXPECT_EQ(out, typed_bytes(player_a()));
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  TW_ASSERT(at != std::string::npos, "the test edits a line the schema has");
+  return text.replace(at, from.size(), to);
+}
+
+TEST(WirePlan, NestedTailEndsTheBytesWhenNothingFollows) {
+  // A peer whose Claim has no placementEpoch (nor the tail before it): its InputFrame ends with
+  // the claim's flags. Ours reads it up to our tail and keeps our default for the rest.
+  const std::string& ours = protocol::protocol_messages().schema_text();
+  const std::string peer = replaced(ours, "  tail;\n  placementEpoch u8;\n", "");
+  protocol::InputFrame frame;
+  frame.inputs.resize(1);
+  frame.claim = protocol::Claim{};
+  frame.claim->stance_height = 1.5f;
+  frame.claim->placement_epoch = 9;
+  std::vector<uint8_t> peer_bytes = typed_bytes(frame);
+  peer_bytes.pop_back();  // the peer never wrote placementEpoch
+  WirePlan plan = make_plan(peer, ours);
+  std::vector<uint8_t> out;
+  ASSERT_TRUE(plan.translate(protocol::InputFrame::wire_id, Direction::client_to_server, peer_bytes, out).ok());
+  EXPECT_EQ(out, peer_bytes);
+  protocol::InputFrame read;
+  read.claim = protocol::Claim{};
+  read.claim->placement_epoch = 5;  // what our shape holds before the walk
+  ASSERT_TRUE(wire::decode(out, read).ok());
+  EXPECT_EQ(read.claim->stance_height, 1.5f);
+  EXPECT_EQ(read.claim->placement_epoch, 5);
+}
+
+TEST(WirePlan, FieldsMoveIntoAndOutOfBlocks) {
+  // A peer that kept restRevision at the top of RecordBatch instead of in the extensions section.
+  const std::string& ours = protocol::protocol_messages().schema_text();
+  const std::string peer = replaced(ours, "  extensions section {\n    restRevision varu32;\n  }\n", "  restRevision varu32;\n");
+  protocol::RecordBatch batch;
+  batch.tick = 5;
+  batch.rest_revision = 300;
+  std::vector<uint8_t> ours_bytes = typed_bytes(batch);
+  std::vector<uint8_t> peer_bytes = ours_bytes;
+  peer_bytes.erase(peer_bytes.begin() + 22, peer_bytes.begin() + 24);  // no section length
+  WirePlan in = make_plan(peer, ours);
+  std::vector<uint8_t> out;
+  ASSERT_TRUE(in.translate(protocol::RecordBatch::wire_id, Direction::server_to_client, peer_bytes, out).ok());
+  EXPECT_EQ(out, ours_bytes);
+  WirePlan back = make_plan(ours, peer);
+  out.clear();
+  ASSERT_TRUE(back.translate(protocol::RecordBatch::wire_id, Direction::server_to_client, ours_bytes, out).ok());
+  EXPECT_EQ(out, peer_bytes);
 }
 
 }  // namespace

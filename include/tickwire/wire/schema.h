@@ -152,8 +152,18 @@ class Schema {
 
 // The keyword a field type is spelled with (`u8`, `list16`, `sparse`, `union`...).
 std::string_view field_type_keyword(FieldType type);
-bool is_block(FieldType type);       // sparse, section, bits
-bool is_bit_field(FieldType type);   // ubits, bit, quant, quat
-bool is_unsigned_integer(FieldType type);  // u8..u64, varu32, varu64, ubits: the ones a count may live in
+// sparse, section, bits
+inline bool is_block(FieldType type) {
+  return type == FieldType::sparse || type == FieldType::section || type == FieldType::bits;
+}
+// ubits, bit, quant, quat
+inline bool is_bit_field(FieldType type) {
+  return type == FieldType::ubits || type == FieldType::bit || type == FieldType::quant || type == FieldType::quat;
+}
+// u8..u64, varu32, varu64, ubits: the types a counted list's count may live in
+inline bool is_unsigned_integer(FieldType type) {
+  return type == FieldType::u8 || type == FieldType::u16 || type == FieldType::u32 || type == FieldType::u64 ||
+         type == FieldType::varu32 || type == FieldType::varu64 || type == FieldType::ubits;
+}
 
 }  // namespace tickwire::wire
