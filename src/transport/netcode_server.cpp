@@ -273,6 +273,7 @@ void NetcodeServer::reset_slot(uint32_t index, DisconnectCause cause) {
   netcode::wipe(slot.server_to_client_key);
   slot.connected = false;
   slot.confirmed = false;
+  received_.discard_client(index);
   --connected_count_;
   push_event(ServerEvent{ServerEvent::Type::client_disconnected, index, slot.client_id, cause});
 }

@@ -23,6 +23,30 @@ std::vector<uint8_t> request_for(const netcode::ConnectToken& token) {
   return out;
 }
 
+// One request "from" victim v: its own valid token (repeated on later picks), one token shared by
+// every victim, a tampered token, or garbage of any size and prefix.
+std::vector<uint8_t> forged_request(Rng& rng, const netcode::Key& key, uint32_t v,
+                                    std::vector<std::vector<uint8_t>>& own_request, const std::vector<uint8_t>& shared,
+                                    WallTime wall) {
+  switch (rng.below(4)) {
+    case 0:
+      if (own_request[v].empty()) own_request[v] = request_for(mint_token(key, 10 + v, {server_address()}, wall));
+      return own_request[v];
+    case 1:
+      return shared;
+    case 2: {
+      auto bytes = shared;
+      bytes[100 + rng.below(900)] ^= 0x20;
+      return bytes;
+    }
+    default: {
+      std::vector<uint8_t> bytes(1 + rng.below(netcode::kMaxPacketBytes));
+      for (auto& b : bytes) b = static_cast<uint8_t>(rng.next_u32());
+      return bytes;
+    }
+  }
+}
+
 TEST(Amplification, ForgedSourcesNeverReceiveMoreThanTheySent) {
   const uint64_t seed = test_seed(7);
   SimWorld world(seed);
@@ -46,25 +70,7 @@ TEST(Amplification, ForgedSourcesNeverReceiveMoreThanTheySent) {
   while (sent < kRequests) {
     for (uint32_t k = 0; k < 2000 && sent < kRequests; ++k, ++sent) {
       const uint32_t v = static_cast<uint32_t>(rng.below(kVictims));
-      std::vector<uint8_t> bytes;
-      switch (rng.below(4)) {
-        case 0:  // a valid token of this victim's own, repeated on later picks
-          if (own_request[v].empty()) own_request[v] = request_for(mint_token(key, 10 + v, {server_address()}, world.wall()));
-          bytes = own_request[v];
-          break;
-        case 1:  // one valid token replayed from every victim
-          bytes = shared;
-          break;
-        case 2:  // invalid token
-          bytes = shared;
-          bytes[100 + rng.below(900)] ^= 0x20;
-          break;
-        default: {  // garbage of any size, any prefix
-          bytes.resize(1 + rng.below(netcode::kMaxPacketBytes));
-          for (auto& b : bytes) b = static_cast<uint8_t>(rng.next_u32());
-          break;
-        }
-      }
+      const auto bytes = forged_request(rng, key, v, own_request, shared, world.wall());
       ASSERT_TRUE(victims[v]->send(server_address(), bytes));
     }
     step_all(world, &server, {});

@@ -4,10 +4,6 @@
 // request) and allocates nothing while being refused.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "netcode_test_support.h"
 #include "allocation_counter.h"
 #include "support.h"
@@ -60,7 +56,9 @@ class RejectTable : public ::testing::Test {
     EXPECT_EQ(server->rejects()[reason], before_reason + 1);
     EXPECT_EQ(server->rejects().total(), before_total + 1);
     EXPECT_EQ(server->datagrams_sent(), before_sent) << "an ignored request must not be answered";
-    EXPECT_EQ(allocations, 0u) << "refusing a request must not allocate";
+    if (test::allocation_counting()) {
+      EXPECT_EQ(allocations, 0u) << "refusing a request must not allocate";
+    }
     ++reasons_seen;
   }
 

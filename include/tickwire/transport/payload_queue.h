@@ -2,6 +2,7 @@
 // of fixed-size slots allocated once, so a flood costs a counted drop, never memory.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace tickwire::netcode {
 struct ReceivedPayload {
   uint32_t client_index = 0;  // server side: the slot it came from; client side: 0
   uint64_t sequence = 0;      // the netcode packet sequence it arrived with
+  bool discarded = false;     // its connection ended before it was read (never returned by pop)
   std::size_t size = 0;
   std::array<uint8_t, kMaxPayloadBytes> bytes{};
   std::span<const uint8_t> data() const { return {bytes.data(), size}; }
@@ -27,15 +29,32 @@ class PayloadQueue {
   ReceivedPayload* push_slot() {
     if (size_ == slots_.size()) return nullptr;
     ReceivedPayload* slot = &slots_[(head_ + size_) % slots_.size()];
+    slot->discarded = false;
     ++size_;
     return slot;
   }
   bool pop(ReceivedPayload& out) {
-    if (size_ == 0) return false;
-    out = slots_[head_];
-    head_ = (head_ + 1) % slots_.size();
-    --size_;
-    return true;
+    while (size_ > 0) {
+      const ReceivedPayload& front = slots_[head_];
+      head_ = (head_ + 1) % slots_.size();
+      --size_;
+      if (front.discarded) continue;
+      out.client_index = front.client_index;
+      out.sequence = front.sequence;
+      out.discarded = false;
+      out.size = front.size;
+      std::copy_n(front.bytes.begin(), front.size, out.bytes.begin());
+      return true;
+    }
+    return false;
+  }
+  // Payloads still queued from a slot whose connection ended must not be read as the next
+  // occupant's: they are skipped.
+  void discard_client(uint32_t client_index) {
+    for (std::size_t i = 0; i < size_; ++i) {
+      ReceivedPayload& p = slots_[(head_ + i) % slots_.size()];
+      if (p.client_index == client_index) p.discarded = true;
+    }
   }
   void clear() { head_ = size_ = 0; }
   std::size_t size() const { return size_; }
