@@ -182,8 +182,9 @@ TEST(EndpointFaults, FragmentFloodsOverManyConnectionsAllocateNothingAndStaleSet
     for (std::size_t k = 0; k < 50; ++k) (void)connections[c].receive_packet(packets[c * 50 + k].bytes(), kStart);
     connections[c].write_packets(kStart, sink);
   }
-  if (test::allocation_counting())
+  if (test::allocation_counting()) {
     EXPECT_EQ(test::allocation_count() - allocations_before, 0u) << "the endpoints allocated while taking hostile fragments";
+  }
 
   TransportCounters totals;
   for (const ReliableEndpoint& e : connections) {
@@ -201,7 +202,9 @@ TEST(EndpointFaults, FragmentFloodsOverManyConnectionsAllocateNothingAndStaleSet
   const MonoTime later = kStart + config.fragment_set_timeout;
   const uint64_t before_idle = test::allocation_count();
   for (ReliableEndpoint& e : connections) e.write_packets(later, sink);
-  if (test::allocation_counting()) EXPECT_EQ(test::allocation_count() - before_idle, 0u);
+  if (test::allocation_counting()) {
+    EXPECT_EQ(test::allocation_count() - before_idle, 0u);
+  }
   for (ReliableEndpoint& e : connections) {
     EXPECT_TRUE(e.failed());
     EXPECT_EQ(e.failure(), R::stale_fragment_set);
