@@ -199,7 +199,7 @@ void NetcodeClient::send_due_packets(MonoTime now) {
       break;
     case ClientState::sending_connection_response: {
       std::array<uint8_t, netcode::kChallengeBodyBytes> body;
-      netcode::ByteWriter w(body);
+      ByteWriter w(body);
       w.u64(challenge_.token_sequence);
       w.bytes(challenge_.token);
       send_encrypted(PacketType::connection_response, body, now);
@@ -207,7 +207,7 @@ void NetcodeClient::send_due_packets(MonoTime now) {
     }
     case ClientState::connected: {
       std::array<uint8_t, netcode::kKeepAliveBodyBytes> body;
-      netcode::ByteWriter w(body);
+      ByteWriter w(body);
       w.u32(client_index_);
       w.u32(max_clients_);
       send_encrypted(PacketType::keep_alive, body, now);

@@ -204,7 +204,7 @@ bool NetcodeServer::send_to_slot(uint32_t index, PacketType type, std::span<cons
 
 bool NetcodeServer::send_keep_alive(uint32_t index, MonoTime now) {
   std::array<uint8_t, netcode::kKeepAliveBodyBytes> body;
-  netcode::ByteWriter w(body);
+  ByteWriter w(body);
   w.u32(index);
   w.u32(config_.max_clients);
   return send_to_slot(index, PacketType::keep_alive, body, now);

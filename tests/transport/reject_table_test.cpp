@@ -101,7 +101,7 @@ TEST_F(RejectTable, EveryRequestRejectReasonIsIgnoredCountedAndSilent) {
   {
     auto token = mint_token(key, 2005, {server_address()}, wall);
     netcode::SealedPrivateToken sealed{};
-    netcode::ByteWriter w(std::span<uint8_t>(sealed.data(), 1008));
+    ByteWriter w(std::span<uint8_t>(sealed.data(), 1008));
     w.u64(2005);
     w.u32(5);
     w.u32(0);

@@ -1,4 +1,5 @@
-// Bounds-checked little-endian byte cursors for the reliability layer's packet layouts. The reader
+// Bounds-checked little-endian byte cursors for the fixed byte-aligned transport layouts (netcode
+// 1.02 packets and tokens, the reliability layer's headers and entries). The reader
 // latches the first error (truncated) and yields zeros afterwards, so a decoder reads a whole shape
 // and checks ok() once; the writer latches buffer_full instead of writing past its span.
 #pragma once
@@ -20,6 +21,17 @@ class ByteReader {
   uint8_t u8() { return read_le<uint8_t>(); }
   uint16_t u16() { return read_le<uint16_t>(); }
   uint32_t u32() { return read_le<uint32_t>(); }
+  uint64_t u64() { return read_le<uint64_t>(); }
+  // Copies the next out.size() bytes into out (zeros and latched on truncation).
+  void bytes(std::span<uint8_t> out) {
+    const auto in = bytes(out.size());
+    if (in.size() == out.size() && !out.empty()) {
+      std::memcpy(out.data(), in.data(), out.size());
+    } else if (in.size() != out.size()) {
+      std::memset(out.data(), 0, out.size());
+    }
+  }
+  void skip(std::size_t n) { (void)bytes(n); }
   // A view of the next n bytes (empty and latched on truncation).
   std::span<const uint8_t> bytes(std::size_t n) {
     if (!take(n)) return {};
@@ -60,6 +72,19 @@ class ByteWriter {
   void u8(uint8_t v) { write_le(v); }
   void u16(uint16_t v) { write_le(v); }
   void u32(uint32_t v) { write_le(v); }
+  void u64(uint64_t v) { write_le(v); }
+  // Writes zeros up to `position` (the netcode standard's "zero pad to N bytes").
+  void pad_to(std::size_t position) {
+    if (position < pos_) {
+      if (error_ == Error::ok) error_ = Error::buffer_full;
+      return;
+    }
+    const std::size_t n = position - pos_;
+    if (!room(n)) return;
+    if (n != 0) std::memset(out_.data() + pos_, 0, n);
+    pos_ += n;
+  }
+  std::size_t position() const { return pos_; }
   void bytes(std::span<const uint8_t> v) {
     if (!room(v.size())) return;
     if (!v.empty()) std::memcpy(out_.data() + pos_, v.data(), v.size());

@@ -7,7 +7,7 @@
 #include <span>
 
 #include "tickwire/transport/address.h"
-#include "tickwire/transport/netcode_byte_cursor.h"
+#include "tickwire/transport/byte_cursor.h"
 #include "tickwire/transport/netcode_constants.h"
 
 namespace tickwire::netcode {
