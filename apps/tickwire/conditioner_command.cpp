@@ -102,6 +102,8 @@ void run_loop(LinkConditioner& conditioner, double seconds) {
 }
 
 void run_conditioner(const ConditionerArgs& args) {
+  std::signal(SIGINT, request_stop);  // first, so a stop request during start-up is not lost
+  std::signal(SIGTERM, request_stop);
   const auto listen = Address::parse(args.listen);
   const auto forward = Address::parse(args.forward);
   const auto model = build_model(args);
@@ -134,8 +136,6 @@ void run_conditioner(const ConditionerArgs& args) {
               model->jitter_ms, model->loss, model->duplicate, model->reorder, model->rate_kbps, model->stall_ms,
               model->stall_every_ms, static_cast<unsigned long long>(args.seed));
   std::fflush(stdout);
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
   run_loop(conditioner, args.seconds);
   print_stats(conditioner.stats());
 }

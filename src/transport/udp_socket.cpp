@@ -82,6 +82,17 @@ int get_int_option(int fd, int level, int name) {
   return value;
 }
 
+// Buffer sizes are requests. The FORCE variants pass net.core.rmem_max/wmem_max when the process
+// may (CAP_NET_ADMIN); otherwise the kernel silently caps the plain request, which is not an error.
+void set_buffer_sizes(int fd, const UdpSocketOptions& options) {
+  if (::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &options.receive_buffer_bytes, sizeof(int)) != 0) {
+    (void)::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &options.receive_buffer_bytes, sizeof(int));
+  }
+  if (::setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &options.send_buffer_bytes, sizeof(int)) != 0) {
+    (void)::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &options.send_buffer_bytes, sizeof(int));
+  }
+}
+
 bool is_would_block(int e) { return e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS; }
 
 }  // namespace
@@ -131,9 +142,7 @@ UdpOpenResult UdpSocket::open(const Address& bind_address, const UdpSocketOption
       return open_failure(SocketOpenError::system, e, "IPV6_V6ONLY on " + where);
     }
   }
-  // Buffer sizes are requests: the kernel silently caps them, which is not an error.
-  (void)::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &options.receive_buffer_bytes, sizeof(int));
-  (void)::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &options.send_buffer_bytes, sizeof(int));
+  set_buffer_sizes(fd, options);
   sockaddr_storage storage;
   socklen_t length = 0;
   to_sockaddr(bind_address, family, storage, length);

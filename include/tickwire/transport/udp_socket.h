@@ -31,7 +31,7 @@ enum class SocketOpenError : uint8_t {
 std::string_view socket_open_error_name(SocketOpenError error);
 
 struct UdpSocketOptions {
-  int receive_buffer_bytes = 4 << 20;  // requested; the kernel may cap it (see net.core.rmem_max)
+  int receive_buffer_bytes = 4 << 20;  // requested; capped by net.core.rmem_max without CAP_NET_ADMIN
   int send_buffer_bytes = 4 << 20;
 };
 
