@@ -13,7 +13,6 @@ std::string_view transport_reason_name(TransportReason reason) noexcept {
     case R::unknown_channel: return "unknown_channel";
     case R::wrong_channel_kind: return "wrong_channel_kind";
     case R::message_too_large: return "message_too_large";
-    case R::message_not_stored: return "message_not_stored";
     case R::duplicate_message: return "duplicate_message";
     case R::stale_unreliable: return "stale_unreliable";
     case R::unreliable_receive_full: return "unreliable_receive_full";

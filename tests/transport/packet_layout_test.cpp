@@ -5,11 +5,19 @@
 #include <array>
 #include <vector>
 
+#include "tickwire/protocol/constants.h"
+#include "tickwire/transport/endpoint_config.h"
 #include "tickwire/transport/packet_entry.h"
 #include "tickwire/transport/packet_header.h"
 
 namespace tickwire {
 namespace {
+
+// transport/ sits below protocol/, so it keeps its own copies of the two shared caps; they must agree.
+static_assert(kMaxChannels == protocol::MaxChannels);
+static_assert(kMaxPacketPayloadBytes == protocol::MaxPacketBytes);
+// A schema text crosses the wire as one block on the default layout's reliable channel.
+static_assert(protocol::MaxSchemaTextBytes <= 64 * 1024);
 
 std::vector<uint8_t> bytes_of(const ByteWriter& w) { return {w.written().begin(), w.written().end()}; }
 

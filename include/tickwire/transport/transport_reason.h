@@ -20,7 +20,6 @@ enum class TransportReason : uint8_t {
   unknown_channel,         // an entry for a channel this connection did not configure
   wrong_channel_kind,      // e.g. a fragment on an unreliable channel, or a reliable message on one
   message_too_large,       // an entry longer than its channel's max_message_bytes
-  message_not_stored,      // a reliable entry we could not take now; its packet is not acked
   duplicate_message,       // a reliable message already held or delivered (normal)
   stale_unreliable,        // an unreliable message older than the newest delivered (normal)
   unreliable_receive_full, // the unreliable receive queue was full: its oldest message dropped
