@@ -26,6 +26,14 @@ const MessageEntry* WireMessages::find(uint8_t id, Direction direction) const {
   return nullptr;
 }
 
+Status WireMessages::check_packet(std::span<const uint8_t> packet, Direction travelling,
+                                  DecodeErrorCounters& counters) const {
+  const MessageEntry* entry = packet.empty() ? nullptr : find(packet[0], travelling);
+  const Status status = entry ? entry->check(packet.subspan(1)) : Status(Error::unknown_message);
+  if (!status) counters.add(status.error());
+  return status;
+}
+
 const MessageEntry* WireMessages::find(std::string_view name) const {
   for (const auto& e : entries_)
     if (e.name == name) return &e;

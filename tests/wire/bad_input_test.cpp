@@ -8,6 +8,7 @@
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/server_info.h"
+#include "tickwire/protocol/wire_messages.h"
 #include "tickwire/wire/codec.h"
 #include "wire_samples.h"
 
@@ -203,6 +204,38 @@ TEST(WireBadInput, NestingDeeperThanTheCap) {
   std::vector<uint8_t> shallow(8, 1);
   shallow.push_back(0);
   EXPECT_TRUE(wire::decode(shallow, nest).ok());
+}
+
+TEST(WireBadInput, RefusalsAreCountedByError) {
+  const auto& registry = protocol_messages();
+  wire::DecodeErrorCounters counters;
+  for (const auto& s : test::wire_samples()) {
+    const auto direction = s.message_name == "connectRequest" || s.message_name == "inputFrame"
+                               ? wire::Direction::client_to_server
+                               : wire::Direction::server_to_client;
+    EXPECT_TRUE(registry.check_packet(s.packet, direction, counters).ok()) << s.file;
+    const std::vector<uint8_t> cut(s.packet.begin(), s.packet.begin() + 2);
+    (void)registry.check_packet(cut, direction, counters);
+  }
+  const std::vector<uint8_t> unknown = {200, 1, 2, 3};
+  EXPECT_EQ(registry.check_packet(unknown, wire::Direction::server_to_client, counters).error(), Error::unknown_message);
+  // inputFrame travelling server to client is not a message of that direction.
+  for (const auto& s : test::wire_samples()) {
+    if (s.file != "inputFrame.bin") continue;
+    EXPECT_EQ(registry.check_packet(s.packet, wire::Direction::server_to_client, counters).error(), Error::unknown_message);
+  }
+  EXPECT_EQ(counters[Error::unknown_message], 2u);
+  EXPECT_GE(counters[Error::truncated], 8u);
+  RecordBatch batch;
+  batch.records = {Record{1, pawn()}};
+  batch.record_count = 1;
+  auto bytes = body_of(batch);
+  bytes[23] = 9;
+  RecordBatch decoded;
+  wire::DecodeErrorCounters local;
+  EXPECT_FALSE(wire::decode_counted(bytes, decoded, local).ok());
+  EXPECT_EQ(local[Error::unknown_union_tag], 1u);
+  EXPECT_EQ(local.total(), 1u);
 }
 
 TEST(WireBadInput, WriterReportsAFullBuffer) {

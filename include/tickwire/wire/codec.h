@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 #include "tickwire/wire/read_walker.h"
 #include "tickwire/wire/write_walker.h"
@@ -44,6 +45,18 @@ Status decode(std::span<const uint8_t> in, T& value, DecodeReport* report = null
   if (walker.ok() && walker.remaining() != 0) walker.fail("<end>", Error::trailing_bytes);
   if (report) *report = DecodeReport{walker.error(), walker.error_field()};
   return walker.error();
+}
+
+// Refusals counted by their error, as every reader on the packet path keeps them.
+using DecodeErrorCounters = ReasonCounters<Error>;
+
+// decode(), with a refusal counted under its error.
+template <class T>
+Status decode_counted(std::span<const uint8_t> in, T& value, DecodeErrorCounters& counters,
+                      DecodeReport* report = nullptr) {
+  const Status status = decode(in, value, report);
+  if (!status) counters.add(status.error());
+  return status;
 }
 
 // A message on the wire: one id byte (the envelope), then the body.

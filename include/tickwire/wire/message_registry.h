@@ -53,6 +53,9 @@ class WireMessages {
   // The entry for an id travelling in `direction`, or nullptr.
   const MessageEntry* find(uint8_t id, Direction direction) const;
   const MessageEntry* find(std::string_view name) const;
+  // Reads a packet's envelope byte and checks its body with the typed codec; an unknown id (for
+  // this direction) or a malformed body is refused and counted under its error.
+  Status check_packet(std::span<const uint8_t> packet, Direction travelling, DecodeErrorCounters& counters) const;
   const std::string& schema_text() const { return schema_text_; }
   const Hash16& schema_hash() const { return schema_hash_; }
 
