@@ -271,17 +271,6 @@ const wire::WireMessages& v0_messages() {
   return messages;
 }
 
-template <class M>
-WireSample v0_sample(std::string file, const M& value) {
-  return make_wire_sample(std::move(file), value);
-}
-
-uint32_t float_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 }  // namespace
 
 std::string legacy_v0_schema_text() { return v0_messages().schema_text(); }
@@ -291,9 +280,9 @@ std::vector<WireSample> legacy_v0_samples() {
   protocol::ConnectRequest connect;
   connect.schema_hash = v0_messages().schema_hash();
   connect.build_name = "tickwire-v0";
-  out.push_back(v0_sample("connectRequest.bin", connect));
-  out.push_back(v0_sample("schemaRequest.bin", protocol::SchemaRequest{connect.schema_hash}));
-  out.push_back(v0_sample("ping.bin", Ping{5, 99, true}));
+  out.push_back(make_wire_sample("connectRequest.bin", connect));
+  out.push_back(make_wire_sample("schemaRequest.bin", protocol::SchemaRequest{connect.schema_hash}));
+  out.push_back(make_wire_sample("ping.bin", Ping{5, 99, true}));
 
   ServerInfo info;
   info.server_id.bytes.fill(0x5a);
@@ -303,13 +292,13 @@ std::vector<WireSample> legacy_v0_samples() {
   info.features = 0b11;
   info.legacy_port = 27015;
   info.uptime_ticks = 3600;
-  out.push_back(v0_sample("serverInfo.bin", info));
+  out.push_back(make_wire_sample("serverInfo.bin", info));
 
   InputFrame frame;
   frame.first_sequence = 77;
   frame.inputs = {InputCmd{0x0f, 1.0f, 0.0f, 180.0f, 0.0f, true}};
   frame.claim = Claim{{1, 2, 3}, {0, 0, 0}, 1.8f, 1.6f, 1};
-  out.push_back(v0_sample("inputFrame-claim.bin", frame));
+  out.push_back(make_wire_sample("inputFrame-claim.bin", frame));
 
   RecordBatch batch;
   batch.tick = 500;
@@ -332,12 +321,12 @@ std::vector<WireSample> legacy_v0_samples() {
   door.sections = {section};
   batch.records = {Record{1, light}, Record{2, MarkerRecord{{9, 9, 9}}}, Record{3, door}};
   batch.record_count = 3;
-  out.push_back(v0_sample("recordBatch.bin", batch));
+  out.push_back(make_wire_sample("recordBatch.bin", batch));
 
   MaterialSet materials;
   materials.revision = 3;
   materials.values = {{0, float_bits(0.02f)}, {1, 0x123456u}, {2, 7u}, {3, 0xff00ff00u}, {4, 1}};
-  out.push_back(v0_sample("materialSet.bin", materials));
+  out.push_back(make_wire_sample("materialSet.bin", materials));
   return out;
 }
 

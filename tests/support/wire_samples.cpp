@@ -23,17 +23,6 @@ wire::Hash16 counting_hash(uint8_t start) {
   return h;
 }
 
-template <class M>
-WireSample sample(std::string file, const M& value) {
-  return make_wire_sample(std::move(file), value);
-}
-
-uint32_t float_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 RecordBatch sample_records() {
   RecordBatch batch;
   batch.tick = 123456;
@@ -79,15 +68,15 @@ std::vector<WireSample> wire_samples() {
   ConnectRequest connect;
   connect.schema_hash = registry.schema_hash();
   connect.build_name = "tickwire-test";
-  out.push_back(sample("connectRequest.bin", connect));
-  out.push_back(sample("schemaRequest.bin", SchemaRequest{counting_hash(1)}));
+  out.push_back(make_wire_sample("connectRequest.bin", connect));
+  out.push_back(make_wire_sample("schemaRequest.bin", SchemaRequest{counting_hash(1)}));
   SchemaText schema_text;
   schema_text.schema_hash = counting_hash(1);
   schema_text.text = "tickwire-schema 1;\nshape Ping {\n  sequence u32;\n}\nmessage 10 both ping Ping;\n";
-  out.push_back(sample("schemaText.bin", schema_text));
+  out.push_back(make_wire_sample("schemaText.bin", schema_text));
 
-  out.push_back(sample("ping.bin", Ping{77, 1234567890123ULL, false}));
-  out.push_back(sample("ping-reply.bin", Ping{77, 1234567890123ULL, true}));
+  out.push_back(make_wire_sample("ping.bin", Ping{77, 1234567890123ULL, false}));
+  out.push_back(make_wire_sample("ping-reply.bin", Ping{77, 1234567890123ULL, true}));
 
   ServerInfo info;
   for (std::size_t i = 0; i < 16; ++i) info.server_id.bytes[i] = static_cast<uint8_t>(0xf0 ^ i);
@@ -101,7 +90,7 @@ std::vector<WireSample> wire_samples() {
   info.priority = -3;
   info.max_clients = 255;
   info.build_label = "v1";
-  out.push_back(sample("serverInfo.bin", info));
+  out.push_back(make_wire_sample("serverInfo.bin", info));
 
   InputFrame frame;
   frame.first_sequence = 1000;
@@ -115,7 +104,7 @@ std::vector<WireSample> wire_samples() {
     cmd.crouch = i == 2;
     frame.inputs.push_back(cmd);
   }
-  out.push_back(sample("inputFrame.bin", frame));
+  out.push_back(make_wire_sample("inputFrame.bin", frame));
   Claim claim;
   claim.position = {1, 2, 3};
   claim.velocity = {4, 0, -9.8f};
@@ -124,18 +113,18 @@ std::vector<WireSample> wire_samples() {
   claim.flags = kClaimGrounded;
   claim.placement_epoch = 3;
   frame.claim = claim;
-  out.push_back(sample("inputFrame-claim.bin", frame));
+  out.push_back(make_wire_sample("inputFrame-claim.bin", frame));
 
-  out.push_back(sample("recordBatch.bin", sample_records()));
+  out.push_back(make_wire_sample("recordBatch.bin", sample_records()));
   RecordBatch empty;
   empty.tick = 1;
-  out.push_back(sample("recordBatch-empty.bin", empty));
+  out.push_back(make_wire_sample("recordBatch-empty.bin", empty));
 
   MaterialSet materials;
   materials.revision = 9;
   materials.values = {{0, 0xff336699u}, {1, float_bits(0.35f)}, {4, 1}, {6, static_cast<uint32_t>(-12)}};
   materials.probe_points = {{0, 0, 0}, {10, 0, 2}};
-  out.push_back(sample("materialSet.bin", materials));
+  out.push_back(make_wire_sample("materialSet.bin", materials));
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <string>
@@ -24,6 +25,13 @@ struct WireSample {
 };
 
 std::vector<WireSample> wire_samples();
+
+// The IEEE bits of f, as a token pair carries an f32 row's value.
+inline uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
 
 // A sample from a typed message value (any build's shapes: today's or a frozen one's).
 template <class M>

@@ -16,13 +16,6 @@ namespace {
 
 using namespace tickwire::test;
 
-std::vector<uint8_t> request_for(const netcode::ConnectToken& token) {
-  netcode::ConnectionRequest request{token.protocol_id, token.expire_timestamp, token.nonce, token.private_data};
-  std::vector<uint8_t> out(netcode::kConnectionRequestBytes);
-  netcode::write_connection_request(request, out);
-  return out;
-}
-
 // One request "from" victim v: its own valid token (repeated on later picks), one token shared by
 // every victim, a tampered token, or garbage of any size and prefix.
 std::vector<uint8_t> forged_request(Rng& rng, const netcode::Key& key, uint32_t v,
@@ -30,7 +23,7 @@ std::vector<uint8_t> forged_request(Rng& rng, const netcode::Key& key, uint32_t 
                                     WallTime wall) {
   switch (rng.below(4)) {
     case 0:
-      if (own_request[v].empty()) own_request[v] = request_for(mint_token(key, 10 + v, {server_address()}, wall));
+      if (own_request[v].empty()) own_request[v] = request_bytes(mint_token(key, 10 + v, {server_address()}, wall));
       return own_request[v];
     case 1:
       return shared;
@@ -63,7 +56,7 @@ TEST(Amplification, ForgedSourcesNeverReceiveMoreThanTheySent) {
   for (uint32_t i = 0; i < kVictims; ++i) {
     victims.push_back(world.net.bind(Address::ipv4(172, 16, static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i), 9)));
   }
-  const auto shared = request_for(mint_token(key, 1, {server_address()}, world.wall()));
+  const auto shared = request_bytes(mint_token(key, 1, {server_address()}, world.wall()));
   std::vector<Datagram> sink(64);
 
   uint32_t sent = 0;

@@ -12,6 +12,7 @@
 #include "tickwire/clock/time.h"
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/netcode_client.h"
+#include "tickwire/transport/netcode_packet.h"
 #include "tickwire/transport/netcode_server.h"
 #include "tickwire/transport/sim_network.h"
 
@@ -118,6 +119,14 @@ inline NetcodeServerConfig server_config(const netcode::Key& key, const Address&
   config.public_address = public_address;
   config.max_clients = max_clients;
   return config;
+}
+
+// The connection request packet a client would send for `token`.
+inline std::vector<uint8_t> request_bytes(const netcode::ConnectToken& token) {
+  netcode::ConnectionRequest request{token.protocol_id, token.expire_timestamp, token.nonce, token.private_data};
+  std::vector<uint8_t> out(netcode::kConnectionRequestBytes);
+  netcode::write_connection_request(request, out);
+  return out;
 }
 
 inline Address server_address(uint16_t port = 40000) { return Address::ipv4(10, 0, 0, 1, port); }

@@ -16,13 +16,6 @@ namespace {
 using namespace tickwire::test;
 using netcode::Reject;
 
-std::vector<uint8_t> request_bytes(const netcode::ConnectToken& token) {
-  netcode::ConnectionRequest request{token.protocol_id, token.expire_timestamp, token.nonce, token.private_data};
-  std::vector<uint8_t> out(netcode::kConnectionRequestBytes);
-  netcode::write_connection_request(request, out);
-  return out;
-}
-
 class RejectTable : public ::testing::Test {
  protected:
   RejectTable() : world(test_seed(3)) {}

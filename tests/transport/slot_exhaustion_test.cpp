@@ -17,20 +17,13 @@ namespace {
 using namespace tickwire::test;
 using netcode::Reject;
 
-std::vector<uint8_t> request_for(const netcode::ConnectToken& token) {
-  netcode::ConnectionRequest request{token.protocol_id, token.expire_timestamp, token.nonce, token.private_data};
-  std::vector<uint8_t> out(netcode::kConnectionRequestBytes);
-  netcode::write_connection_request(request, out);
-  return out;
-}
-
 // Half the requests carry noise instead of a sealed token; half carry a fresh valid token whose
 // sender (one of many attacker addresses) never answers the challenge.
 void send_flood_step(SimWorld& world, Rng& rng, const netcode::Key& key,
                      std::vector<std::unique_ptr<SimSocket>>& attackers, uint32_t count, uint64_t& next_client_id) {
   for (uint32_t k = 0; k < count; ++k) {
     SimSocket& from = *attackers[rng.below(attackers.size())];
-    auto bytes = request_for(mint_token(key, next_client_id++, {server_address()}, world.wall()));
+    auto bytes = request_bytes(mint_token(key, next_client_id++, {server_address()}, world.wall()));
     if (k % 2 == 0) {
       for (std::size_t i = 1 + 13 + 8 + 8 + 24; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(rng.next_u32());
     }
