@@ -237,7 +237,9 @@ TEST(InputSim, LossAndADeadLinkStarveExactlyAsSpecifiedAndGapsAreOnlyUndelivered
   EXPECT_GT(o.gaps, 100u);
   // (The oracle already failed any tick that passed over an input that had arrived in time and
   // met room in the queue; a stall can still overfill it, and those refusals are counted.)
-  if (o.drops[InputDropReason::overflow] == 0) EXPECT_EQ(o.gaps_delivered_late, 0u);
+  if (o.drops[InputDropReason::overflow] == 0) {
+    EXPECT_EQ(o.gaps_delivered_late, 0u);
+  }
   EXPECT_GT(o.repeated_ticks, 0u);
   EXPECT_GT(o.zeroed_ticks, 100u) << "the dead link zeroes movement after 3 repeats";
 }
