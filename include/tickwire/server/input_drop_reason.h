@@ -1,0 +1,25 @@
+// Why the server's input queue refused an input: redundant packets repeat inputs on purpose, and a
+// fast or hostile client overfills the queue, so every refusal is expected traffic that is counted
+// by reason (never an error) for stats and for the tests that prove a fast client gains nothing.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "tickwire/core/reason_counters.h"
+
+namespace tickwire {
+
+enum class InputDropReason : uint8_t {
+  duplicate,     // this sequence was already queued or already applied
+  stale,         // older than an input already taken, never received before: its tick has passed
+  overflow,      // the queue already holds InputQueueTicks inputs waiting
+  sequence_end,  // past the u32 sequence space (sequences never wrap within a session)
+  count_,
+};
+
+std::string_view input_drop_reason_name(InputDropReason reason);
+
+using InputDropCounters = ReasonCounters<InputDropReason>;
+
+}  // namespace tickwire

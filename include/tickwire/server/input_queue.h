@@ -1,0 +1,96 @@
+// The per-session server input queue: inputs arrive unreliably and redundantly (each InputFrame
+// repeats the last un-acked inputs), and exactly one of them is simulated per fixed tick, oldest
+// first. The ack it reports is the last input actually applied, never a merely received one.
+// Waiting inputs are kept sorted by sequence, so a reordered packet that fills a gap before the
+// gap's successor runs still has its input applied in order; once a later input has run, the
+// passed-over sequences are stale for good.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/server/input_drop_reason.h"
+#include "tickwire/server/tick_input.h"
+
+namespace tickwire {
+
+// Sequences never wrap within a session: they are u32 counted from the session's first sequence,
+// one per client tick, so a wrap needs 2^32 inputs (828 days at 60 Hz, 49 days at the 1000 Hz rate
+// cap). Inputs numbered past 2^32 - 1 are refused (InputDropReason::sequence_end), never wrapped.
+struct InputQueueConfig {
+  uint32_t first_sequence = 0;  // the session's first input; anything below it is stale
+  std::size_t capacity_ticks = protocol::InputQueueTicks;  // inputs waiting at most (<= InputQueueTicks)
+  uint32_t starvation_repeat_ticks = static_cast<uint32_t>(protocol::StarvationRepeatTicks);
+};
+
+struct InputQueueStats {
+  uint64_t received = 0;  // inputs offered (every redundant copy counts)
+  uint64_t queued = 0;    // inputs accepted into the queue
+  uint64_t fresh_ticks = 0;
+  uint64_t repeated_ticks = 0;
+  uint64_t zeroed_ticks = 0;
+};
+
+class InputQueue {
+ public:
+  // How far below the last applied sequence the queue still tells a duplicate from a stale input.
+  static constexpr uint32_t kAppliedWindowInputs = 64;
+
+  explicit InputQueue(const InputQueueConfig& config = {});
+
+  // Offers a frame's inputs (first_sequence, first_sequence + 1, ...). Returns how many were
+  // queued; every other one is dropped and counted by reason. Never fails, never allocates.
+  std::size_t accept(const protocol::InputFrame& frame);
+  std::size_t accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs);
+
+  // The input to simulate on the next fixed tick: the oldest queued one, or, on an empty queue,
+  // the starvation rule over the last applied one. Call exactly once per simulated tick.
+  TickInput take_for_tick();
+
+  // The honest ack: the last input sequence applied to simulation (absent before the first).
+  std::optional<uint32_t> ack_sequence() const;
+  // Inputs waiting unsimulated (never above the capacity).
+  std::size_t waiting_ticks() const { return waiting_count_; }
+  // Consecutive starved ticks ending with the last taken one (0 after a fresh tick).
+  uint32_t starved_run_ticks() const { return starved_run_ticks_; }
+  // The signed queue-depth byte of the owner detail: inputs waiting, or, when none wait, minus the
+  // run of consecutive starved ticks; clamped to int8.
+  int8_t depth_byte() const;
+
+  const InputDropCounters& drops() const { return drops_; }
+  const InputQueueStats& stats() const { return stats_; }
+  const InputQueueConfig& config() const { return config_; }
+
+ private:
+  struct Entry {
+    uint32_t sequence = 0;
+    protocol::InputCmd cmd;
+  };
+
+  bool offer(uint64_t sequence, const protocol::InputCmd& cmd);
+  void insert_sorted(uint32_t sequence, const protocol::InputCmd& cmd);
+  void mark_applied(uint32_t sequence);
+  bool was_applied(uint64_t sequence) const;
+
+  InputQueueConfig config_;
+  // Waiting inputs, ascending by sequence; at most config_.capacity_ticks of them.
+  std::array<Entry, protocol::InputQueueTicks> waiting_{};
+  std::size_t waiting_count_ = 0;
+  // The lowest sequence that may still be queued: first_sequence, then the last applied + 1.
+  // u64 so that it can sit past 2^32 - 1 after the last sequence of the space has run.
+  uint64_t next_applicable_ = 0;
+  // Bit i: sequence ack - i was applied (tells a duplicate from a passed-over, stale input).
+  uint64_t applied_bits_ = 0;
+  protocol::InputCmd last_applied_cmd_;
+  std::optional<uint32_t> ack_sequence_;
+  uint32_t starved_run_ticks_ = 0;
+  InputDropCounters drops_;
+  InputQueueStats stats_;
+};
+
+}  // namespace tickwire

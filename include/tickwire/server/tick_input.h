@@ -1,0 +1,40 @@
+// TickInput: the one input a session's pawn simulates on one fixed tick, and where it came from.
+// A fresh input advances the honest ack; a repeated or zeroed one (a starved tick) never does. The
+// starvation rule lives here too, as a pure function, so the queue and the tests share one truth.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "tickwire/protocol/input_frame.h"
+
+namespace tickwire {
+
+enum class TickInputSource : uint8_t {
+  fresh,     // the oldest queued input, applied for the first and only time
+  repeated,  // starved tick within the repeat limit: the previous input applies again as it was
+  zeroed,    // starved past the limit: movement and buttons zeroed, look angles (and stance) kept
+};
+
+std::string_view tick_input_source_name(TickInputSource source);
+
+struct TickInput {
+  protocol::InputCmd cmd;
+  // The input sequence this tick applies when fresh; for a starved tick, the last one applied
+  // (absent when no input was ever applied).
+  uint32_t sequence = 0;
+  bool has_sequence = false;
+  TickInputSource source = TickInputSource::zeroed;
+  // Consecutive starved ticks including this one (0 on a fresh tick).
+  uint32_t starved_run_ticks = 0;
+
+  bool fresh() const { return source == TickInputSource::fresh; }
+};
+
+// What a starved tick applies: the previous command unchanged for the first `repeat_limit_ticks`
+// ticks of a run (run_ticks counts from 1), then the same command with movement and buttons zeroed
+// and look angles kept, so a dead link cannot walk a pawn off a ledge. Stance (crouch) is kept:
+// it is a posture, not movement, and standing up under a ledge is a change the player never asked for.
+protocol::InputCmd starved_command(const protocol::InputCmd& previous, uint32_t run_ticks, uint32_t repeat_limit_ticks);
+
+}  // namespace tickwire

@@ -1,0 +1,125 @@
+// The input queue: sequence bookkeeping (duplicate / stale / overflow), sorted insertion, one input
+// per tick, the starvation rule, and the honest ack and depth byte that the owner detail reports.
+#include "tickwire/server/input_queue.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire {
+
+namespace {
+constexpr uint64_t kSequenceSpace = uint64_t{1} << 32;
+}  // namespace
+
+InputQueue::InputQueue(const InputQueueConfig& config) : config_(config), next_applicable_(config.first_sequence) {
+  TW_ASSERT(config.capacity_ticks > 0 && config.capacity_ticks <= protocol::InputQueueTicks,
+            "input queue capacity must be 1..InputQueueTicks");
+}
+
+std::size_t InputQueue::accept(const protocol::InputFrame& frame) {
+  return accept(frame.first_sequence, frame.inputs);
+}
+
+std::size_t InputQueue::accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs) {
+  std::size_t queued = 0;
+  uint64_t sequence = first_sequence;
+  for (const protocol::InputCmd& cmd : inputs) {
+    if (offer(sequence, cmd)) ++queued;
+    ++sequence;
+  }
+  return queued;
+}
+
+bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd) {
+  ++stats_.received;
+  if (sequence >= kSequenceSpace) {
+    drops_.add(InputDropReason::sequence_end);
+    return false;
+  }
+  if (sequence < next_applicable_) {
+    drops_.add(was_applied(sequence) ? InputDropReason::duplicate : InputDropReason::stale);
+    return false;
+  }
+  const auto end = waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_);
+  const auto at = std::find_if(waiting_.begin(), end, [&](const Entry& e) { return e.sequence >= sequence; });
+  if (at != end && at->sequence == sequence) {
+    drops_.add(InputDropReason::duplicate);
+    return false;
+  }
+  if (waiting_count_ >= config_.capacity_ticks) {
+    // Nothing is evicted and nothing claimed: a later redundant copy may be queued once room frees.
+    drops_.add(InputDropReason::overflow);
+    return false;
+  }
+  insert_sorted(static_cast<uint32_t>(sequence), cmd);
+  ++stats_.queued;
+  return true;
+}
+
+void InputQueue::insert_sorted(uint32_t sequence, const protocol::InputCmd& cmd) {
+  TW_ASSERT(waiting_count_ < waiting_.size(), "input queue storage full");
+  std::size_t i = waiting_count_;
+  while (i > 0 && waiting_[i - 1].sequence > sequence) {
+    waiting_[i] = waiting_[i - 1];
+    --i;
+  }
+  waiting_[i] = Entry{sequence, cmd};
+  ++waiting_count_;
+}
+
+void InputQueue::mark_applied(uint32_t sequence) {
+  const uint64_t shift = ack_sequence_ ? uint64_t{sequence} - *ack_sequence_ : 64;
+  applied_bits_ = shift >= 64 ? 0 : applied_bits_ << shift;
+  applied_bits_ |= 1;
+  ack_sequence_ = sequence;
+  next_applicable_ = uint64_t{sequence} + 1;
+}
+
+bool InputQueue::was_applied(uint64_t sequence) const {
+  if (!ack_sequence_ || sequence > *ack_sequence_) return false;
+  const uint64_t distance = *ack_sequence_ - sequence;
+  return distance < kAppliedWindowInputs && ((applied_bits_ >> distance) & 1) != 0;
+}
+
+TickInput InputQueue::take_for_tick() {
+  TickInput out;
+  if (waiting_count_ > 0) {
+    const Entry entry = waiting_[0];
+    std::copy(waiting_.begin() + 1, waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_), waiting_.begin());
+    --waiting_count_;
+    TW_ASSERT(!ack_sequence_ || entry.sequence > *ack_sequence_, "applied inputs must increase");
+    mark_applied(entry.sequence);
+    last_applied_cmd_ = entry.cmd;
+    starved_run_ticks_ = 0;
+    ++stats_.fresh_ticks;
+    out.cmd = entry.cmd;
+    out.sequence = entry.sequence;
+    out.has_sequence = true;
+    out.source = TickInputSource::fresh;
+    return out;
+  }
+  if (starved_run_ticks_ < std::numeric_limits<uint32_t>::max()) ++starved_run_ticks_;
+  const bool repeat = starved_run_ticks_ <= config_.starvation_repeat_ticks;
+  out.cmd = starved_command(last_applied_cmd_, starved_run_ticks_, config_.starvation_repeat_ticks);
+  out.sequence = ack_sequence_.value_or(0);
+  out.has_sequence = ack_sequence_.has_value();
+  out.source = repeat ? TickInputSource::repeated : TickInputSource::zeroed;
+  out.starved_run_ticks = starved_run_ticks_;
+  ++(repeat ? stats_.repeated_ticks : stats_.zeroed_ticks);
+  return out;
+}
+
+std::optional<uint32_t> InputQueue::ack_sequence() const { return ack_sequence_; }
+
+int8_t InputQueue::depth_byte() const {
+  if (waiting_count_ > 0) {
+    return static_cast<int8_t>(std::min<std::size_t>(waiting_count_, std::numeric_limits<int8_t>::max()));
+  }
+  const uint32_t run = std::min<uint32_t>(starved_run_ticks_, 128);
+  return static_cast<int8_t>(-static_cast<int32_t>(run));
+}
+
+}  // namespace tickwire
