@@ -4,6 +4,7 @@
 // an endpoint failure that drops the connection with its reason.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <memory>
 
 #include "message_pattern.h"
@@ -56,7 +57,7 @@ struct AdaptorWorld {
   std::unique_ptr<SimSocket> server_socket;
   std::unique_ptr<NetcodeServer> netcode_server;
   std::unique_ptr<ReliableServer> server;
-  std::vector<Peer> peers;
+  std::deque<Peer> peers;  // stable references: add_client hands them out
 };
 
 // Sends messages [0, count) on channel 0 and checks the receiver gets exactly those, in order.
