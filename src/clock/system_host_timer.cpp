@@ -1,5 +1,7 @@
-// The real host's timer. Kept tiny on purpose: it is one of only two clock reads in the library.
+// The real host's timer: reads time through clock/system_clock (the one clock source) and sleeps.
 #include "tickwire/clock/system_host_timer.h"
+
+#include "tickwire/clock/system_clock.h"
 
 #include <chrono>
 #include <thread>
@@ -7,8 +9,7 @@
 namespace tickwire {
 
 MonoTime SystemHostTimer::now() {
-  const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
-  return MonoTime::from_ns(std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count());
+  return mono_now();
 }
 
 void SystemHostTimer::sleep(Duration request) {

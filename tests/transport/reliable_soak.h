@@ -170,7 +170,8 @@ inline void print_stats(const EndpointPair& pair) {
 }
 
 // Runs `traffic` of simulated time with traffic, then up to `drain` more without new messages.
-inline void run_reliable_soak(const SoakProfile& profile, Duration traffic, Duration drain, uint64_t seed) {
+// Asserts the invariants throughout; returns the reliable messages delivered (both ways).
+inline uint64_t run_reliable_soak(const SoakProfile& profile, Duration traffic, Duration drain, uint64_t seed) {
   const EndpointConfig config = soak_config();
   EndpointPair pair(config, profile.link, profile.link, seed);
   const std::size_t memory = pair.a.memory_bytes();
@@ -195,16 +196,22 @@ inline void run_reliable_soak(const SoakProfile& profile, Duration traffic, Dura
     }
     a_to_b.drain(pair.b);
     b_to_a.drain(pair.a);
-    if (::testing::Test::HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return 0;
     a_to_b.offer(pair.a, config.channels[0]);
     b_to_a.offer(pair.b, config.channels[0]);
     pair.write();
     while (auto seq = pair.a.pop_acked_packet()) {
-      ASSERT_TRUE(delivered[0].arrived_recently(*seq, pair.now())) << "A was told packet " << *seq << " arrived";
+      if (!delivered[0].arrived_recently(*seq, pair.now())) {
+        ADD_FAILURE() << "A was told packet " << *seq << " arrived, but it did not";
+        return 0;
+      }
       ++acked_notices;
     }
     while (auto seq = pair.b.pop_acked_packet()) {
-      ASSERT_TRUE(delivered[1].arrived_recently(*seq, pair.now())) << "B was told packet " << *seq << " arrived";
+      if (!delivered[1].arrived_recently(*seq, pair.now())) {
+        ADD_FAILURE() << "B was told packet " << *seq << " arrived, but it did not";
+        return 0;
+      }
     }
     while (pair.a.pop_acked_message()) {
     }
@@ -212,7 +219,7 @@ inline void run_reliable_soak(const SoakProfile& profile, Duration traffic, Dura
     }
     expect_within_caps(pair.a, config, memory);
     expect_within_caps(pair.b, config, memory);
-    if (::testing::Test::HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return 0;
   }
   for (const SoakStream* s : {&a_to_b, &b_to_a}) {
     EXPECT_TRUE(s->complete()) << "sent " << s->sent(0) << "/" << s->sent(1) << " received " << s->received(0) << "/"
@@ -231,6 +238,7 @@ inline void run_reliable_soak(const SoakProfile& profile, Duration traffic, Dura
               sa.loss_percent, static_cast<unsigned long long>(sa.resends + sb.resends),
               static_cast<unsigned long long>(acked_notices), static_cast<unsigned long long>(sa.drops),
               static_cast<unsigned long long>(sb.drops), memory);
+  return uint64_t{a_to_b.received(0)} + a_to_b.received(1) + b_to_a.received(0) + b_to_a.received(1);
 }
 
 }  // namespace tickwire::test
