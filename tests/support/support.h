@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +30,12 @@ class ThrowOnAssert {
 };
 
 std::filesystem::path source_dir();
+// Whole-file reads and writes for fixtures and seeds (an unreadable file reads as empty; a write
+// creates the parent folders).
+std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path);
+std::string read_file_text(const std::filesystem::path& path);
+void write_file_bytes(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+void write_file_text(const std::filesystem::path& path, const std::string& text);
 std::filesystem::path fixtures_dir();
 
 // A seed for a simulation test: TICKWIRE_SEED from the environment, else `fallback`.

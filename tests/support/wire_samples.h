@@ -12,6 +12,7 @@
 
 #include "tickwire/core/status.h"
 #include "tickwire/wire/codec.h"
+#include "tickwire/wire/describe_walker.h"
 
 namespace tickwire::test {
 
@@ -19,6 +20,7 @@ struct WireSample {
   std::string file;            // fixture file name, e.g. "inputFrame-claim.bin"
   uint8_t message_id;          // the envelope byte
   std::string message_name;    // the schema's message name
+  wire::Direction travelling;  // a direction the message may travel in (server to client for `both`)
   std::vector<uint8_t> packet; // envelope byte + body, from the typed codec
   // Decodes a packet's body with the typed codec and re-encodes it into `out` (envelope included).
   std::function<Status(std::span<const uint8_t> body, std::vector<uint8_t>& out)> reencode;
@@ -45,7 +47,9 @@ WireSample make_wire_sample(std::string file, const M& value) {
     out.assign(1 + wire::measure(decoded), 0);
     return wire::encode_message(decoded, out).status();
   };
-  return WireSample{std::move(file), M::wire_id, std::string(M::message_name), std::move(packet), reencode};
+  const wire::Direction travelling =
+      M::wire_direction == wire::Direction::both ? wire::Direction::server_to_client : M::wire_direction;
+  return WireSample{std::move(file), M::wire_id, std::string(M::message_name), travelling, std::move(packet), reencode};
 }
 
 }  // namespace tickwire::test

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 
@@ -94,29 +93,22 @@ TEST(FuzzSeeds, CheckedInSeedsAreValidInputs) {
   const auto seeds = build_seeds();
   const char* mode = std::getenv("TICKWIRE_FUZZ_SEEDS");
   if (mode != nullptr && std::string(mode) == "write") {
-    for (const auto& [name, bytes] : seeds) {
-      std::filesystem::create_directories((dir / name).parent_path());
-      std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
-      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
+    for (const auto& [name, bytes] : seeds) test::write_file_bytes(dir / name, bytes);
   }
   for (const auto& [name, fresh] : seeds) {
-    std::ifstream in(dir / name, std::ios::binary);
-    ASSERT_TRUE(in) << "missing seed " << name << " (TICKWIRE_FUZZ_SEEDS=write regenerates)";
-    const Bytes stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_TRUE(std::filesystem::exists(dir / name)) << "missing seed " << name << " (TICKWIRE_FUZZ_SEEDS=write regenerates)";
+    const Bytes stored = test::read_file_bytes(dir / name);
     ASSERT_EQ(stored.size(), fresh.size()) << name;
   }
   // The stored seeds still reach deep: the request's token opens under the preauth target's key.
-  std::ifstream in(dir / "fuzz_netcode_preauth/request", std::ios::binary);
-  const Bytes request((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Bytes request = test::read_file_bytes(dir / "fuzz_netcode_preauth/request");
   ConnectionRequest parsed;
   ASSERT_EQ(read_connection_request(request, kDefaultProtocolId, 0, parsed), Reject::ok);
   ConnectTokenPrivate secret;
   EXPECT_EQ(open_private_token(parsed.private_data, parsed.protocol_id, parsed.expire_timestamp, parsed.nonce,
                                pattern_key(5, 1), secret),
             Reject::ok);
-  std::ifstream token_in(dir / "fuzz_connect_token/public", std::ios::binary);
-  const Bytes token((std::istreambuf_iterator<char>(token_in)), std::istreambuf_iterator<char>());
+  const Bytes token = test::read_file_bytes(dir / "fuzz_connect_token/public");
   ConnectToken read;
   EXPECT_TRUE(read_connect_token(token, read).ok());
 }

@@ -210,9 +210,7 @@ TEST(WireBadInput, RefusalsAreCountedByError) {
   const auto& registry = protocol_messages();
   wire::DecodeErrorCounters counters;
   for (const auto& s : test::wire_samples()) {
-    const auto direction = s.message_name == "connectRequest" || s.message_name == "inputFrame"
-                               ? wire::Direction::client_to_server
-                               : wire::Direction::server_to_client;
+    const auto direction = s.travelling;
     EXPECT_TRUE(registry.check_packet(s.packet, direction, counters).ok()) << s.file;
     const std::vector<uint8_t> cut(s.packet.begin(), s.packet.begin() + 2);
     (void)registry.check_packet(cut, direction, counters);

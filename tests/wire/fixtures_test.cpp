@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 
@@ -24,23 +22,11 @@ bool writing() {
   return mode && std::string(mode) == "write";
 }
 
-std::vector<uint8_t> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 TEST(WireFixtures, SchemaTextIsCheckedIn) {
   const std::string& text = protocol::protocol_messages().schema_text();
   const auto path = v1_dir() / "schema.txt";
-  if (writing()) write_file(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-  const auto bytes = read_file(path);
-  EXPECT_EQ(std::string(bytes.begin(), bytes.end()), text)
+  if (writing()) test::write_file_text(path, text);
+  EXPECT_EQ(test::read_file_text(path), text)
       << "the schema changed: rerun with TICKWIRE_WIRE_FIXTURES=write and review the diff";
 }
 
@@ -50,8 +36,8 @@ TEST(WireFixtures, EveryCodecMatchesItsPacketBothWays) {
   for (const auto& s : samples) {
     SCOPED_TRACE(s.file);
     const auto path = v1_dir() / s.file;
-    if (writing()) write_file(path, s.packet);
-    const auto golden = read_file(path);
+    if (writing()) test::write_file_bytes(path, s.packet);
+    const auto golden = test::read_file_bytes(path);
     ASSERT_FALSE(golden.empty()) << "missing fixture " << path;
     // Encode direction: the typed codec writes exactly the checked-in bytes.
     EXPECT_EQ(to_hex(s.packet), to_hex(golden));

@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 
 #include "legacy_v0.h"
 #include "support.h"
@@ -22,17 +20,6 @@ namespace {
 
 std::filesystem::path v0_dir() { return test::fixtures_dir() / "wire" / "v0"; }
 
-std::vector<uint8_t> slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void spill(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 bool writing_v0() {
   const char* mode = std::getenv("TICKWIRE_WIRE_FIXTURES");
   return mode && std::string(mode) == "write-v0";
@@ -40,21 +27,17 @@ bool writing_v0() {
 
 TEST(LegacyWireFixtures, V0SetIsFrozen) {
   const std::string text = test::legacy_v0_schema_text();
-  if (writing_v0()) spill(v0_dir() / "schema.txt", std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-  const auto schema = slurp(v0_dir() / "schema.txt");
-  EXPECT_EQ(std::string(schema.begin(), schema.end()), text);
+  if (writing_v0()) test::write_file_text(v0_dir() / "schema.txt", text);
+  EXPECT_EQ(test::read_file_text(v0_dir() / "schema.txt"), text);
   for (const auto& s : test::legacy_v0_samples()) {
     SCOPED_TRACE(s.file);
-    if (writing_v0()) spill(v0_dir() / s.file, s.packet);
-    const auto golden = slurp(v0_dir() / s.file);
+    if (writing_v0()) test::write_file_bytes(v0_dir() / s.file, s.packet);
+    const auto golden = test::read_file_bytes(v0_dir() / s.file);
     EXPECT_EQ(to_hex(golden), to_hex(s.packet));
   }
 }
 
-std::string v0_schema_text() {
-  const auto bytes = slurp(v0_dir() / "schema.txt");
-  return std::string(bytes.begin(), bytes.end());
-}
+std::string v0_schema_text() { return test::read_file_text(v0_dir() / "schema.txt"); }
 
 // Reads one v0 packet through a plan built from the v0 schema text alone, then decodes the result
 // with today's typed codec.
@@ -64,7 +47,7 @@ M read_v0(const std::string& file, bool copy_unchanged = true) {
   options.copy_unchanged = copy_unchanged;
   auto plan = wire::WirePlan::build(v0_schema_text(), protocol::protocol_messages().schema_text(), options);
   EXPECT_TRUE(plan.ok());
-  const auto packet = slurp(v0_dir() / file);
+  const auto packet = test::read_file_bytes(v0_dir() / file);
   std::vector<uint8_t> out;
   auto translated = plan->translate(packet[0], M::wire_direction, std::span(packet).subspan(1), out);
   EXPECT_TRUE(translated.ok()) << file << ": " << error_name(translated.error());
@@ -83,10 +66,8 @@ TEST(LegacyWireFixtures, EveryV0PacketReadsThroughAPlan) {
     ASSERT_TRUE(plan.ok());
     for (const auto& s : test::legacy_v0_samples()) {
       SCOPED_TRACE(s.file);
-      const auto packet = slurp(v0_dir() / s.file);
-      const auto direction = s.message_name == "connectRequest" || s.message_name == "inputFrame"
-                                 ? wire::Direction::client_to_server
-                                 : wire::Direction::server_to_client;
+      const auto packet = test::read_file_bytes(v0_dir() / s.file);
+      const auto direction = s.travelling;
       std::vector<uint8_t> out;
       auto translated = plan->translate(packet[0], direction, std::span(packet).subspan(1), out);
       ASSERT_TRUE(translated.ok()) << error_name(translated.error());

@@ -2,8 +2,6 @@
 // is stepped over, no codec in the loop, using only the schema text beside it, to its last byte.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 
 #include "support.h"
 #include "tickwire/wire/schema_parser.h"
@@ -12,21 +10,15 @@
 namespace tickwire {
 namespace {
 
-std::vector<uint8_t> read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
 void walk_fixture_set(const std::string& version, int expected_packets) {
   const auto dir = test::fixtures_dir() / "wire" / version;
-  const auto text = read_bytes(dir / "schema.txt");
-  auto schema = wire::parse_schema(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+  auto schema = wire::parse_schema(test::read_file_text(dir / "schema.txt"));
   ASSERT_TRUE(schema.ok()) << error_name(schema.error());
   int walked = 0;
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
     if (file.path().extension() != ".bin") continue;
     SCOPED_TRACE(file.path().string());
-    const auto packet = read_bytes(file.path());
+    const auto packet = test::read_file_bytes(file.path());
     ASSERT_FALSE(packet.empty());
     const std::span<const uint8_t> body = std::span(packet).subspan(1);
     bool found = false;
