@@ -3,17 +3,20 @@
 
 #include "tickwire/protocol/fixed_frame.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
+#include "tickwire/protocol/snapshot.h"
 
 namespace tickwire::protocol {
 
 const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
-                             MaterialSet>();
+                             MaterialSet, RoomWelcome, Snapshot, InteractRequest>();
   return messages;
 }
 

@@ -5,11 +5,15 @@
 
 #include "tickwire/protocol/fixed_frame.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
+#include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/wire_messages.h"
+#include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::test {
@@ -57,6 +61,41 @@ RecordBatch sample_records() {
   batch.record_count = static_cast<uint16_t>(batch.records.size());
   batch.rest_revision = 42;
   return batch;
+}
+
+RoomWelcome sample_welcome() {
+  RoomPolicy policy;
+  policy.identity = {"arena-7", "tickwire-test", "local", "content-12", "dev", "", ""};
+  auto resolved = resolve_netcode_contract(policy);
+  TW_ASSERT(resolved.ok(), "the sample policy resolves");
+  RoomWelcome welcome;
+  welcome.owner_id = 3;
+  welcome.pawn_ref = 0x0000'0005'0001'0003ULL;
+  welcome.server_tick = 4321;
+  welcome.contract = *resolved.contract;
+  welcome.contract_hash.bytes = contract_hash(welcome.contract).bytes();
+  return welcome;
+}
+
+Snapshot sample_snapshot() {
+  const RecordBatch batch = sample_records();
+  Snapshot snapshot;
+  snapshot.tick = batch.tick;
+  snapshot.contract_hash = batch.contract_hash;
+  OwnerDetail owner;
+  owner.ack = InputAck{1002};
+  owner.queue_depth = -2;
+  owner.pawn.pawn_ref = 0x0000'0005'0001'0003ULL;
+  owner.pawn.position = {12.5f, -3.25f, 1.0f};
+  owner.pawn.velocity = {4.0f, 0.0f, 0.0f};
+  owner.pawn.stance_height = 1.8f;
+  owner.pawn.eye_height = 1.6f;
+  owner.pawn.flags = 0b0001;
+  owner.pawn.placement_epoch = 255;
+  snapshot.owner = owner;
+  snapshot.records = batch.records;
+  snapshot.record_count = static_cast<uint16_t>(snapshot.records.size());
+  return snapshot;
 }
 
 }  // namespace
@@ -125,6 +164,14 @@ std::vector<WireSample> wire_samples() {
   materials.values = {{0, 0xff336699u}, {1, float_bits(0.35f)}, {4, 1}, {6, static_cast<uint32_t>(-12)}};
   materials.probe_points = {{0, 0, 0}, {10, 0, 2}};
   out.push_back(make_wire_sample("materialSet.bin", materials));
+
+  out.push_back(make_wire_sample("roomWelcome.bin", sample_welcome()));
+  out.push_back(make_wire_sample("snapshot.bin", sample_snapshot()));
+  Snapshot spectator;
+  spectator.tick = 7;
+  spectator.contract_hash = counting_hash(0xa0);
+  out.push_back(make_wire_sample("snapshot-spectator.bin", spectator));
+  out.push_back(make_wire_sample("interactRequest.bin", InteractRequest{0x0000'0009'0002'0000ULL, 1}));
   return out;
 }
 

@@ -3,18 +3,20 @@
 #include <gtest/gtest.h>
 
 
+#include "legacy_v0.h"
 #include "support.h"
+#include "wire_samples.h"
 #include "tickwire/wire/schema_parser.h"
 #include "tickwire/wire/schema_walker.h"
 
 namespace tickwire {
 namespace {
 
-void walk_fixture_set(const std::string& version, int expected_packets) {
+void walk_fixture_set(const std::string& version, std::size_t expected_packets) {
   const auto dir = test::fixtures_dir() / "wire" / version;
   auto schema = wire::parse_schema(test::read_file_text(dir / "schema.txt"));
   ASSERT_TRUE(schema.ok()) << error_name(schema.error());
-  int walked = 0;
+  std::size_t walked = 0;
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
     if (file.path().extension() != ".bin") continue;
     SCOPED_TRACE(file.path().string());
@@ -36,8 +38,8 @@ void walk_fixture_set(const std::string& version, int expected_packets) {
   EXPECT_EQ(walked, expected_packets);
 }
 
-TEST(SchemaFixtures, EveryV1PacketWalksToItsLastByte) { walk_fixture_set("v1", 11); }
-TEST(SchemaFixtures, EveryV0PacketWalksToItsLastByte) { walk_fixture_set("v0", 7); }
+TEST(SchemaFixtures, EveryV1PacketWalksToItsLastByte) { walk_fixture_set("v1", test::wire_samples().size()); }
+TEST(SchemaFixtures, EveryV0PacketWalksToItsLastByte) { walk_fixture_set("v0", test::legacy_v0_samples().size()); }
 
 }  // namespace
 }  // namespace tickwire

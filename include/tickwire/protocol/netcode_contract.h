@@ -26,6 +26,22 @@ struct NetcodeContract {
   InputPolicy input;
   ByteBudgets budgets;
   InteractionLimits limits;
+
+  // The contract as it crosses the wire (in RoomWelcome): every field, derived ones included, so
+  // the client validates the derivation and hashes exactly what it will obey.
+  static constexpr std::string_view wire_name = "NetcodeContract";
+  template <class W>
+  void fields(W& w) {
+    w.u32("version", version);
+    w.shape("identity", identity);
+    w.shape("cadence", cadence);
+    w.u32("ticksPerSnapshot", ticks_per_snapshot);
+    w.shape("interpolation", interpolation);
+    w.u32("interpDelayTicks", interp_delay_ticks);
+    w.shape("input", input);
+    w.shape("budgets", budgets);
+    w.shape("limits", limits);
+  }
 };
 
 enum class ContractError : uint8_t {

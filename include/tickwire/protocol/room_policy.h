@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace tickwire {
 
@@ -34,12 +35,32 @@ struct RoomIdentity {
   std::string environment;
   std::string blueprint;      // may be empty
   std::string room_template;  // may be empty
+
+  static constexpr std::string_view wire_name = "RoomIdentity";
+  template <class W>
+  void fields(W& w) {
+    w.str8("roomId", room_id, kContractMaxStringBytes);
+    w.str8("game", game, kContractMaxStringBytes);
+    w.str8("deployment", deployment, kContractMaxStringBytes);
+    w.str8("contentVersion", content_version, kContractMaxStringBytes);
+    w.str8("environment", environment, kContractMaxStringBytes);
+    w.str8("blueprint", blueprint, kContractMaxStringBytes);
+    w.str8("roomTemplate", room_template, kContractMaxStringBytes);
+  }
 };
 
 struct CadencePolicy {
   uint32_t tick_rate_hz = kContractDefaultTickRateHz;
   uint32_t snapshot_rate_hz = kContractDefaultTickRateHz;  // one snapshot per tick by default
   uint32_t max_catch_up_ticks = kContractDefaultMaxCatchUpTicks;
+
+  static constexpr std::string_view wire_name = "CadencePolicy";
+  template <class W>
+  void fields(W& w) {
+    w.u32("tickRateHz", tick_rate_hz);
+    w.u32("snapshotRateHz", snapshot_rate_hz);
+    w.u32("maxCatchUpTicks", max_catch_up_ticks);
+  }
 };
 
 struct InterpolationPolicy {
@@ -50,12 +71,32 @@ struct InterpolationPolicy {
   double margin_decay_seconds = 2.0;  // calm time that hands back one margin tick
   bool auto_margin = true;
   uint32_t max_extrapolation_ms = 100;  // a stalled lane extrapolates no further than this
+
+  static constexpr std::string_view wire_name = "InterpolationPolicy";
+  template <class W>
+  void fields(W& w) {
+    w.f64("delaySnapshotIntervals", delay_snapshot_intervals);
+    w.u32("bufferTicks", buffer_ticks);
+    w.f64("marginGrowthTicks", margin_growth_ticks);
+    w.f64("maxMarginTicks", max_margin_ticks);
+    w.f64("marginDecaySeconds", margin_decay_seconds);
+    w.boolean("autoMargin", auto_margin);
+    w.u32("maxExtrapolationMs", max_extrapolation_ms);
+  }
 };
 
 struct InputPolicy {
   uint32_t queue_ticks = kContractDefaultInputQueueTicks;
   uint32_t starvation_ticks = kContractDefaultStarvationTicks;  // ticks the last input repeats
   double forgiveness = 1.0;  // 1.0: the server's answer always stands; below: claims may be adopted
+
+  static constexpr std::string_view wire_name = "InputPolicy";
+  template <class W>
+  void fields(W& w) {
+    w.u32("queueTicks", queue_ticks);
+    w.u32("starvationTicks", starvation_ticks);
+    w.f64("forgiveness", forgiveness);
+  }
 };
 
 struct ByteBudgets {
@@ -63,6 +104,15 @@ struct ByteBudgets {
   uint32_t max_snapshot_fragments = kContractMaxSnapshotFragments;
   uint32_t snapshot_budget_bytes = 8 * kContractMaxPacketBytes;
   uint32_t client_bytes_per_second = 256 * 1024;
+
+  static constexpr std::string_view wire_name = "ByteBudgets";
+  template <class W>
+  void fields(W& w) {
+    w.u32("maxPacketBytes", max_packet_bytes);
+    w.u32("maxSnapshotFragments", max_snapshot_fragments);
+    w.u32("snapshotBudgetBytes", snapshot_budget_bytes);
+    w.u32("clientBytesPerSecond", client_bytes_per_second);
+  }
 };
 
 struct InteractionLimits {
@@ -70,6 +120,15 @@ struct InteractionLimits {
   uint32_t interactions_per_second = 8;
   uint32_t fire_per_second = 15;
   uint32_t max_rewind_ms = 250;  // how far back a hit may be judged
+
+  static constexpr std::string_view wire_name = "InteractionLimits";
+  template <class W>
+  void fields(W& w) {
+    w.f64("interactionRangeM", interaction_range_m);
+    w.u32("interactionsPerSecond", interactions_per_second);
+    w.u32("firePerSecond", fire_per_second);
+    w.u32("maxRewindMs", max_rewind_ms);
+  }
 };
 
 // Volatile bookkeeping: changes while the room runs and must never change its contract.
