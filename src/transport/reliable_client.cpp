@@ -27,6 +27,11 @@ ReliableClient::ReliableClient(NetcodeClient& client, const EndpointConfig& conf
 }
 
 void ReliableClient::update(MonoTime now) {
+  receive(now);
+  send(now);
+}
+
+void ReliableClient::receive(MonoTime now) {
   client_.update(now);
   if (!client_.connected()) {
     endpoint_.reset();
@@ -35,6 +40,9 @@ void ReliableClient::update(MonoTime now) {
     ++connections_;
   }
   deliver_payloads(now);
+}
+
+void ReliableClient::send(MonoTime now) {
   write_packets(now);
   client_.flush();
 }

@@ -31,6 +31,11 @@ ReliableServer::ReliableServer(NetcodeServer& server, const EndpointConfig& conf
 }
 
 void ReliableServer::update(MonoTime now, WallTime wall_now) {
+  receive(now, wall_now);
+  send(now);
+}
+
+void ReliableServer::receive(MonoTime now, WallTime wall_now) {
   server_.update(now, wall_now);
   take_netcode_events();
   // A slot whose events were lost to the netcode event cap: follow its real state.
@@ -38,6 +43,9 @@ void ReliableServer::update(MonoTime now, WallTime wall_now) {
     if (endpoints_[i] && !server_.client_connected(i)) close(i);
   }
   deliver_payloads(now);
+}
+
+void ReliableServer::send(MonoTime now) {
   write_packets(now);
   take_netcode_events();  // the disconnects write_packets caused
   server_.flush();

@@ -330,4 +330,31 @@ std::vector<WireSample> legacy_v0_samples() {
   return out;
 }
 
+namespace {
+template <class M>
+LegacyMessage legacy_message(const M& message) {
+  const WireSample sample = make_wire_sample("", message);  // the id byte, then the body
+  return LegacyMessage{M::wire_id, std::vector<uint8_t>(sample.packet.begin() + 1, sample.packet.end())};
+}
+}  // namespace
+
+LegacyMessage legacy_v0_input_frame(uint32_t first_sequence, const std::vector<uint8_t>& buttons) {
+  InputFrame frame;
+  frame.first_sequence = first_sequence;
+  for (uint8_t b : buttons) frame.inputs.push_back(InputCmd{b, 1.0f, 0.0f, 0.0f, 0.0f, false});
+  return legacy_message(frame);
+}
+
+LegacyMessage legacy_v0_ping(uint32_t sequence, uint64_t sent_at_us) {
+  return legacy_message(Ping{sequence, sent_at_us, false});
+}
+
+bool legacy_v0_read_ping(std::span<const uint8_t> body, uint32_t& sequence, bool& is_reply) {
+  Ping ping;
+  if (!wire::decode(body, ping).ok()) return false;
+  sequence = ping.sequence;
+  is_reply = ping.is_reply;
+  return true;
+}
+
 }  // namespace tickwire::test

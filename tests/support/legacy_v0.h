@@ -5,6 +5,8 @@
 // schema text alone.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,17 @@ namespace tickwire::test {
 std::string legacy_v0_schema_text();
 // One packet per v0 message kind and branch, encoded by the v0 shapes.
 std::vector<WireSample> legacy_v0_samples();
+
+// A v0 client's messages, for whole-system tests of a peer whose build differs: the v0 wire id
+// and the v0 body of an input frame (its inputs a list16) and of a ping.
+struct LegacyMessage {
+  uint8_t id = 0;
+  std::vector<uint8_t> body;
+};
+// Each input carries only its buttons (the caller's marker) and a forward move.
+LegacyMessage legacy_v0_input_frame(uint32_t first_sequence, const std::vector<uint8_t>& buttons);
+LegacyMessage legacy_v0_ping(uint32_t sequence, uint64_t sent_at_us);
+// Reads a v0 ping body; false when it does not decode.
+bool legacy_v0_read_ping(std::span<const uint8_t> body, uint32_t& sequence, bool& is_reply);
 
 }  // namespace tickwire::test

@@ -19,6 +19,10 @@ class ReasonCounters {
     return sum;
   }
   void reset() { counts_.fill(0); }
+  // Adds every count of `other` (folding a closed connection's counters into a total).
+  void merge(const ReasonCounters& other) {
+    for (std::size_t i = 0; i < N; ++i) counts_[i] += other.counts_[i];
+  }
   static constexpr std::size_t size() { return N; }
 
  private:

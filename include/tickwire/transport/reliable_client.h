@@ -22,6 +22,9 @@ class ReliableClient {
   // Receives (NetcodeClient::update), feeds every payload to the endpoint, writes the endpoint's
   // packets as netcode payloads and flushes. An endpoint failure disconnects the client.
   void update(MonoTime now);
+  // The two halves of update(), for a caller that acts between them.
+  void receive(MonoTime now);
+  void send(MonoTime now);
 
   // The connection's endpoint while connected (send/receive/stats); null otherwise.
   ReliableEndpoint* endpoint() { return endpoint_ ? &*endpoint_ : nullptr; }

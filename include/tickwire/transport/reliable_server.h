@@ -33,6 +33,10 @@ class ReliableServer {
   // payload to its slot's endpoint, writes every endpoint's packets and flushes. A failed endpoint
   // disconnects its client (event with `failure` set).
   void update(MonoTime now, WallTime wall_now);
+  // The two halves of update(), for a caller that acts between them (a room reads what arrived,
+  // simulates, then sends the tick's snapshots in the same iteration).
+  void receive(MonoTime now, WallTime wall_now);
+  void send(MonoTime now);
 
   // The slot's endpoint while a client is connected there; null otherwise.
   ReliableEndpoint* endpoint(uint32_t client_index);

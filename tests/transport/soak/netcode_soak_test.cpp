@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <set>
 
-#include "../netcode_test_support.h"
+#include "netcode_test_support.h"
 #include "../payload_exchange.h"
 #include "support.h"
 

@@ -1,0 +1,104 @@
+// SessionClient: a client's session with a room, over a ReliableClient. It runs its side of the
+// connect sequence (PeerSchema: its hash, the server's text when new, a plan when the builds
+// differ), takes the RoomWelcome only if the contract validates and hashes to what the server
+// said, then checks every authority frame's contract hash (ContractGuard) before using it. Inputs
+// go up redundantly through an InputSender; the snapshots' honest acks retire them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tickwire/client/input_sender.h"
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/core/ring_buffer.h"
+#include "tickwire/protocol/contract_guard.h"
+#include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/peer_schema.h"
+#include "tickwire/protocol/session_channels.h"
+#include "tickwire/protocol/room_welcome.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/transport/net_channel.h"
+#include "tickwire/transport/reliable_client.h"
+#include "tickwire/wire/codec.h"
+
+namespace tickwire {
+
+inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots awaiting the game
+
+struct SessionClientConfig {
+  std::string build_name = "tickwire";
+  uint8_t reliable_channel = kSessionReliableChannel;
+  uint8_t unreliable_channel = kSessionUnreliableChannel;
+  std::size_t max_inputs_per_frame = protocol::MaxInputsPerPacket;
+};
+
+// Why a server message was not used.
+enum class ClientDrop : uint8_t {
+  contract_invalid,       // the welcome's contract fails validation: the session is refused
+  contract_hash_mismatch, // our hash of the welcome's contract is not the server's: refused
+  frame_refused,          // a snapshot whose contract hash is not ours (ContractGuard)
+  before_welcome,         // a snapshot before the welcome
+  stale_snapshot,         // a snapshot older than (or equal to) the newest taken
+  undecodable,            // a message that did not decode as its shape
+  unexpected,             // a message a client never takes
+  queue_overflow,         // the game did not drain snapshots: the oldest was dropped
+  count_,
+};
+
+class SessionClient {
+ public:
+  // `transport` and `cache` must outlive the client.
+  SessionClient(ReliableClient& transport, SchemaCache& cache, const SessionClientConfig& config = {});
+
+  // Receives and handles everything that arrived (call once per frame, before simulating).
+  void receive(MonoTime now);
+  // Sends what was queued this frame (after send_input).
+  void send(MonoTime now) { transport_.send(now); }
+
+  // The input for the client's next tick: recorded, then sent with the un-acked ones before it.
+  // Returns its sequence, or nullopt before the welcome (no input is sent before admission).
+  std::optional<uint32_t> send_input(const protocol::InputCmd& cmd);
+
+  bool welcomed() const { return welcome_.has_value(); }
+  const std::optional<protocol::RoomWelcome>& welcome() const { return welcome_; }
+  // Set once the session can never proceed (a fatal connect-sequence refusal or a refused contract).
+  bool refused() const { return refused_; }
+  const ContractGuard* guard() const { return guard_ ? &*guard_ : nullptr; }
+  const PeerSchema* peer() const { return peer_ ? &*peer_ : nullptr; }
+  const InputSender& inputs() const { return inputs_; }
+  // The newest accepted snapshot, and the queue of accepted snapshots the game has not taken.
+  const std::optional<protocol::Snapshot>& latest() const { return latest_; }
+  bool pop_snapshot(protocol::Snapshot& out);
+  uint64_t snapshots_accepted() const { return snapshots_accepted_; }
+  const ReasonCounters<ClientDrop>& drops() const { return drops_; }
+  ReliableClient& transport() { return transport_; }
+
+ private:
+  void on_connection();
+  void receive_channel(uint8_t channel, bool reliable);
+  void dispatch(const PeerMessage& message);
+  void on_welcome(std::span<const uint8_t> body);
+  void on_snapshot(std::span<const uint8_t> body);
+
+  ReliableClient& transport_;
+  SchemaCache& cache_;
+  SessionClientConfig config_;
+  uint64_t connection_ = 0;  // the transport's connection count this state belongs to
+  std::optional<NetChannel> net_;
+  std::optional<PeerSchema> peer_;
+  std::optional<protocol::RoomWelcome> welcome_;
+  std::optional<ContractGuard> guard_;
+  bool refused_ = false;
+  InputSender inputs_;
+  protocol::InputFrame frame_;
+  protocol::Snapshot decoded_;
+  std::optional<protocol::Snapshot> latest_;
+  RingBuffer<protocol::Snapshot, kSessionSnapshotQueue> queue_;
+  uint64_t snapshots_accepted_ = 0;
+  ReasonCounters<ClientDrop> drops_;
+  wire::DecodeErrorCounters decode_errors_;
+};
+
+}  // namespace tickwire

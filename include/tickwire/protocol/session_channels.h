@@ -1,0 +1,21 @@
+// The channel layout of a room session, the same on server and client: channel 0 reliable-ordered
+// (the connect sequence, schema texts, the welcome, interactions; blocks up to 64 KiB so a schema
+// text fits), channel 1 unreliable (inputs up, snapshots down). The unreliable queues hold a
+// server's catch-up burst: after a stall the room runs up to 4 ticks per iteration, iterations back
+// to back, and every one of those ticks' snapshots must reach a client that drains once a frame.
+#pragma once
+
+#include <cstdint>
+
+#include "tickwire/transport/endpoint_config.h"
+
+namespace tickwire {
+
+inline constexpr uint8_t kSessionReliableChannel = 0;
+inline constexpr uint8_t kSessionUnreliableChannel = 1;
+inline constexpr uint32_t kSessionUnreliableQueueMessages = 32;  // ~0.5 s of 60 Hz snapshots
+inline constexpr uint32_t kSessionMaxBlockBytes = 64 * 1024;
+
+EndpointConfig session_endpoint_config();
+
+}  // namespace tickwire

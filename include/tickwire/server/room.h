@@ -1,0 +1,111 @@
+// Room: one running match. It owns the room clock, the netcode contract, the authority's entity
+// slots and one input queue per admitted session, and it drives the game's Simulation: per fixed
+// tick it prepares exactly one input per session (the preparing seam), steps every pawn and the
+// world, then hands the finished tick to the completed seam, which sends that tick's snapshots.
+// A call to update() runs at most the contract's catch-up ticks; the rest of a backlog runs on the
+// following calls, nothing merged, nothing dropped short of the clock's declared overload.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "tickwire/clock/room_clock.h"
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/protocol/contract_hash.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/interact_request.h"
+#include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/replication/entity_slots.h"
+#include "tickwire/server/session_inputs.h"
+#include "tickwire/server/simulation.h"
+#include "tickwire/transport/message_envelope.h"
+
+namespace tickwire {
+
+inline constexpr uint32_t kRoomMaxSessions = 255;          // owner ids 1..255 (0 is the authority)
+inline constexpr uint32_t kRoomDefaultEntityCapacity = 65536;
+
+struct RoomConfig {
+  NetcodeContract contract;  // resolved and validated (resolve_netcode_contract)
+  MonoTime origin;           // the room clock's start phase
+  uint32_t entity_capacity = kRoomDefaultEntityCapacity;
+  uint32_t overload_threshold_ticks = kRoomClockDefaultOverloadThresholdTicks;
+};
+
+// One admitted session's state in the room.
+struct RoomSession {
+  OwnerId owner = 0;
+  EntityRef pawn;
+  Tick admitted_at;
+  SessionInputs inputs;
+  uint64_t ticks_simulated = 0;
+};
+
+// Why a client's message naming an entity was refused (nothing changed).
+enum class InteractRefusal : uint8_t { no_session, unknown_flags, stale_or_foreign, count_ };
+
+// The completed seam: told of each tick once everything in it has been simulated.
+class TickObserver {
+ public:
+  virtual ~TickObserver() = default;
+  virtual void on_tick_completed(Tick tick) = 0;
+};
+
+// What one update() did.
+struct RoomUpdate {
+  ClockPlan plan;
+  Tick first_tick;
+  uint32_t ticks_run = 0;
+};
+
+class Room {
+ public:
+  Room(const RoomConfig& config, Simulation& simulation);
+
+  const NetcodeContract& contract() const { return contract_; }
+  const ContractHash& contract_hash() const { return contract_hash_; }
+  double seconds_per_tick() const { return clock_.seconds_per_tick(); }
+  const RoomClock& clock() const { return clock_; }
+  // The last tick simulated (Tick 0 before any).
+  Tick last_tick() const { return clock_.last_executed_tick(); }
+  // Whether `tick` is one the contract sends a snapshot on.
+  bool snapshot_tick(Tick tick) const;
+
+  // Admits `owner` (1..255), spawning its pawn; nullopt if the owner is taken or no slot is free.
+  std::optional<EntityRef> admit(OwnerId owner);
+  // The session leaves: its pawn is despawned and its ref stops resolving.
+  void leave(OwnerId owner);
+  const RoomSession* session(OwnerId owner) const;
+  uint32_t session_count() const { return session_count_; }
+
+  // Receive path (any number per tick): only queues. Returns the inputs queued.
+  std::size_t receive_input(OwnerId owner, const protocol::InputFrame& frame);
+  // Checks the target's generation before anything changes; the game's interact() runs only then.
+  bool receive_interact(OwnerId owner, const protocol::InteractRequest& request);
+  const ReasonCounters<InteractRefusal>& interact_refusals() const { return interact_refusals_; }
+
+  // Runs the ticks due at `now` (at most max_catch_up_ticks); `completed` hears each one.
+  RoomUpdate update(MonoTime now, TickObserver& completed);
+  MonoTime next_due() const { return clock_.next_due(); }
+
+  EntitySlots& entities() { return entities_; }
+  const EntitySlots& entities() const { return entities_; }
+  Simulation& simulation() { return simulation_; }
+  const Simulation& simulation() const { return simulation_; }
+
+ private:
+  void run_tick(Tick tick, TickObserver& completed);
+  RoomSession* find(OwnerId owner);
+
+  NetcodeContract contract_;
+  ContractHash contract_hash_;
+  RoomClock clock_;
+  Simulation& simulation_;
+  EntitySlots entities_;
+  std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
+  uint32_t session_count_ = 0;
+  ReasonCounters<InteractRefusal> interact_refusals_;
+};
+
+}  // namespace tickwire

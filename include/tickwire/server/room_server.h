@@ -1,0 +1,107 @@
+// RoomServer: the room on the network. It turns each netcode connection into a session: runs the
+// connect sequence (schema hashes, texts once per hash, a plan for another build), admits the
+// session into the room with a RoomWelcome carrying the contract, routes every message (rewritten
+// into our shapes) to the room, and from the room's completed seam sends each admitted client one
+// Snapshot per snapshot tick, stamped with the tick and the contract hash.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/protocol/peer_schema.h"
+#include "tickwire/protocol/session_channels.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/server/room.h"
+#include "tickwire/transport/net_channel.h"
+#include "tickwire/transport/reliable_server.h"
+#include "tickwire/wire/codec.h"
+
+namespace tickwire {
+
+struct RoomServerConfig {
+  std::string build_name = "tickwire";
+  uint8_t reliable_channel = kSessionReliableChannel;
+  uint8_t unreliable_channel = kSessionUnreliableChannel;
+};
+
+// Why a session's message was not acted on (counted; the session goes on).
+enum class SessionDrop : uint8_t {
+  undecodable,      // a message that did not decode as its shape
+  unexpected,       // a message this side never takes (or one before admission)
+  snapshot_unsent,  // the transport refused a snapshot (too large for a message, queue full)
+  admit_refused,    // the room had no room (owner taken or no entity slot): the client is dropped
+  count_,
+};
+
+// One connection's view, for tests, the report and diagnostics.
+struct SessionStats {
+  uint64_t snapshots_sent = 0;
+  uint64_t inputs_received = 0;
+  uint64_t messages_translated = 0;
+  Tick first_snapshot_tick;
+  Tick last_snapshot_tick;
+};
+
+class RoomServer : public TickObserver {
+ public:
+  // `transport`, `room` and `cache` must outlive the server; max clients must be <= 255.
+  RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache, const RoomServerConfig& config = {});
+
+  // One loop iteration at `now`: receive, run the connect sequences and route messages, run the
+  // room's due ticks (their snapshots go out from on_tick_completed), send. Returns the room's update.
+  RoomUpdate update(MonoTime now, WallTime wall_now);
+
+  void on_tick_completed(Tick tick) override;
+
+  Room& room() { return room_; }
+  const Room& room() const { return room_; }
+  ReliableServer& transport() { return transport_; }
+  // The connection at a netcode slot; owner ids are slot + 1.
+  static OwnerId owner_of_slot(uint32_t slot) { return static_cast<OwnerId>(slot + 1); }
+  bool admitted(uint32_t slot) const;
+  const PeerSchema* peer(uint32_t slot) const;
+  const SessionStats* stats(uint32_t slot) const;
+  NetChannel* channel(uint32_t slot);
+  const ReasonCounters<SessionDrop>& drops() const { return drops_; }
+  const wire::DecodeErrorCounters& decode_errors() const { return decode_errors_; }
+  // Connect-sequence refusals over every session, closed and live.
+  ReasonCounters<PeerRefusal> refusals() const;
+  uint64_t snapshots_sent() const { return snapshots_sent_; }
+  uint64_t sessions_admitted() const { return sessions_admitted_; }
+
+ private:
+  struct Connection {
+    Connection(ReliableEndpoint& endpoint, OwnerId owner, SchemaCache& cache, const RoomServerConfig& config);
+    OwnerId owner;
+    NetChannel net;
+    PeerSchema peer;
+    bool admitted = false;
+    SessionStats stats;
+  };
+
+  void take_events(MonoTime now);
+  void receive_all(MonoTime now);
+  void receive_channel(uint32_t slot, uint8_t channel, bool reliable);
+  void after_message(uint32_t slot);
+  void admit(uint32_t slot);
+  void dispatch(Connection& connection, const PeerMessage& message);
+  void drop_client(uint32_t slot, MonoTime now);
+
+  ReliableServer& transport_;
+  Room& room_;
+  SchemaCache& cache_;
+  RoomServerConfig config_;
+  std::vector<std::optional<Connection>> connections_;  // by netcode slot
+  std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
+  protocol::Snapshot snapshot_;                         // the tick's frame, reused
+  ReasonCounters<SessionDrop> drops_;
+  ReasonCounters<PeerRefusal> closed_refusals_;
+  wire::DecodeErrorCounters decode_errors_;
+  uint64_t snapshots_sent_ = 0;
+  uint64_t sessions_admitted_ = 0;
+};
+
+}  // namespace tickwire

@@ -1,0 +1,124 @@
+// The client's session: connect sequence, welcome and contract, guarded snapshots, inputs.
+#include "tickwire/client/session_client.h"
+
+#include <utility>
+
+#include "tickwire/core/assert.h"
+#include "tickwire/wire/typed_channel.h"
+
+namespace tickwire {
+
+SessionClient::SessionClient(ReliableClient& transport, SchemaCache& cache, const SessionClientConfig& config)
+    : transport_(transport), cache_(cache), config_(config), inputs_(0, config.max_inputs_per_frame) {}
+
+void SessionClient::on_connection() {
+  // A new connection starts from nothing: no state of the previous one may leak into it.
+  connection_ = transport_.connections();
+  net_.emplace(*transport_.endpoint(), /*local=*/OwnerId{1}, kAuthorityOwner);
+  peer_.emplace(cache_, wire::Direction::server_to_client, config_.build_name, config_.reliable_channel);
+  welcome_.reset();
+  guard_.reset();
+  refused_ = false;
+  inputs_ = InputSender(0, config_.max_inputs_per_frame);
+  latest_.reset();
+  queue_.clear();
+  peer_->start(*net_);
+}
+
+void SessionClient::receive(MonoTime now) {
+  transport_.receive(now);
+  if (!transport_.connected()) {
+    net_.reset();
+    peer_.reset();
+    return;
+  }
+  if (transport_.connections() != connection_ || !net_) on_connection();
+  receive_channel(config_.reliable_channel, true);
+  receive_channel(config_.unreliable_channel, false);
+}
+
+void SessionClient::receive_channel(uint8_t channel, bool reliable) {
+  while (auto message = net_->receive(channel)) {
+    if (refused_) continue;
+    if (auto ours = peer_->receive(*net_, *message, reliable)) dispatch(*ours);
+    if (peer_->failure()) {
+      refused_ = true;
+      continue;
+    }
+    if (peer_->ready()) {
+      while (auto held = peer_->next_held()) dispatch(*held);
+    }
+  }
+}
+
+void SessionClient::dispatch(const PeerMessage& message) {
+  switch (message.id) {
+    case protocol::RoomWelcome::wire_id: on_welcome(message.body); return;
+    case protocol::Snapshot::wire_id: on_snapshot(message.body); return;
+    default: drops_.add(ClientDrop::unexpected); return;
+  }
+}
+
+void SessionClient::on_welcome(std::span<const uint8_t> body) {
+  protocol::RoomWelcome welcome;
+  if (!wire::decode_counted(body, welcome, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (!validate_netcode_contract(welcome.contract).ok()) {
+    drops_.add(ClientDrop::contract_invalid);
+    refused_ = true;
+    return;
+  }
+  const ContractHash ours = contract_hash(welcome.contract);
+  if (ours.bytes() != welcome.contract_hash.bytes) {
+    drops_.add(ClientDrop::contract_hash_mismatch);
+    refused_ = true;
+    return;
+  }
+  guard_.emplace(ours);
+  net_.emplace(*transport_.endpoint(), welcome.owner_id, kAuthorityOwner);
+  welcome_ = std::move(welcome);
+}
+
+void SessionClient::on_snapshot(std::span<const uint8_t> body) {
+  if (!guard_) {
+    drops_.add(ClientDrop::before_welcome);
+    return;
+  }
+  if (!wire::decode_counted(body, decoded_, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (guard_->check(std::span<const uint8_t>(decoded_.contract_hash.bytes)) != ContractVerdict::accept) {
+    drops_.add(ClientDrop::frame_refused);
+    return;
+  }
+  if (latest_ && decoded_.tick <= latest_->tick) {
+    drops_.add(ClientDrop::stale_snapshot);
+    return;
+  }
+  if (decoded_.owner && decoded_.owner->ack) inputs_.ack(decoded_.owner->ack->sequence);
+  if (queue_.full()) {
+    (void)queue_.pop();
+    drops_.add(ClientDrop::queue_overflow);
+  }
+  (void)queue_.push(decoded_);
+  latest_ = decoded_;
+  ++snapshots_accepted_;
+}
+
+bool SessionClient::pop_snapshot(protocol::Snapshot& out) {
+  if (queue_.empty()) return false;
+  out = queue_.pop();
+  return true;
+}
+
+std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd) {
+  if (!welcome_ || refused_ || !net_) return std::nullopt;
+  const uint32_t sequence = inputs_.push(cmd);
+  if (inputs_.build_frame(frame_)) (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  return sequence;
+}
+
+}  // namespace tickwire

@@ -1,0 +1,41 @@
+// The learned-schema cache: verify, plan once, keep the most recently used builds.
+#include "tickwire/protocol/schema_cache.h"
+
+#include <utility>
+
+#include "tickwire/core/assert.h"
+#include "tickwire/wire/schema_hash.h"
+
+namespace tickwire {
+
+SchemaCache::SchemaCache(std::string our_text, std::size_t max_entries)
+    : our_text_(std::move(our_text)), our_hash_(wire::hash_schema_text(our_text_)), max_entries_(max_entries) {
+  TW_ASSERT(max_entries_ > 0, "a schema cache holds at least one build");
+}
+
+std::shared_ptr<PeerBuild> SchemaCache::find(const wire::Hash16& hash) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if ((*it)->hash == hash) {
+      entries_.splice(entries_.begin(), entries_, it);
+      return entries_.front();
+    }
+  }
+  return nullptr;
+}
+
+Result<std::shared_ptr<PeerBuild>> SchemaCache::learn(const wire::Hash16& hash, std::string_view text) {
+  if (auto known = find(hash)) return known;
+  if (!(wire::hash_schema_text(text) == hash)) return Error::schema_malformed;
+  auto plan = wire::WirePlan::build(text, our_text_);
+  if (!plan.ok()) return plan.error();
+  auto build = std::make_shared<PeerBuild>(PeerBuild{hash, std::string(text), std::move(plan).value()});
+  if (entries_.size() >= max_entries_) {
+    entries_.pop_back();
+    ++evictions_;
+  }
+  entries_.push_front(build);
+  ++texts_learned_;
+  return build;
+}
+
+}  // namespace tickwire

@@ -1,0 +1,20 @@
+// The session's channel layout.
+#include "tickwire/protocol/session_channels.h"
+
+#include "tickwire/protocol/constants.h"
+
+namespace tickwire {
+
+EndpointConfig session_endpoint_config() {
+  EndpointConfig config;
+  config.channels[kSessionReliableChannel] = ChannelConfig::reliable_with_blocks(kSessionMaxBlockBytes);
+  ChannelConfig unreliable = ChannelConfig::unreliable();
+  unreliable.unreliable_queue_messages = kSessionUnreliableQueueMessages;
+  unreliable.send_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
+  unreliable.receive_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
+  config.channels[kSessionUnreliableChannel] = unreliable;
+  config.validate();
+  return config;
+}
+
+}  // namespace tickwire

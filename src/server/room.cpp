@@ -1,0 +1,112 @@
+// The room's tick: prepare one input per session, step pawns and world, announce the tick.
+#include "tickwire/server/room.h"
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire {
+namespace {
+
+RoomClockConfig clock_config(const RoomConfig& config) {
+  RoomClockConfig clock;
+  clock.tick_rate_hz = config.contract.cadence.tick_rate_hz;
+  clock.origin = config.origin;
+  clock.max_catch_up_ticks = config.contract.cadence.max_catch_up_ticks;
+  clock.overload_threshold_ticks = config.overload_threshold_ticks;
+  return clock;
+}
+
+}  // namespace
+
+Room::Room(const RoomConfig& config, Simulation& simulation)
+    : contract_(config.contract),
+      contract_hash_(tickwire::contract_hash(config.contract)),
+      clock_(clock_config(config)),
+      simulation_(simulation),
+      entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity) {
+  TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
+}
+
+bool Room::snapshot_tick(Tick tick) const { return tick.value() % contract_.ticks_per_snapshot == 0; }
+
+RoomSession* Room::find(OwnerId owner) {
+  return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
+}
+
+const RoomSession* Room::session(OwnerId owner) const {
+  return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
+}
+
+std::optional<EntityRef> Room::admit(OwnerId owner) {
+  TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
+  if (sessions_[owner]) return std::nullopt;
+  auto pawn = entities_.spawn(kEntityRefOwned | kEntityRefPredicted);
+  if (!pawn) return std::nullopt;
+  InputQueueConfig queue;
+  queue.capacity_ticks = contract_.input.queue_ticks;
+  queue.starvation_repeat_ticks = contract_.input.starvation_ticks;
+  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), 0});
+  ++session_count_;
+  simulation_.spawn_pawn(*pawn, owner, last_tick());
+  return pawn;
+}
+
+void Room::leave(OwnerId owner) {
+  RoomSession* session = find(owner);
+  if (session == nullptr) return;
+  simulation_.despawn_pawn(session->pawn);
+  (void)entities_.despawn(session->pawn);
+  sessions_[owner].reset();
+  --session_count_;
+}
+
+std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame) {
+  RoomSession* session = find(owner);
+  return session == nullptr ? 0 : session->inputs.receive(frame);
+}
+
+bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& request) {
+  RoomSession* session = find(owner);
+  if (session == nullptr) {
+    interact_refusals_.add(InteractRefusal::no_session);
+    return false;
+  }
+  const EntityRef target = EntityRef::from_raw(request.target_ref);
+  if (target.has_unknown_flags()) {
+    interact_refusals_.add(InteractRefusal::unknown_flags);
+    return false;
+  }
+  if (!entities_.resolves(target)) {
+    interact_refusals_.add(InteractRefusal::stale_or_foreign);
+    return false;
+  }
+  simulation_.interact(session->pawn, target, request.action, last_tick());
+  return true;
+}
+
+RoomUpdate Room::update(MonoTime now, TickObserver& completed) {
+  RoomUpdate result;
+  result.plan = clock_.advance(now);
+  result.first_tick = result.plan.first_tick;
+  for (uint32_t i = 0; i < result.plan.steps; ++i) {
+    run_tick(result.plan.first_tick + static_cast<int64_t>(i), completed);
+    ++result.ticks_run;
+  }
+  return result;
+}
+
+void Room::run_tick(Tick tick, TickObserver& completed) {
+  const double dt_s = clock_.seconds_per_tick();
+  // The preparing seam: one input per session for this tick, whatever arrived since the last.
+  for (auto& slot : sessions_) {
+    if (slot) slot->inputs.prepare(tick);
+  }
+  for (auto& slot : sessions_) {
+    if (!slot) continue;
+    simulation_.step_pawn(slot->pawn, slot->inputs.current(), tick, dt_s);
+    ++slot->ticks_simulated;
+  }
+  simulation_.step_world(tick, dt_s);
+  completed.on_tick_completed(tick);
+}
+
+}  // namespace tickwire

@@ -1,0 +1,198 @@
+// Sessions on the wire: connect sequence, admission, routing, and the per-tick snapshots.
+#include "tickwire/server/room_server.h"
+
+#include "tickwire/core/assert.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/interact_request.h"
+#include "tickwire/protocol/ping.h"
+#include "tickwire/protocol/room_welcome.h"
+#include "tickwire/wire/typed_channel.h"
+
+namespace tickwire {
+
+RoomServer::Connection::Connection(ReliableEndpoint& endpoint, OwnerId owner_id, SchemaCache& cache,
+                                   const RoomServerConfig& config)
+    : owner(owner_id),
+      net(endpoint, kAuthorityOwner, owner_id),
+      peer(cache, wire::Direction::client_to_server, config.build_name, config.reliable_channel) {}
+
+RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache, const RoomServerConfig& config)
+    : transport_(transport), room_(room), cache_(cache), config_(config) {
+  const uint32_t max_clients = transport_.netcode().max_clients();
+  TW_ASSERT(max_clients <= kRoomMaxSessions, "a room has at most 255 client owners");
+  connections_.resize(max_clients);
+  to_drop_.reserve(max_clients);
+  snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
+}
+
+bool RoomServer::admitted(uint32_t slot) const { return slot < connections_.size() && connections_[slot] && connections_[slot]->admitted; }
+
+const PeerSchema* RoomServer::peer(uint32_t slot) const {
+  return slot < connections_.size() && connections_[slot] ? &connections_[slot]->peer : nullptr;
+}
+
+const SessionStats* RoomServer::stats(uint32_t slot) const {
+  return slot < connections_.size() && connections_[slot] ? &connections_[slot]->stats : nullptr;
+}
+
+NetChannel* RoomServer::channel(uint32_t slot) {
+  return slot < connections_.size() && connections_[slot] ? &connections_[slot]->net : nullptr;
+}
+
+ReasonCounters<PeerRefusal> RoomServer::refusals() const {
+  ReasonCounters<PeerRefusal> total = closed_refusals_;
+  for (const auto& c : connections_) {
+    if (c) total.merge(c->peer.refusals());
+  }
+  return total;
+}
+
+RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
+  transport_.receive(now, wall_now);
+  take_events(now);
+  receive_all(now);
+  const RoomUpdate update = room_.update(now, *this);
+  transport_.send(now);
+  return update;
+}
+
+void RoomServer::take_events(MonoTime now) {
+  ReliableServerEvent event;
+  while (transport_.poll_event(event)) {
+    const uint32_t slot = event.netcode.client_index;
+    if (slot >= connections_.size()) continue;
+    if (event.netcode.type == ServerEvent::Type::client_connected) {
+      ReliableEndpoint* endpoint = transport_.endpoint(slot);
+      if (endpoint == nullptr) continue;  // already gone again within this update
+      connections_[slot].emplace(*endpoint, owner_of_slot(slot), cache_, config_);
+      connections_[slot]->peer.start(connections_[slot]->net);
+    } else if (connections_[slot]) {
+      if (connections_[slot]->admitted) room_.leave(connections_[slot]->owner);
+      closed_refusals_.merge(connections_[slot]->peer.refusals());
+      connections_[slot].reset();
+    }
+  }
+  (void)now;
+}
+
+void RoomServer::receive_all(MonoTime now) {
+  to_drop_.clear();
+  for (uint32_t slot = 0; slot < connections_.size(); ++slot) {
+    if (!connections_[slot]) continue;
+    receive_channel(slot, config_.reliable_channel, true);
+    receive_channel(slot, config_.unreliable_channel, false);
+  }
+  for (uint32_t slot : to_drop_) drop_client(slot, now);
+}
+
+void RoomServer::receive_channel(uint32_t slot, uint8_t channel, bool reliable) {
+  Connection& c = *connections_[slot];
+  while (auto message = c.net.receive(channel)) {
+    if (auto ours = c.peer.receive(c.net, *message, reliable)) dispatch(c, *ours);
+    after_message(slot);
+    if (c.peer.failure() || !connections_[slot]) return;
+  }
+}
+
+void RoomServer::after_message(uint32_t slot) {
+  Connection& c = *connections_[slot];
+  if (c.peer.failure()) {
+    to_drop_.push_back(slot);
+    return;
+  }
+  if (!c.peer.ready() || c.admitted) return;
+  admit(slot);
+  if (!c.admitted) return;
+  while (auto held = c.peer.next_held()) dispatch(c, *held);
+}
+
+void RoomServer::admit(uint32_t slot) {
+  Connection& c = *connections_[slot];
+  auto pawn = room_.admit(c.owner);
+  if (!pawn) {
+    drops_.add(SessionDrop::admit_refused);
+    to_drop_.push_back(slot);
+    return;
+  }
+  c.admitted = true;
+  ++sessions_admitted_;
+  protocol::RoomWelcome welcome;
+  welcome.owner_id = c.owner;
+  welcome.pawn_ref = pawn->raw();
+  welcome.server_tick = room_.last_tick().wire_u32();
+  welcome.contract_hash.bytes = room_.contract_hash().bytes();
+  welcome.contract = room_.contract();
+  (void)wire::send_message(c.net, config_.reliable_channel, welcome);
+}
+
+void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
+  c.stats.messages_translated = c.peer.translated();
+  if (!c.admitted) {
+    drops_.add(SessionDrop::unexpected);
+    return;
+  }
+  switch (message.id) {
+    case protocol::InputFrame::wire_id: {
+      protocol::InputFrame frame;
+      if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
+      c.stats.inputs_received += frame.inputs.size();
+      (void)room_.receive_input(c.owner, frame);
+      return;
+    }
+    case protocol::InteractRequest::wire_id: {
+      protocol::InteractRequest request;
+      if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
+      (void)room_.receive_interact(c.owner, request);
+      return;
+    }
+    case protocol::Ping::wire_id: {
+      protocol::Ping ping;
+      if (!wire::decode_counted(message.body, ping, decode_errors_).ok() || ping.is_reply) break;
+      ping.is_reply = true;
+      (void)wire::send_message(c.net, config_.unreliable_channel, ping);
+      return;
+    }
+    default:
+      drops_.add(SessionDrop::unexpected);
+      return;
+  }
+  drops_.add(SessionDrop::undecodable);
+}
+
+void RoomServer::drop_client(uint32_t slot, MonoTime now) {
+  if (!connections_[slot]) return;
+  if (connections_[slot]->admitted) room_.leave(connections_[slot]->owner);
+  closed_refusals_.merge(connections_[slot]->peer.refusals());
+  connections_[slot].reset();
+  transport_.netcode().disconnect_client(slot, now);
+}
+
+void RoomServer::on_tick_completed(Tick tick) {
+  if (!room_.snapshot_tick(tick)) return;
+  snapshot_.tick = tick.wire_u32();
+  snapshot_.contract_hash.bytes = room_.contract_hash().bytes();
+  snapshot_.records.clear();
+  room_.simulation().write_records(tick, snapshot_.records);
+  snapshot_.record_count = static_cast<uint16_t>(snapshot_.records.size());
+  for (auto& c : connections_) {
+    if (!c || !c->admitted) continue;
+    const RoomSession* session = room_.session(c->owner);
+    TW_ASSERT(session != nullptr, "an admitted connection has a room session");
+    const OwnerInputReport& report = session->inputs.report();
+    protocol::OwnerDetail owner;
+    if (report.ack_sequence) owner.ack = protocol::InputAck{*report.ack_sequence};
+    owner.queue_depth = report.queue_depth;
+    owner.pawn = room_.simulation().pawn_detail(session->pawn);
+    snapshot_.owner = owner;
+    if (!wire::send_message(c->net, config_.unreliable_channel, snapshot_).ok()) {
+      drops_.add(SessionDrop::snapshot_unsent);
+      continue;
+    }
+    if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
+    c->stats.last_snapshot_tick = tick;
+    ++c->stats.snapshots_sent;
+    ++snapshots_sent_;
+  }
+}
+
+}  // namespace tickwire

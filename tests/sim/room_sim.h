@@ -1,0 +1,199 @@
+// A whole room on the simulated network: a RoomServer (netcode + reliability + sessions + room)
+// and any number of SessionClients, each sending one scripted input per client tick at its own
+// rate, all on one virtual clock and reproducible from the seed. After every server iteration and
+// every accepted snapshot the invariants of the tick loop are checked and violations counted.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "netcode_test_support.h"
+#include "test_simulation.h"
+#include "tickwire/client/session_client.h"
+#include "tickwire/protocol/wire_messages.h"
+#include "tickwire/server/room_server.h"
+
+namespace tickwire::test {
+
+inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60) {
+  RoomPolicy policy;
+  policy.identity = {"room-sim", "tickwire-test", "sim", "content-1", "test", "", ""};
+  policy.cadence.tick_rate_hz = tick_rate_hz;
+  policy.cadence.snapshot_rate_hz = tick_rate_hz;
+  auto resolved = resolve_netcode_contract(policy);
+  TW_ASSERT(resolved.ok(), "the test policy resolves");
+  return *resolved.contract;
+}
+
+// Invariant violations seen during a run (every field must stay 0).
+struct RoomInvariants {
+  uint64_t catch_up_over_cap = 0;     // an update ran more than the contract's catch-up ticks
+  uint64_t queue_over_cap = 0;        // a session held more than queue_ticks inputs
+  uint64_t ack_not_applied = 0;       // a snapshot's ack differs from the input its tick applied
+  uint64_t server_ack_ahead = 0;      // the room's report acks more than the pawn applied
+  uint64_t clock_unbalanced = 0;      // executed + declared + behind != ideal
+  uint64_t total() const {
+    return catch_up_over_cap + queue_over_cap + ack_not_applied + server_ack_ahead + clock_unbalanced;
+  }
+};
+
+struct SimSessionClient {
+  SimSessionClient(SimWorld& world, const Address& address, SchemaCache& cache, const SessionClientConfig& config)
+      : socket(world.net.bind(address)), netcode(*socket), reliable(netcode, session_endpoint_config()),
+        session(reliable, cache, config) {}
+  std::unique_ptr<SimSocket> socket;
+  NetcodeClient netcode;
+  ReliableClient reliable;
+  SessionClient session;
+  double input_rate = 1.0;  // client ticks per server tick
+  MonoTime next_frame;
+  bool sending = true;
+  uint64_t inputs_sent = 0;
+  std::vector<uint32_t> snapshot_ticks;  // every accepted snapshot's tick, in arrival order
+};
+
+class RoomSim {
+ public:
+  // `wake` maps the room's next due time to when the server process really wakes (a stall model);
+  // the identity by default.
+  RoomSim(uint64_t seed, uint32_t max_clients = 16, NetcodeContract contract = default_test_contract())
+      : world(seed),
+        key(fixed_key(static_cast<uint8_t>(seed))),
+        server_socket(world.net.bind(server_address())),
+        netcode(*server_socket, server_config(key, server_address(), max_clients)),
+        reliable(netcode, session_endpoint_config()),
+        server_cache(protocol::protocol_messages().schema_text()),
+        client_cache(protocol::protocol_messages().schema_text()),
+        room(RoomConfig{contract, world.now}, simulation),
+        server(reliable, room, server_cache) {
+    netcode.start(world.now);
+    server_wake = room.next_due();
+  }
+
+  SimSessionClient& add_client(double input_rate = 1.0, const SessionClientConfig& config = {}) {
+    const uint32_t i = static_cast<uint32_t>(clients.size());
+    clients.push_back(std::make_unique<SimSessionClient>(world, client_address(i), client_cache, config));
+    SimSessionClient& c = *clients.back();
+    c.input_rate = input_rate;
+    c.next_frame = world.now;
+    c.netcode.connect(mint_token(key, 9000 + i, {server_address()}, world.wall(), 10, 600), world.now);
+    return c;
+  }
+
+  bool all_welcomed() const {
+    return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->session.welcomed(); });
+  }
+
+  // The client the room knows as `owner` (owner ids follow netcode slots, not the order added).
+  SimSessionClient* client_of(OwnerId owner) {
+    for (auto& c : clients) {
+      if (c->session.welcomed() && c->session.welcome()->owner_id == owner) return c.get();
+    }
+    return nullptr;
+  }
+  const TestPawn* pawn_of(const SimSessionClient& c) const {
+    if (!c.session.welcomed()) return nullptr;
+    auto it = simulation.pawns.find(c.session.welcome()->pawn_ref);
+    return it == simulation.pawns.end() ? nullptr : &it->second;
+  }
+
+  // Runs the whole system for `duration` of simulated time.
+  void run_for(Duration duration) {
+    const MonoTime end = world.now + duration;
+    while (world.now < end) {
+      MonoTime next = std::min(server_wake, end);
+      for (const auto& c : clients) next = std::min(next, c->next_frame);
+      if (next > world.now) world.advance(next - world.now);
+      if (world.now >= server_wake) server_iteration();
+      for (const auto& c : clients) {
+        if (world.now >= c->next_frame) client_frame(*c);
+      }
+    }
+  }
+
+  std::function<MonoTime(MonoTime due)> wake = [](MonoTime due) { return due; };
+  SimWorld world;
+  netcode::Key key;
+  std::unique_ptr<SimSocket> server_socket;
+  NetcodeServer netcode;
+  ReliableServer reliable;
+  SchemaCache server_cache;
+  SchemaCache client_cache;
+  TestSimulation simulation;
+  Room room;
+  RoomServer server;
+  std::vector<std::unique_ptr<SimSessionClient>> clients;
+  RoomInvariants invariants;
+  MonoTime server_wake;
+  uint64_t server_iterations = 0;
+  uint32_t deepest_update = 0;
+
+ private:
+  void server_iteration() {
+    const RoomUpdate update = server.update(world.now, world.wall());
+    ++server_iterations;
+    deepest_update = std::max(deepest_update, update.ticks_run);
+    if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
+    if (!room.clock().account(world.now).balanced()) ++invariants.clock_unbalanced;
+    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
+      const RoomSession* s = room.session(static_cast<OwnerId>(owner));
+      if (s == nullptr) continue;
+      if (s->inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
+      check_pawn(*s);
+    }
+    server_wake = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
+  }
+
+  void check_pawn(const RoomSession& s) {
+    const TestPawn& pawn = simulation.pawns.at(s.pawn.raw());
+    if (s.inputs.prepared_tick()) {
+      const auto& report = s.inputs.report();
+      const auto applied = pawn.applied.empty() ? std::nullopt : std::optional<uint32_t>(pawn.applied.back());
+      if (report.ack_sequence != applied) ++invariants.server_ack_ahead;
+    }
+  }
+
+  void client_frame(SimSessionClient& c) {
+    c.session.receive(world.now);
+    protocol::Snapshot snapshot;
+    while (c.session.pop_snapshot(snapshot)) check_snapshot(c, snapshot);
+    if (c.sending && c.session.welcomed()) {
+      protocol::InputCmd cmd;
+      const uint32_t sequence = c.session.inputs().next_sequence();
+      cmd.buttons = sequence & 0xffu;
+      cmd.move_x = 1.0f;
+      cmd.yaw_deg = static_cast<float>(sequence % 360);
+      if (c.session.send_input(cmd)) ++c.inputs_sent;
+    }
+    c.session.send(world.now);
+    const double period_s = room.seconds_per_tick() / c.input_rate;
+    c.next_frame = c.next_frame + Duration::from_seconds(period_s);
+    if (c.next_frame <= world.now) c.next_frame = world.now + Duration::from_seconds(period_s);
+  }
+
+  void check_snapshot(SimSessionClient& c, const protocol::Snapshot& snapshot) {
+    c.snapshot_ticks.push_back(snapshot.tick);
+    if (!snapshot.owner) return;
+    auto it = simulation.pawns.find(c.session.welcome()->pawn_ref);
+    if (it == simulation.pawns.end()) return;
+    const auto at = it->second.last_applied_at.find(snapshot.tick);
+    const std::optional<uint32_t> applied = at == it->second.last_applied_at.end() ? std::nullopt : at->second;
+    const std::optional<uint32_t> acked =
+        snapshot.owner->ack ? std::optional<uint32_t>(snapshot.owner->ack->sequence) : std::nullopt;
+    if (acked != applied) ++invariants.ack_not_applied;
+  }
+};
+
+// Every pawn applied strictly increasing sequences (each at most once, in order).
+inline uint64_t out_of_order_applications(const TestPawn& pawn) {
+  uint64_t bad = 0;
+  for (std::size_t i = 1; i < pawn.applied.size(); ++i) {
+    if (pawn.applied[i] <= pawn.applied[i - 1]) ++bad;
+  }
+  return bad;
+}
+
+}  // namespace tickwire::test

@@ -1,0 +1,262 @@
+// The room over the simulated network, end to end: honest acks under multi-packet drains, catch-up
+// ticks, duplicated and reordered input packets; one snapshot per simulated tick; starvation as the
+// owner detail reports it; a client sending faster than the tick rate gains nothing; the contract
+// hash refusing foreign frames. Each test prints its seed; TICKWIRE_SEED replays one.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+
+#include "room_sim.h"
+#include "support.h"
+#include "tickwire/core/rng.h"
+#include "tickwire/wire/typed_channel.h"
+
+namespace tickwire {
+namespace {
+
+using namespace tickwire::test;
+
+LinkModel rough_link() {
+  LinkModel link;
+  link.latency_ms = 30;
+  link.jitter_ms = 15;
+  link.jitter_keeps_order = false;  // jitter wider than the send spacing reorders
+  link.loss = 0.02;
+  link.duplicate = 0.05;
+  link.reorder = 0.05;
+  return link;
+}
+
+// A server process that now and then wakes late by 20..150 ms (a GC pause, a busy host): each late
+// wake drains several input packets at once and runs catch-up ticks.
+std::function<MonoTime(MonoTime)> stalling_wakes(Rng& rng, double stall_probability) {
+  return [&rng, stall_probability](MonoTime due) {
+    if (rng.chance(stall_probability)) return due + Duration::milliseconds(rng.between(20, 150));
+    return due;
+  };
+}
+
+// Inputs sent but never applied, apart from the last `in_flight` (still travelling at the end).
+uint64_t gaps(const TestPawn& pawn) {
+  uint64_t missing = 0;
+  for (std::size_t i = 1; i < pawn.applied.size(); ++i) missing += pawn.applied[i] - pawn.applied[i - 1] - 1;
+  return missing;
+}
+
+TEST(RoomSim, HonestAcksUnderDrainsCatchUpDuplicationAndReordering) {
+  const uint64_t seed = test_seed(0x5001);
+  RoomSim sim(seed);
+  sim.world.net.set_default_link(rough_link());
+  Rng stalls(seed ^ 0x57a11);
+  sim.wake = stalling_wakes(stalls, 0.04);
+  for (int i = 0; i < 8; ++i) sim.add_client();
+  sim.run_for(Duration::seconds(29));
+  for (auto& c : sim.clients) c->sending = false;  // the last second lets every input in flight land
+  sim.run_for(Duration::seconds(1));
+
+  std::printf("seed=%llu: %llu server iterations, deepest update %u ticks, %llu ticks, %llu snapshots\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(sim.server_iterations),
+              sim.deepest_update, static_cast<unsigned long long>(sim.room.clock().executed_ticks()),
+              static_cast<unsigned long long>(sim.server.snapshots_sent()));
+  ASSERT_TRUE(sim.all_welcomed()) << "seed " << seed;
+  EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed << ": catch-up " << sim.invariants.catch_up_over_cap
+                                        << " queue " << sim.invariants.queue_over_cap << " ack "
+                                        << sim.invariants.ack_not_applied << " server ack "
+                                        << sim.invariants.server_ack_ahead << " clock "
+                                        << sim.invariants.clock_unbalanced;
+  EXPECT_GT(sim.deepest_update, 1u) << "the stalls must have caused catch-up ticks";
+  EXPECT_LE(sim.deepest_update, 4u);
+  for (const auto& [ref, pawn] : sim.simulation.pawns) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " owner " << int(pawn.owner));
+    EXPECT_EQ(out_of_order_applications(pawn), 0u) << "each input runs once, in order";
+    EXPECT_EQ(pawn.button_mismatches, 0u) << "a fresh input is the one its sequence names";
+    const SimSessionClient* found = sim.client_of(pawn.owner);
+    ASSERT_NE(found, nullptr);
+    const SimSessionClient& client = *found;
+    ASSERT_FALSE(pawn.applied.empty());
+    std::printf("  owner %d: sent %llu, applied %zu (first %u, last %u), gaps %llu, starved %llu, received %zu snaps\n",
+                pawn.owner, static_cast<unsigned long long>(client.inputs_sent), pawn.applied.size(),
+                pawn.applied.front(), pawn.applied.back(), static_cast<unsigned long long>(gaps(pawn)),
+                static_cast<unsigned long long>(pawn.starved_steps), client.snapshot_ticks.size());
+    // Redundancy carries every input past 2% loss, duplication and reordering: every input sent
+    // ran, exactly once (none skipped, none twice).
+    EXPECT_EQ(gaps(pawn), 0u);
+    EXPECT_EQ(pawn.applied.front(), 0u);
+    EXPECT_EQ(pawn.applied.size(), client.inputs_sent);
+  }
+}
+
+TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
+  const uint64_t seed = test_seed(0x5002);
+  RoomSim sim(seed);
+  LinkModel clean;
+  clean.latency_ms = 5;
+  sim.world.net.set_default_link(clean);
+  Rng stalls(seed ^ 0x57a12);
+  sim.wake = stalling_wakes(stalls, 0.05);
+  for (int i = 0; i < 4; ++i) sim.add_client();
+  sim.run_for(Duration::seconds(20));
+
+  ASSERT_TRUE(sim.all_welcomed()) << "seed " << seed;
+  EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
+  EXPECT_GT(sim.deepest_update, 1u);
+  EXPECT_EQ(sim.room.clock().declared_ticks(), 0) << "stalls under the overload threshold lose nothing";
+  for (uint32_t slot = 0; slot < 4; ++slot) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " slot " << slot);
+    const SimSessionClient* client = sim.client_of(RoomServer::owner_of_slot(slot));
+    ASSERT_NE(client, nullptr);
+    const SessionStats* stats = sim.server.stats(slot);
+    ASSERT_NE(stats, nullptr);
+    // Every tick from the first snapshot on produced exactly one snapshot for this client.
+    EXPECT_EQ(stats->snapshots_sent,
+              static_cast<uint64_t>(stats->last_snapshot_tick - stats->first_snapshot_tick + 1));
+    EXPECT_EQ(stats->last_snapshot_tick, sim.room.last_tick());
+    // Over a lossless link every one of them arrived, each once, in tick order, none merged.
+    const auto& ticks = client->snapshot_ticks;
+    ASSERT_GT(ticks.size(), 1000u);
+    EXPECT_EQ(client->session.drops().total(), 0u);
+    for (std::size_t i = 1; i < ticks.size(); ++i) ASSERT_EQ(ticks[i], ticks[i - 1] + 1) << "at " << i;
+  }
+  EXPECT_EQ(sim.simulation.world_steps, static_cast<uint64_t>(sim.room.clock().executed_ticks()));
+}
+
+TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
+  const uint64_t seed = test_seed(0x5003);
+  RoomSim sim(seed);
+  LinkModel clean;
+  clean.latency_ms = 10;
+  sim.world.net.set_default_link(clean);
+  SimSessionClient& client = sim.add_client();
+  sim.run_for(Duration::seconds(3));
+  ASSERT_TRUE(client.session.welcomed());
+  const TestPawn& pawn = sim.simulation.pawns.begin()->second;
+  const uint64_t starved_before = pawn.starved_steps;
+
+  client.sending = false;  // the player's link to the input goes dead for one second
+  sim.run_for(Duration::seconds(1));
+  const auto& latest = client.session.latest();
+  ASSERT_TRUE(latest && latest->owner);
+  // About 60 starved ticks: the first 3 repeat the last input, the rest zero its movement.
+  const uint64_t starved = pawn.starved_steps - starved_before;
+  EXPECT_GE(starved, 55u);
+  EXPECT_EQ(starved - pawn.zeroed_steps, 3u) << "seed " << seed;
+  EXPECT_LE(latest->owner->queue_depth, -50) << "the depth byte reports the starved run";
+  const float x_before = pawn.position.x;
+  sim.run_for(Duration::milliseconds(500));
+  EXPECT_EQ(pawn.position.x, x_before + 0.0f) << "zeroed movement: the pawn stands still";
+
+  client.sending = true;
+  sim.run_for(Duration::seconds(2));
+  EXPECT_GT(pawn.position.x, x_before);
+  EXPECT_GE(client.session.latest()->owner->queue_depth, 0) << "fed again, the queue is no longer starved";
+  EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
+}
+
+void expect_fast_client_gains_nothing(double rate, uint64_t fallback_seed) {
+  const uint64_t seed = test_seed(fallback_seed);
+  RoomSim sim(seed);
+  LinkModel clean;
+  clean.latency_ms = 20;
+  clean.jitter_ms = 2;
+  sim.world.net.set_default_link(clean);
+  SimSessionClient& fast = sim.add_client(rate);
+  SimSessionClient& honest = sim.add_client(1.0);
+  sim.run_for(Duration::seconds(10));
+  ASSERT_TRUE(fast.session.welcomed() && honest.session.welcomed());
+  const TestPawn* fast_pawn = sim.pawn_of(fast);
+  const TestPawn* honest_pawn = sim.pawn_of(honest);
+  ASSERT_TRUE(fast_pawn && honest_pawn);
+  std::printf("seed=%llu rate x%.2f: fast sent %llu, applied %zu, steps %llu; honest applied %zu, steps %llu\n",
+              static_cast<unsigned long long>(seed), rate, static_cast<unsigned long long>(fast.inputs_sent),
+              fast_pawn->applied.size(), static_cast<unsigned long long>(fast_pawn->steps),
+              honest_pawn->applied.size(), static_cast<unsigned long long>(honest_pawn->steps));
+  // One input per tick, whatever the rate: the fast pawn steps exactly as often as the honest one
+  // and never moves farther than a tick's worth of movement per tick.
+  const RoomSession* fast_session = sim.room.session(fast.session.welcome()->owner_id);
+  const RoomSession* honest_session = sim.room.session(honest.session.welcome()->owner_id);
+  ASSERT_TRUE(fast_session && honest_session);
+  EXPECT_EQ(fast_pawn->steps, fast_session->ticks_simulated);
+  EXPECT_EQ(honest_pawn->steps, honest_session->ticks_simulated);
+  EXPECT_EQ(fast_session->ticks_simulated, static_cast<uint64_t>(sim.room.last_tick() - fast_session->admitted_at));
+  EXPECT_LE(fast_pawn->applied.size(), fast_pawn->steps);
+  EXPECT_LE(fast_pawn->position.x - static_cast<float>(fast_pawn->owner),  // spawned at x = owner
+            static_cast<float>(fast_pawn->steps) * TestSimulation::kSpeedMps * static_cast<float>(sim.room.seconds_per_tick()) + 1e-3f);
+  const auto& drops = fast_session->inputs.queue().drops();
+  // Whatever it sent beyond one per tick was dropped and counted, never queued past the cap.
+  EXPECT_GT(drops.total(), 0u);
+  EXPECT_EQ(out_of_order_applications(*fast_pawn), 0u);
+  EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
+}
+
+TEST(RoomSim, AClientAt102PercentGainsNothing) { expect_fast_client_gains_nothing(1.02, 0x5004); }
+TEST(RoomSim, AClientAtTwiceTheTickRateGainsNothing) { expect_fast_client_gains_nothing(2.0, 0x5005); }
+TEST(RoomSim, AClientAtTenTimesTheTickRateGainsNothing) { expect_fast_client_gains_nothing(10.0, 0x5006); }
+
+TEST(RoomSim, AFrameWithAForeignContractHashIsRefused) {
+  const uint64_t seed = test_seed(0x5007);
+  RoomSim sim(seed);
+  SimSessionClient& client = sim.add_client();
+  sim.run_for(Duration::seconds(2));
+  ASSERT_TRUE(client.session.welcomed());
+  EXPECT_EQ(client.session.guard()->expected(), sim.room.contract_hash());
+  const uint64_t accepted = client.session.snapshots_accepted();
+
+  // The server's own channel carries a frame stamped with another contract's hash.
+  protocol::Snapshot foreign;
+  foreign.tick = sim.room.last_tick().wire_u32() + 1000;
+  NetcodeContract other = sim.room.contract();
+  other.cadence.tick_rate_hz = 30;
+  foreign.contract_hash.bytes = contract_hash(other).bytes();
+  ASSERT_TRUE(wire::send_message(*sim.server.channel(0), 1, foreign).ok());
+  sim.run_for(Duration::milliseconds(200));
+  EXPECT_EQ(client.session.drops()[ClientDrop::frame_refused], 1u);
+  EXPECT_EQ(client.session.guard()->refused(), 1u);
+  EXPECT_LT(client.session.latest()->tick, foreign.tick) << "the refused frame was not used";
+  EXPECT_GT(client.session.snapshots_accepted(), accepted) << "the room's own frames still are";
+
+  // A welcome whose contract does not hash to what it claims ends the session on the client.
+  protocol::RoomWelcome lying;
+  lying.owner_id = 1;
+  lying.contract = sim.room.contract();
+  lying.contract_hash.bytes = contract_hash(other).bytes();
+  ASSERT_TRUE(wire::send_message(*sim.server.channel(0), 0, lying).ok());
+  sim.run_for(Duration::milliseconds(200));
+  EXPECT_EQ(client.session.drops()[ClientDrop::contract_hash_mismatch], 1u);
+  EXPECT_TRUE(client.session.refused());
+}
+
+TEST(RoomSim, AnInteractionNamingAStaleEntityNeverReachesTheGame) {
+  const uint64_t seed = test_seed(0x5008);
+  RoomSim sim(seed);
+  SimSessionClient& a = sim.add_client();
+  SimSessionClient& b = sim.add_client();
+  sim.run_for(Duration::seconds(2));
+  ASSERT_TRUE(a.session.welcomed() && b.session.welcomed());
+  const uint64_t b_pawn = b.session.welcome()->pawn_ref;
+
+  // b leaves: its pawn despawns; a third client takes the freed entity slot with a new generation.
+  b.netcode.disconnect(sim.world.now);
+  sim.run_for(Duration::seconds(1));
+  SimSessionClient& c = sim.add_client();
+  sim.run_for(Duration::seconds(2));
+  ASSERT_TRUE(c.session.welcomed());
+  const uint64_t c_pawn = c.session.welcome()->pawn_ref;
+  ASSERT_EQ(EntityRef::from_raw(c_pawn).handle(), EntityRef::from_raw(b_pawn).handle()) << "the slot was reused";
+  ASSERT_NE(EntityRef::from_raw(c_pawn).generation(), EntityRef::from_raw(b_pawn).generation());
+
+  NetChannel* net = nullptr;
+  ASSERT_TRUE(a.reliable.endpoint() != nullptr);
+  NetChannel a_net(*a.reliable.endpoint(), a.session.welcome()->owner_id, kAuthorityOwner);
+  net = &a_net;
+  ASSERT_TRUE(wire::send_message(*net, 0, protocol::InteractRequest{b_pawn, 1}).ok());  // stale
+  ASSERT_TRUE(wire::send_message(*net, 0, protocol::InteractRequest{c_pawn, 2}).ok());  // current
+  sim.run_for(Duration::milliseconds(300));
+  EXPECT_EQ(sim.room.interact_refusals()[InteractRefusal::stale_or_foreign], 1u) << "seed " << seed;
+  ASSERT_EQ(sim.simulation.interactions.size(), 1u);
+  EXPECT_EQ(sim.simulation.interactions[0].target, c_pawn);
+  EXPECT_EQ(sim.simulation.interactions[0].action, 2);
+}
+
+}  // namespace
+}  // namespace tickwire

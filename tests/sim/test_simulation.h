@@ -1,0 +1,92 @@
+// The tiny game the room's whole-system tests run: each pawn walks by its input's move axes, and
+// the simulation keeps the log the invariants are checked against (which input sequence each tick
+// applied, from which source), so a test can prove every input ran exactly once and in order and
+// that each snapshot's ack is the input the tick really applied.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "tickwire/server/simulation.h"
+
+namespace tickwire::test {
+
+struct TestPawn {
+  OwnerId owner = 0;
+  protocol::Vec3 position;
+  std::vector<uint32_t> applied;  // every fresh input sequence, in the order simulated
+  std::map<int64_t, std::optional<uint32_t>> last_applied_at;  // tick -> last fresh sequence so far
+  uint64_t steps = 0;
+  uint64_t starved_steps = 0;
+  uint64_t zeroed_steps = 0;
+  uint64_t button_mismatches = 0;  // a fresh input whose buttons are not its sequence's low byte
+  uint8_t placement_epoch = 0;
+};
+
+class TestSimulation final : public Simulation {
+ public:
+  static constexpr float kSpeedMps = 5.0f;
+
+  void spawn_pawn(EntityRef pawn, OwnerId owner, Tick) override {
+    TestPawn p;
+    p.owner = owner;
+    p.position = {static_cast<float>(owner), 0, 0};
+    pawns[pawn.raw()] = p;
+  }
+  void despawn_pawn(EntityRef pawn) override {
+    departed.push_back(pawns[pawn.raw()]);
+    pawns.erase(pawn.raw());
+  }
+  void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {
+    TestPawn& p = pawns.at(pawn.raw());
+    ++p.steps;
+    if (input.fresh()) {
+      p.applied.push_back(input.sequence);
+      if (input.cmd.buttons != (input.sequence & 0xffu)) ++p.button_mismatches;
+    } else {
+      ++p.starved_steps;
+      if (input.source == TickInputSource::zeroed) ++p.zeroed_steps;
+    }
+    p.last_applied_at[tick.value()] =
+        p.applied.empty() ? std::nullopt : std::optional<uint32_t>(p.applied.back());
+    p.position.x += input.cmd.move_x * kSpeedMps * static_cast<float>(dt_s);
+    p.position.z += input.cmd.move_y * kSpeedMps * static_cast<float>(dt_s);
+  }
+  void step_world(Tick tick, double) override {
+    ++world_steps;
+    last_world_tick = tick;
+  }
+  protocol::PawnDetail pawn_detail(EntityRef pawn) const override {
+    const TestPawn& p = pawns.at(pawn.raw());
+    protocol::PawnDetail detail;
+    detail.pawn_ref = pawn.raw();
+    detail.position = p.position;
+    detail.placement_epoch = p.placement_epoch;
+    return detail;
+  }
+  void write_records(Tick, std::vector<protocol::Record>& out) const override {
+    for (const auto& [ref, p] : pawns) {
+      protocol::EntityRecord record;
+      record.kind = protocol::NetKind::player_pawn;
+      record.position = p.position;
+      out.push_back(protocol::Record{static_cast<uint32_t>(ref >> 32), record});
+    }
+  }
+  void interact(EntityRef actor, EntityRef target, uint8_t action, Tick) override {
+    interactions.push_back({actor.raw(), target.raw(), action});
+  }
+
+  struct Interaction {
+    uint64_t actor, target;
+    uint8_t action;
+  };
+  std::map<uint64_t, TestPawn> pawns;  // by EntityRef raw
+  std::vector<TestPawn> departed;
+  std::vector<Interaction> interactions;
+  uint64_t world_steps = 0;
+  Tick last_world_tick;
+};
+
+}  // namespace tickwire::test
