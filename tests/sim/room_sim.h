@@ -14,6 +14,8 @@
 #include "test_simulation.h"
 #include "tickwire/client/session_client.h"
 #include "tickwire/protocol/wire_messages.h"
+#include "tickwire/clock/sim_host_timer.h"
+#include "tickwire/server/room_loop.h"
 #include "tickwire/server/room_server.h"
 
 namespace tickwire::test {
@@ -100,17 +102,28 @@ class RoomSim {
     return it == simulation.pawns.end() ? nullptr : &it->second;
   }
 
-  // Runs the whole system for `duration` of simulated time.
+  // Runs the whole system for `duration` of simulated time, the server waking per `wake`.
   void run_for(Duration duration) {
     const MonoTime end = world.now + duration;
     while (world.now < end) {
-      MonoTime next = std::min(server_wake, end);
-      for (const auto& c : clients) next = std::min(next, c->next_frame);
-      if (next > world.now) world.advance(next - world.now);
-      if (world.now >= server_wake) server_iteration();
-      for (const auto& c : clients) {
-        if (world.now >= c->next_frame) client_frame(*c);
+      run_clients_until(std::min(server_wake, end));
+      if (world.now >= server_wake) {
+        after_server_update(server.update(world.now, world.wall()));
+        server_wake = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
       }
+    }
+  }
+
+  // The same with the server paced by a RoomLoop on its own (simulated) host timer, which must
+  // start at the world's clock: while the loop sleeps, the clients run; each iteration costs the
+  // host `work` of time.
+  void run_paced(RoomLoop& loop, SimHostTimer& host, Duration duration, Duration work) {
+    const MonoTime end = world.now + duration;
+    while (world.now < end) {
+      const MonoTime woke = loop.wait_for_next_tick();
+      run_clients_until(woke);
+      after_server_update(loop.iterate(world.now));
+      host.advance(work);
     }
   }
 
@@ -132,8 +145,23 @@ class RoomSim {
   uint32_t deepest_update = 0;
 
  private:
-  void server_iteration() {
-    const RoomUpdate update = server.update(world.now, world.wall());
+  // Client frames due before `until` run in time order; the world is left at `until`.
+  void run_clients_until(MonoTime until) {
+    while (true) {
+      MonoTime next = until;
+      for (const auto& c : clients) next = std::min(next, c->next_frame);
+      if (next > world.now) world.advance(next - world.now);
+      if (next >= until) break;
+      for (const auto& c : clients) {
+        if (world.now >= c->next_frame) client_frame(*c);
+      }
+    }
+    for (const auto& c : clients) {
+      if (world.now >= c->next_frame) client_frame(*c);
+    }
+  }
+
+  void after_server_update(const RoomUpdate& update) {
     ++server_iterations;
     deepest_update = std::max(deepest_update, update.ticks_run);
     if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
@@ -144,7 +172,6 @@ class RoomSim {
       if (s->inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
       check_pawn(*s);
     }
-    server_wake = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
   }
 
   void check_pawn(const RoomSession& s) {
