@@ -35,6 +35,11 @@ void SessionClient::receive(MonoTime now) {
   if (transport_.connections() != connection_ || !net_) on_connection();
   receive_channel(config_.reliable_channel, true);
   receive_channel(config_.unreliable_channel, false);
+  if (refused_) return;
+  peer_->poll(*net_);
+  if (peer_->ready()) {
+    while (auto held = peer_->next_held()) dispatch(*held);
+  }
 }
 
 void SessionClient::receive_channel(uint8_t channel, bool reliable) {

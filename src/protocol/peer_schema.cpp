@@ -37,6 +37,10 @@ PeerSchema::PeerSchema(SchemaCache& cache, wire::Direction incoming, std::string
   TW_ASSERT(build_name_.size() <= protocol::MaxBuildNameBytes, "build name over its cap");
 }
 
+PeerSchema::~PeerSchema() {
+  if (text_requested_ && !build_ && peer_hash_) cache_.end_request(*peer_hash_);
+}
+
 void PeerSchema::start(NetChannel& net) {
   TW_ASSERT(!started_, "the connect sequence starts once");
   started_ = true;
@@ -98,8 +102,24 @@ void PeerSchema::on_hello(NetChannel& net, std::span<const uint8_t> body) {
   }
   build_ = cache_.find(hello.schema_hash);
   if (build_) return;
+  awaiting_text_ = true;
+  poll(net);
+}
+
+void PeerSchema::poll(NetChannel& net) {
+  if (!awaiting_text_ || failure_) return;
+  build_ = cache_.find(*peer_hash_);
+  if (build_) {
+    awaiting_text_ = false;
+  } else if (cache_.begin_request(*peer_hash_)) {
+    awaiting_text_ = false;
+    request_text(net);
+  }
+}
+
+void PeerSchema::request_text(NetChannel& net) {
   text_requested_ = true;
-  (void)wire::send_message(net, channel_, protocol::SchemaRequest{hello.schema_hash});
+  (void)wire::send_message(net, channel_, protocol::SchemaRequest{*peer_hash_});
 }
 
 void PeerSchema::on_schema_request(NetChannel& net, std::span<const uint8_t> body) {
@@ -132,6 +152,7 @@ void PeerSchema::on_schema_text(std::span<const uint8_t> body) {
   ++texts_received_;
   auto learned = cache_.learn(text.schema_hash, text.text);
   if (!learned.ok()) {
+    cache_.end_request(text.schema_hash);  // another session may ask its own peer
     refuse(PeerRefusal::schema_text_refused);
     return;
   }

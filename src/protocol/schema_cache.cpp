@@ -1,6 +1,7 @@
 // The learned-schema cache: verify, plan once, keep the most recently used builds.
 #include "tickwire/protocol/schema_cache.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "tickwire/core/assert.h"
@@ -35,7 +36,23 @@ Result<std::shared_ptr<PeerBuild>> SchemaCache::learn(const wire::Hash16& hash, 
   }
   entries_.push_front(build);
   ++texts_learned_;
+  end_request(hash);
   return build;
+}
+
+bool SchemaCache::begin_request(const wire::Hash16& hash) {
+  if (request_in_flight(hash)) return false;
+  if (in_flight_.size() >= max_entries_) in_flight_.erase(in_flight_.begin());  // the oldest gives way
+  in_flight_.push_back(hash);
+  return true;
+}
+
+void SchemaCache::end_request(const wire::Hash16& hash) {
+  in_flight_.erase(std::remove(in_flight_.begin(), in_flight_.end(), hash), in_flight_.end());
+}
+
+bool SchemaCache::request_in_flight(const wire::Hash16& hash) const {
+  return std::find(in_flight_.begin(), in_flight_.end(), hash) != in_flight_.end();
 }
 
 }  // namespace tickwire

@@ -64,7 +64,7 @@ void RoomServer::take_events(MonoTime now) {
     if (event.netcode.type == ServerEvent::Type::client_connected) {
       ReliableEndpoint* endpoint = transport_.endpoint(slot);
       if (endpoint == nullptr) continue;  // already gone again within this update
-      connections_[slot].emplace(*endpoint, owner_of_slot(slot), cache_, config_);
+      connections_[slot] = std::make_unique<Connection>(*endpoint, owner_of_slot(slot), cache_, config_);
       connections_[slot]->peer.start(connections_[slot]->net);
     } else if (connections_[slot]) {
       if (connections_[slot]->admitted) room_.leave(connections_[slot]->owner);
@@ -81,6 +81,9 @@ void RoomServer::receive_all(MonoTime now) {
     if (!connections_[slot]) continue;
     receive_channel(slot, config_.reliable_channel, true);
     receive_channel(slot, config_.unreliable_channel, false);
+    if (!connections_[slot] || connections_[slot]->peer.failure()) continue;
+    connections_[slot]->peer.poll(connections_[slot]->net);
+    after_message(slot);
   }
   for (uint32_t slot : to_drop_) drop_client(slot, now);
 }

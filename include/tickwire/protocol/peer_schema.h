@@ -52,6 +52,9 @@ class PeerSchema {
  public:
   // `incoming`: the direction the peer's messages travel (client_to_server on a server).
   PeerSchema(SchemaCache& cache, wire::Direction incoming, std::string build_name, uint8_t reliable_channel);
+  ~PeerSchema();
+  PeerSchema(const PeerSchema&) = delete;
+  PeerSchema& operator=(const PeerSchema&) = delete;
 
   // Sends our ConnectRequest. Call once, when the connection opens.
   void start(NetChannel& net);
@@ -59,7 +62,10 @@ class PeerSchema {
   // Feeds one received message. Returns it in our shapes when it is for dispatch now; the connect
   // sequence's own messages, held, dropped and refused ones return nothing.
   std::optional<PeerMessage> receive(NetChannel& net, const NetMessage& message, bool reliable);
-  // After receive() made the side ready, the held messages in arrival order, one per call.
+  // Call once per iteration: a session waiting on another session's request for the same text
+  // picks the learned build up here (or asks itself if that request ended unanswered).
+  void poll(NetChannel& net);
+  // After receive() or poll() made the side ready, the held messages in arrival order, one per call.
   std::optional<PeerMessage> next_held();
 
   bool ready() const { return peer_hash_.has_value() && (same_build_ || build_ != nullptr); }
@@ -79,6 +85,7 @@ class PeerSchema {
   std::optional<PeerMessage> deliver(uint8_t peer_id, std::span<const uint8_t> body);
   void hold(uint8_t peer_id, std::span<const uint8_t> body);
   void refuse(PeerRefusal refusal);
+  void request_text(NetChannel& net);
 
   SchemaCache& cache_;
   wire::Direction incoming_;
@@ -88,7 +95,8 @@ class PeerSchema {
   std::optional<wire::Hash16> peer_hash_;
   std::string peer_build_name_;
   bool same_build_ = false;
-  bool text_requested_ = false;
+  bool text_requested_ = false;  // we sent the SchemaRequest (and own the cache's in-flight mark)
+  bool awaiting_text_ = false;   // another session's request for the same hash is in flight
   std::shared_ptr<PeerBuild> build_;
   struct Held {
     uint8_t id;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tickwire/core/status.h"
 #include "tickwire/wire/types.h"
@@ -40,6 +41,13 @@ class SchemaCache {
   // plan's build error otherwise). Returns the entry; learning a known hash returns the entry held.
   Result<std::shared_ptr<PeerBuild>> learn(const wire::Hash16& hash, std::string_view text);
 
+  // Schema requests in flight, so a text crosses the wire once per hash even when several sessions
+  // meet a new build at once: the first to begin a request for a hash sends it, the others wait
+  // for it to be learned (or for the request to end unanswered, then one of them asks again).
+  bool begin_request(const wire::Hash16& hash);
+  void end_request(const wire::Hash16& hash);
+  bool request_in_flight(const wire::Hash16& hash) const;
+
   std::size_t size() const { return entries_.size(); }
   uint64_t texts_learned() const { return texts_learned_; }
   uint64_t evictions() const { return evictions_; }
@@ -52,6 +60,7 @@ class SchemaCache {
   wire::Hash16 our_hash_;
   std::size_t max_entries_;
   std::list<std::shared_ptr<PeerBuild>> entries_;  // most recently used first
+  std::vector<wire::Hash16> in_flight_;            // at most max_entries_ hashes
   uint64_t texts_learned_ = 0;
   uint64_t evictions_ = 0;
   uint64_t texts_sent_ = 0;

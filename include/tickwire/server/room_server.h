@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,7 +95,7 @@ class RoomServer : public TickObserver {
   Room& room_;
   SchemaCache& cache_;
   RoomServerConfig config_;
-  std::vector<std::optional<Connection>> connections_;  // by netcode slot
+  std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
   ReasonCounters<SessionDrop> drops_;
