@@ -1,0 +1,48 @@
+// CharacterMover: the one step function that moves a pawn, shared verbatim by the server (which
+// simulates every pawn from its inputs) and the client (which predicts its own and replays un-acked
+// inputs through it). Deterministic and allocation-free: the same binary gives bit-identical states.
+#pragma once
+
+#include <span>
+
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/world/mover_settings.h"
+#include "tickwire/world/pawn_state.h"
+#include "tickwire/world/vec3.h"
+
+namespace tickwire::world {
+
+// The fastest this pawn can move per second under these settings, by construction of the mover
+// (it clamps to these), so a forgiveness gate can bound what a claim may say.
+struct MoverSpeedLimit {
+  float horizontal_mps = 0;
+  float vertical_mps = 0;  // up or down
+};
+
+MoverSpeedLimit max_speed_mps(const MoverSettings& settings, const PawnState& pawn);
+
+class CharacterMover {
+ public:
+  explicit CharacterMover(const MoverSettings& settings);
+
+  // Advances `pawn` by dt_s seconds of `cmd` against the static boxes:
+  // - look: yaw and pitch follow the command (pitch clamped to [-90, 90]);
+  // - frozen: nothing else changes, and velocity is zero;
+  // - stance: crouch takes the crouched height and eye at once; standing up is refused while a box
+  //   is in the way of the standing box (noclip stands anywhere);
+  // - noclip: flies along the look frame at noclip_speed_mps, through everything, no gravity;
+  // - otherwise walk (crouch, walk or run speed), jump when grounded, gravity, and sweep the box
+  //   through the statics axis by axis (y, x, z): a blocked axis loses its velocity, the rest slide;
+  //   a pawn whose feet rest on a box top is grounded.
+  // dt_s must be in [0, kMaxMoverSubsteps * max_substep_s].
+  PawnState step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
+                 std::span<const Aabb> static_boxes) const;
+
+  const MoverSettings& settings() const { return settings_; }
+  void set_settings(const MoverSettings& settings);
+
+ private:
+  MoverSettings settings_;
+};
+
+}  // namespace tickwire::world

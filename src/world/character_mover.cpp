@@ -1,0 +1,176 @@
+// The character mover's step: look, frozen, stance, noclip flight, then walking physics in equal
+// substeps (accelerate toward the wished velocity, gravity, one swept move per axis). Every velocity
+// is clamped to max_speed_mps, and each move is the trapezoid of the substep's two velocities, so
+// no step moves the pawn faster than the limit a forgiveness gate bounds claims with.
+#include "tickwire/world/character_mover.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tickwire/core/assert.h"
+#include "tickwire/world/box_sweep.h"
+#include "tickwire/world/look_frame.h"
+#include "tickwire/world/pawn_buttons.h"
+
+namespace tickwire::world {
+
+namespace {
+
+// Feet within this of a box top (and not rising) stand on it.
+constexpr float kGroundProbeM = 0.02f;
+// A dt a hair over a whole number of substeps (float rounding of 1/30 against 1/60) is not one more.
+constexpr float kSubstepRoundingSlack = 1e-4f;
+
+// The move axes, each in [-1, 1] (a non-finite axis reads as 0), as a vector no longer than 1 so
+// a diagonal is no faster than a straight line.
+struct MoveAxes {
+  float x = 0, y = 0;
+};
+
+MoveAxes move_axes(const protocol::InputCmd& cmd) {
+  auto axis = [](float v) { return std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f; };
+  MoveAxes m{axis(cmd.move_x), axis(cmd.move_y)};
+  const float length_sq = m.x * m.x + m.y * m.y;
+  if (length_sq > 1.0f) {
+    const float scale = 1.0f / std::sqrt(length_sq);
+    m.x *= scale;
+    m.y *= scale;
+  }
+  return m;
+}
+
+void take_look(PawnState& s, const protocol::InputCmd& cmd) {
+  if (std::isfinite(cmd.yaw_deg)) s.yaw_deg = cmd.yaw_deg;
+  if (std::isfinite(cmd.pitch_deg)) s.pitch_deg = std::clamp(cmd.pitch_deg, -90.0f, 90.0f);
+}
+
+// Crouching is always allowed; standing up needs the standing box clear (noclip stands anywhere).
+void take_stance(PawnState& s, bool want_crouch, const MoverSettings& settings, std::span<const Aabb> statics) {
+  if (want_crouch == s.crouched) return;
+  if (!want_crouch && !s.noclip) {
+    PawnState standing = s;
+    standing.stance_height_m = settings.standing_height_m;
+    if (overlaps_any(pawn_bounds(standing, settings.radius_m), statics)) return;
+  }
+  s.crouched = want_crouch;
+  s.stance_height_m = want_crouch ? settings.crouched_height_m : settings.standing_height_m;
+  s.eye_height_m = want_crouch ? settings.crouched_eye_m : settings.standing_eye_m;
+}
+
+float horizontal_length(const Vec3& v) { return std::sqrt(v.x * v.x + v.z * v.z); }
+
+// The velocity held inside the speed limit: horizontal length, and vertical between the terminal
+// fall speed and the vertical limit.
+Vec3 clamp_velocity(Vec3 v, const MoverSpeedLimit& limit, const MoverSettings& settings) {
+  const float horizontal = horizontal_length(v);
+  if (horizontal > limit.horizontal_mps) {
+    const float scale = limit.horizontal_mps / horizontal;
+    v.x *= scale;
+    v.z *= scale;
+  }
+  v.y = std::clamp(v.y, -settings.max_fall_speed_mps, limit.vertical_mps);
+  return v;
+}
+
+// The horizontal part of `from` moved toward `to` by at most max_change_mps (y untouched).
+Vec3 approach_horizontal(Vec3 from, const Vec3& to, float max_change_mps) {
+  const Vec3 diff{to.x - from.x, 0.0f, to.z - from.z};
+  const float distance = horizontal_length(diff);
+  if (distance <= max_change_mps) return {to.x, from.y, to.z};
+  const float scale = max_change_mps / distance;
+  from.x += diff.x * scale;
+  from.z += diff.z * scale;
+  return from;
+}
+
+void fly(PawnState& s, const MoveAxes& m, const MoverSettings& settings, float dt_s) {
+  const LookFrame frame = look_frame(s.yaw_deg, s.pitch_deg);
+  s.velocity_mps = (frame.forward * m.y + frame.right * m.x) * settings.noclip_speed_mps;
+  s.feet += s.velocity_mps * dt_s;
+  s.grounded = false;
+}
+
+// One substep of walking physics. `wish_mps` is the horizontal velocity the input asks for.
+void walk_substep(PawnState& s, const Vec3& wish_mps, bool steering, const MoverSettings& settings, float dt_s,
+                  std::span<const Aabb> statics) {
+  const MoverSpeedLimit limit = max_speed_mps(settings, s);
+  const Vec3 v0 = clamp_velocity(s.velocity_mps, limit, settings);
+  Vec3 v1 = v0;
+  // On the ground the wished velocity is always approached (no input brakes to a stop); in the
+  // air only an input steers, so a jump keeps its momentum.
+  if (s.grounded || steering) {
+    const float accel_mps2 = s.grounded ? settings.ground_accel_mps2 : settings.air_accel_mps2;
+    v1 = approach_horizontal(v1, wish_mps, accel_mps2 * dt_s);
+  }
+  v1.y -= settings.gravity_mps2 * dt_s;
+  v1 = clamp_velocity(v1, limit, settings);
+  // The trapezoid is exact for constant acceleration and never longer than the faster endpoint.
+  const Vec3 move_m = (v0 + v1) * (0.5f * dt_s);
+  for (Axis axis : {Axis::y, Axis::x, Axis::z}) {
+    const SweepResult r = sweep_axis(pawn_bounds(s, settings.radius_m), axis, component(move_m, axis), statics);
+    component(s.feet, axis) += r.moved_m;
+    if (r.blocked) component(v1, axis) = 0.0f;
+  }
+  // A pawn just above a floor is grounded (it may jump, it brakes) but keeps falling onto it: no
+  // snap down, so a landing never moves the pawn faster than max_speed_mps.
+  s.grounded = v1.y <= 0.0f &&
+               sweep_axis(pawn_bounds(s, settings.radius_m), Axis::y, -kGroundProbeM, statics).blocked;
+  s.velocity_mps = v1;
+}
+
+int substep_count(float dt_s, float max_substep_s) {
+  const float n = std::ceil(dt_s / max_substep_s - kSubstepRoundingSlack);
+  return std::clamp(static_cast<int>(n), 1, kMaxMoverSubsteps);
+}
+
+}  // namespace
+
+MoverSpeedLimit max_speed_mps(const MoverSettings& settings, const PawnState& pawn) {
+  if (pawn.frozen) return {0.0f, 0.0f};
+  if (pawn.noclip) return {settings.noclip_speed_mps, settings.noclip_speed_mps};
+  return {std::max({settings.walk_speed_mps, settings.run_speed_mps, settings.crouch_speed_mps}),
+          std::max(settings.jump_velocity_mps, settings.max_fall_speed_mps)};
+}
+
+CharacterMover::CharacterMover(const MoverSettings& settings) { set_settings(settings); }
+
+void CharacterMover::set_settings(const MoverSettings& settings) {
+  TW_ASSERT(settings.valid(), "mover settings out of range");
+  settings_ = settings;
+}
+
+PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
+                               std::span<const Aabb> static_boxes) const {
+  TW_ASSERT(std::isfinite(dt_s) && dt_s >= 0.0f &&
+                dt_s <= settings_.max_substep_s * (static_cast<float>(kMaxMoverSubsteps) + kSubstepRoundingSlack),
+            "step dt must be within [0, kMaxMoverSubsteps * max_substep_s]");
+  PawnState s = pawn;
+  take_look(s, cmd);
+  if (s.frozen) {
+    s.velocity_mps = {};
+    return s;
+  }
+  take_stance(s, cmd.crouch, settings_, static_boxes);
+  const MoveAxes m = move_axes(cmd);
+  if (s.noclip) {
+    fly(s, m, settings_, dt_s);
+    return s;
+  }
+  if (dt_s == 0.0f) return s;
+  if (s.grounded && button_held(cmd.buttons, kButtonJump)) {
+    s.velocity_mps.y = settings_.jump_velocity_mps;
+    s.grounded = false;
+  }
+  const float speed_mps = s.crouched ? settings_.crouch_speed_mps
+                          : button_held(cmd.buttons, kButtonRun) ? settings_.run_speed_mps
+                                                                  : settings_.walk_speed_mps;
+  const LookFrame frame = look_frame(s.yaw_deg, s.pitch_deg);
+  const Vec3 wish_mps = (frame.forward_flat * m.y + frame.right * m.x) * speed_mps;
+  const bool steering = m.x != 0.0f || m.y != 0.0f;
+  const int substeps = substep_count(dt_s, settings_.max_substep_s);
+  const float substep_s = dt_s / static_cast<float>(substeps);
+  for (int i = 0; i < substeps; ++i) walk_substep(s, wish_mps, steering, settings_, substep_s, static_boxes);
+  return s;
+}
+
+}  // namespace tickwire::world
