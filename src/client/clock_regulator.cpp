@@ -66,10 +66,11 @@ void ClockRegulator::on_depth_reading(Tick server_tick, int8_t depth_byte, MonoT
   ++counters_.readings;
   margin_.update(now);
   if (depth < 0) note_starved_ticks(static_cast<uint64_t>(std::min(-depth, ticks_elapsed)), now);
-  if (!acquired_ && static_cast<double>(depth) >= settings_.base_depth_ticks) acquired_ = true;
   last_tick_ = server_tick;
   last_depth_ = depth_byte;
   smooth(static_cast<double>(depth), ticks_elapsed);
+  // Acquired once the filtered depth (not one lucky reading) has reached the base depth.
+  if (!acquired_ && *smoothed_depth_ticks_ >= settings_.base_depth_ticks) acquired_ = true;
   integrate(ticks_elapsed);
   recompute_rate();
 }

@@ -26,7 +26,7 @@ int64_t feed(ClockRegulator& regulator, int64_t first, int64_t count, int8_t dep
   return first + count;
 }
 
-// A regulator whose lead is acquired (a reading at the base depth), margin zero.
+// A regulator whose lead is acquired (a first reading at the base depth), margin zero.
 ClockRegulator acquired_regulator(const ClockRegulatorSettings& settings = {}) {
   ClockRegulator regulator(kTick, settings, kStart);
   feed(regulator, 0, 1, 2);
@@ -119,8 +119,15 @@ TEST(ClockRegulator, StarvedTicksBeforeAcquisitionDoNotWidenTheMargin) {
   EXPECT_EQ(regulator.counters().starved_ticks, 5u);
   EXPECT_EQ(regulator.counters().margin_growths, 0u);
   EXPECT_EQ(regulator.margin_ticks(), 0.0);
-  feed(regulator, tick, 1, 2);
-  EXPECT_TRUE(regulator.acquired());
+  tick = feed(regulator, tick, 1, 2);  // one lucky reading at the base depth is not the lead
+  EXPECT_FALSE(regulator.acquired());
+  tick = feed(regulator, tick, 1, -1);
+  EXPECT_EQ(regulator.counters().margin_growths, 0u);
+  while (!regulator.acquired() && tick < 1000) tick = feed(regulator, tick, 1, 3);
+  EXPECT_GE(*regulator.smoothed_depth_ticks(), 2.0);  // the filtered depth reached the base
+  feed(regulator, tick, 1, -1);
+  EXPECT_EQ(regulator.counters().margin_growths, 1u);
+  EXPECT_GT(regulator.margin_ticks(), 0.0);
 }
 
 TEST(ClockRegulator, EachStarvedTickReportedWidensTheMarginOnce) {

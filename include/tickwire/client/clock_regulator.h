@@ -57,8 +57,9 @@ class ClockRegulator {
   // base depth + the earned margin: what the smoothed depth is steered to.
   double target_depth_ticks() const;
   double margin_ticks() const { return margin_.value(); }
-  // False until a reading shows the queue holding the base depth: starved ticks before that are
-  // the lead being built, not jitter, and do not widen the margin.
+  // False until the smoothed depth first reaches the base depth: starved ticks before that are the
+  // lead being built (the first inputs are still on their way), not jitter, and do not widen the
+  // margin. Set once per session.
   bool acquired() const { return acquired_; }
   const ClockRegulatorSettings& settings() const { return settings_; }
   const ClockRegulatorCounters& counters() const { return counters_; }

@@ -39,9 +39,9 @@ struct ClockRegulatorSettings {
   // depthSmoothing: the time constant of the exponential filter over the depth readings (0: none).
   Duration depth_smoothing = Duration::milliseconds(300);
   // rateGain: rate change per tick of depth error (proportional term).
-  double rate_gain_per_tick = 0.015;
+  double rate_gain_per_tick = 0.02;
   // rateIntegralTime: the integral term's time (it absorbs a steady clock drift); 0 switches it off.
-  Duration rate_integral_time = Duration::seconds(4);
+  Duration rate_integral_time = Duration::seconds(2);
 };
 
 // The same settings with every value clamped into its limits (margin_max also so that
