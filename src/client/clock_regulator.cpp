@@ -11,6 +11,14 @@
 namespace tickwire {
 namespace {
 
+// A hold lets go once the un-acked input falls below this fraction of holdBacklog. An ack or two
+// still in flight when the link died arrives first and must not release it only to hold again
+// (resumed acks drain the backlog towards zero, since a held client produces nothing).
+inline constexpr double kHoldReleaseFraction = 0.5;
+// The integral credits a reading with at most this many ticks: after a run of lost snapshots the
+// error during the gap is unknown, and a long gap must not slam the integral into its clamp.
+inline constexpr int64_t kMaxIntegratedGapTicks = 6;
+
 // Growth events a retune may replay to carry a margin over: (target limit) / (minimum growth).
 inline constexpr int64_t kMaxMarginCarryEvents =
     static_cast<int64_t>(kClockTargetDepthLimitTicks / kClockMinMarginGrowthTicks) + 1;
@@ -108,7 +116,7 @@ void ClockRegulator::integrate(int64_t ticks_elapsed) {
   const double output = settings_.rate_gain_per_tick * error_ticks + integral_;
   const double limit = settings_.clock_max_rate;
   if ((output >= limit && error_ticks > 0.0) || (output <= -limit && error_ticks < 0.0)) return;
-  const double covered_s = static_cast<double>(ticks_elapsed) * tick_period_.seconds_f();
+  const double covered_s = static_cast<double>(std::min(ticks_elapsed, kMaxIntegratedGapTicks)) * tick_period_.seconds_f();
   integral_ += settings_.rate_gain_per_tick * error_ticks * covered_s / settings_.rate_integral_time.seconds_f();
   integral_ = std::clamp(integral_, -limit, limit);
 }
@@ -130,7 +138,7 @@ void ClockRegulator::update_hold(uint32_t unacked_inputs) {
   if (!holding_ && backlog >= settings_.hold_backlog) {
     holding_ = true;
     ++counters_.holds;
-  } else if (holding_ && backlog < settings_.hold_backlog) {
+  } else if (holding_ && backlog.seconds_f() < settings_.hold_backlog.seconds_f() * kHoldReleaseFraction) {
     holding_ = false;  // acks resumed
   }
 }

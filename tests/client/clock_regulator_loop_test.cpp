@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/server/input_queue.h"
+#include "tickwire/server/input_drop_reason.h"
+#include "tickwire/transport/link_model.h"
 #include "tickwire/transport/link_simulator.h"
 
 namespace tickwire {
@@ -33,6 +36,7 @@ constexpr int64_t kSettleWindowTicks = 60;  // the server depth is judged by its
 constexpr double kSettleToleranceTicks = 0.5;
 constexpr std::size_t kSettleHoldTicks = 5 * kServerHz;  // in the band this long in a row to count as settled
 constexpr double kDriftSettleLimitS = 8.0;
+constexpr int kHistogramFloorTicks = -6;  // printed as "<=-6"
 constexpr double kRunSeconds = 60.0;  // every run below lasts this long
 
 struct LoopConfig {
@@ -42,6 +46,12 @@ struct LoopConfig {
   Duration frame = Duration::nanoseconds(6'944'444);  // 144 Hz
   Duration run = Duration::from_seconds(kRunSeconds);
   ClockRegulatorSettings settings;
+  std::vector<std::pair<double, double>> outages_s;  // [from, to): the link carries nothing either way
+};
+
+struct HoldSpan {
+  double from_s = 0.0;
+  double to_s = -1.0;  // -1 while still holding at the end of the run
 };
 
 struct TickSample {
@@ -59,6 +69,7 @@ struct LoopResult {
   uint64_t server_overflow_drops = 0;  // inputs refused by a full queue
   uint64_t server_stale_drops = 0;     // inputs that arrived after their tick had passed
   uint64_t accumulator_dropped_ticks = 0;
+  std::vector<HoldSpan> holds;  // when input production was stopped, true time
 };
 
 struct InputPacket {
@@ -146,16 +157,32 @@ class LeadLoop {
     const Duration real_dt = now - last_frame_;
     last_frame_ = now;
     regulator_.update(now, unacked_inputs());
+    note_hold(now_ns);
     const uint32_t ticks = accumulator_.advance(real_dt, regulator_.rate());
-    if (regulator_.holding()) return;  // a hold produces no inputs: the ticks are not run
-    for (uint32_t i = 0; i < ticks; ++i) send_input(now_ns);
+    if (regulator_.holding()) {
+      // A hold produces no inputs (the ticks are not run) but keeps re-sending the un-acked ones,
+      // or a link that comes back would never ack anything and the hold would never end.
+      if (ticks > 0) send_unacked(now_ns);
+      return;
+    }
+    for (uint32_t i = 0; i < ticks; ++i) {
+      ++next_sequence_;
+      send_unacked(now_ns);
+    }
   }
 
-  // One client tick: a new input, sent with the newest un-acked ones (as the client's InputFrame is).
-  void send_input(int64_t now_ns) {
-    ++next_sequence_;
+  void note_hold(int64_t now_ns) {
+    const double now_s = static_cast<double>(now_ns) * 1e-9;
+    const bool open = !result_.holds.empty() && result_.holds.back().to_s < 0.0;
+    if (regulator_.holding() && !open) result_.holds.push_back(HoldSpan{now_s, -1.0});
+    if (!regulator_.holding() && open) result_.holds.back().to_s = now_s;
+  }
+
+  // The newest un-acked inputs, as the client's InputFrame carries them (the newest one last).
+  void send_unacked(int64_t now_ns) {
     const uint32_t oldest_unacked = acked_ ? *acked_ + 1 : 0;
     const uint32_t count = std::min<uint32_t>(next_sequence_ - oldest_unacked, protocol::MaxInputsPerPacket);
+    if (count == 0) return;
     InputPacket packet{next_sequence_ - count, std::vector<protocol::InputCmd>(count)};
     for (uint32_t i = 0; i < count; ++i) packet.inputs[i].buttons = (packet.first_sequence + i) & 0xFF;
     send(up_, up_flight_, packet, now_ns, kInputPacketBytes);
@@ -163,6 +190,10 @@ class LeadLoop {
 
   template <class Packet>
   void send(LinkSimulator& link, InFlight<Packet>& flight, const Packet& packet, int64_t now_ns, std::size_t bytes) {
+    const double now_s = static_cast<double>(now_ns) * 1e-9;
+    for (const auto& [from_s, to_s] : config_.outages_s) {
+      if (now_s >= from_s && now_s < to_s) return;
+    }
     const LinkDelivery delivery = link.decide(MonoTime::from_ns(now_ns), bytes, rng_);
     for (std::size_t c = 0; c < delivery.copies; ++c) flight.emplace(std::make_pair(delivery.at[c].ns(), order_++), packet);
   }
@@ -191,9 +222,11 @@ struct LoopFigures {
   uint64_t in_band_after_settle = 0;  // ticks whose 1 s mean depth is within the tolerance
   double min_rate = 1.0, max_rate = 1.0;
   double mean_rate_last_10s = 0.0;
-  double mean_unacked_after_settle = 0.0;
-  double mean_depth_after_settle = 0.0;
-  std::map<int, uint64_t> depth_histogram;  // after settling
+  // Whole run:
+  uint64_t starved_ticks = 0;
+  double mean_unacked = 0.0;
+  double mean_depth = 0.0;
+  std::map<int, uint64_t> depth_histogram;  // starved runs longer than the floor share its bin
 };
 
 // Whether the server depth's trailing 1 s mean is within the tolerance of the target, per tick
@@ -231,20 +264,20 @@ LoopFigures figures_of(const LoopResult& result) {
   f.max_rate = result.counters.max_rate;
   const std::vector<bool> in_band = in_band_per_tick(samples);
   const std::optional<std::size_t> settled = settle_index(in_band);
-  if (settled) {
-    f.settle_s = samples[*settled].at_s;
-    double unacked_sum = 0.0, depth_sum = 0.0;
-    for (std::size_t i = *settled; i < samples.size(); ++i) {
-      ++f.ticks_after_settle;
-      if (in_band[i]) ++f.in_band_after_settle;
-      if (samples[i].depth < 0) ++f.starved_after_settle;
-      ++f.depth_histogram[samples[i].depth];
-      unacked_sum += samples[i].unacked;
-      depth_sum += samples[i].depth;
-    }
-    f.mean_unacked_after_settle = unacked_sum / static_cast<double>(f.ticks_after_settle);
-    f.mean_depth_after_settle = depth_sum / static_cast<double>(f.ticks_after_settle);
+  if (settled) f.settle_s = samples[*settled].at_s;
+  double unacked_sum = 0.0, depth_sum = 0.0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    ++f.depth_histogram[std::max<int>(samples[i].depth, kHistogramFloorTicks)];
+    if (samples[i].depth < 0) ++f.starved_ticks;
+    unacked_sum += samples[i].unacked;
+    depth_sum += samples[i].depth;
+    if (!settled || i < *settled) continue;
+    ++f.ticks_after_settle;
+    if (in_band[i]) ++f.in_band_after_settle;
+    if (samples[i].depth < 0) ++f.starved_after_settle;
   }
+  f.mean_unacked = unacked_sum / static_cast<double>(samples.size());
+  f.mean_depth = depth_sum / static_cast<double>(samples.size());
   const std::size_t last_10s = std::min<std::size_t>(samples.size(), 10 * kServerHz);
   double rate_sum = 0.0;
   for (std::size_t i = samples.size() - last_10s; i < samples.size(); ++i) rate_sum += samples[i].rate;
@@ -252,21 +285,24 @@ LoopFigures figures_of(const LoopResult& result) {
   return f;
 }
 
+double percent(uint64_t part, uint64_t whole) {
+  return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
 void print_figures(const char* name, const LoopResult& result, const LoopFigures& f) {
-  const double starved_pct =
-      f.ticks_after_settle ? 100.0 * static_cast<double>(f.starved_after_settle) / static_cast<double>(f.ticks_after_settle) : 0.0;
-  const double in_band_pct =
-      f.ticks_after_settle ? 100.0 * static_cast<double>(f.in_band_after_settle) / static_cast<double>(f.ticks_after_settle) : 0.0;
-  std::printf("[ loop ] %s: settle %.2f s, in band after %.1f%%, starved after settle %llu/%llu (%.3f%%), "
-              "rate x%.4f..x%.4f, mean rate last 10 s x%.4f, mean depth %.2f, mean un-acked %.1f inputs, "
-              "server overflow %llu stale %llu\n",
-              name, f.settle_s.value_or(-1.0), in_band_pct, static_cast<unsigned long long>(f.starved_after_settle),
-              static_cast<unsigned long long>(f.ticks_after_settle), starved_pct, f.min_rate, f.max_rate,
-              f.mean_rate_last_10s, f.mean_depth_after_settle, f.mean_unacked_after_settle,
-              static_cast<unsigned long long>(result.server_overflow_drops),
-              static_cast<unsigned long long>(result.server_stale_drops));
-  std::printf("[ loop ] %s: depth histogram after settle:", name);
-  for (const auto& [depth, count] : f.depth_histogram) std::printf(" %d:%llu", depth, static_cast<unsigned long long>(count));
+  using ull = unsigned long long;
+  std::printf("[ loop ] %s: settle %.2f s; after it %.1f%% in band, starved %llu/%llu (%.3f%%); "
+              "rate x%.4f..x%.4f, last 10 s x%.4f\n",
+              name, f.settle_s.value_or(-1.0), percent(f.in_band_after_settle, f.ticks_after_settle),
+              static_cast<ull>(f.starved_after_settle), static_cast<ull>(f.ticks_after_settle),
+              percent(f.starved_after_settle, f.ticks_after_settle), f.min_rate, f.max_rate, f.mean_rate_last_10s);
+  std::printf("[ loop ] %s: whole run: starved %llu/%llu ticks, mean depth %.2f, mean un-acked %.1f inputs, "
+              "server overflow %llu stale %llu; depth histogram",
+              name, static_cast<ull>(f.starved_ticks), static_cast<ull>(result.samples.size()), f.mean_depth,
+              f.mean_unacked, static_cast<ull>(result.server_overflow_drops), static_cast<ull>(result.server_stale_drops));
+  for (const auto& [depth, count] : f.depth_histogram) {
+    std::printf(depth == kHistogramFloorTicks ? " <=%d:%llu" : " %d:%llu", depth, static_cast<ull>(count));
+  }
   std::printf("\n[ loop ] %s: %s | %s\n", name, result.overlay.c_str(), clock_counters_line(result.counters).c_str());
 }
 
@@ -305,8 +341,8 @@ TEST(ClockRegulatorLoop, TransatlanticLinkSettlesAtTheTargetWithinFiveSeconds) {
   EXPECT_NEAR(f.mean_rate_last_10s, 1.0, 0.002);
   // The un-acked backlog sits near RTT x tick rate + depth (about 9 inputs) while the regulated
   // depth sits at 2: steering the backlog to 2 instead would have pinned the clock fast forever.
-  EXPECT_GT(f.mean_unacked_after_settle, 6.0);
-  EXPECT_NEAR(f.mean_depth_after_settle, result.samples.back().target, kSettleToleranceTicks);
+  EXPECT_GT(f.mean_unacked, 6.0);
+  EXPECT_NEAR(f.mean_depth, result.samples.back().target, kSettleToleranceTicks);
 }
 
 TEST(ClockRegulatorLoop, ClientClockDriftIsAbsorbedInsideTheRateRange) {
@@ -327,27 +363,47 @@ TEST(ClockRegulatorLoop, ClientClockDriftIsAbsorbedInsideTheRateRange) {
   }
 }
 
-TEST(ClockRegulatorLoop, TransatlanticProfileWithLossKeepsTheLead) {
-  const uint64_t seed = test::test_seed(2026);
-  const std::optional<LinkModel> profile = link_profile("transatlantic");
-  ASSERT_TRUE(profile.has_value());
+// A bad ping is not a dead link: a 0.6 s outage never holds. A 3 s outage holds once, a full second
+// after the oldest un-acked input was sent, and lets go when the link (and so the acks) comes back;
+// then the lead settles again and never holds a second time.
+TEST(ClockRegulatorLoop, OnlyADeadLinkHoldsAndTheHoldEndsWhenAcksResume) {
+  const uint64_t seed = test::test_seed(2028);
   LoopConfig config;
-  config.up = *profile;  // 50 +- 10 ms and 0.5% loss: lost inputs are resent, lost snapshots skipped
-  config.down = *profile;
+  config.up = one_way(50.0, 10.0);
+  config.down = one_way(50.0, 10.0);
+  config.outages_s = {{15.0, 15.6}, {30.0, 33.0}};
   const LoopResult result = LeadLoop(config, seed).run();
   const LoopFigures f = figures_of(result);
-  print_figures("transatlantic profile (0.5% loss)", result, f);
-  expect_steady_lead(result, f);
-  EXPECT_GT(result.counters.readings, 0u);
+  print_figures("outages 0.6 s and 3 s", result, f);
+  const HoldSpan hold = result.holds.empty() ? HoldSpan{} : result.holds.front();
+  for (const HoldSpan& span : result.holds) std::printf("[ loop ] hold from %.3f s to %.3f s\n", span.from_s, span.to_s);
+  // The inputs un-acked when the link died were sent up to ~150 ms before (the RTT floor), so the
+  // oldest is a second old ~0.85 s into the outage; never before, and well before the link returns.
+  EXPECT_GE(hold.from_s, 30.0 + 0.8);
+  EXPECT_LE(hold.from_s, 30.0 + 1.0);
+  // Released about one round trip after the link returns (the re-sent inputs go up, acks come down).
+  EXPECT_GE(hold.to_s, 33.0);
+  EXPECT_LE(hold.to_s, 33.0 + 0.25);
+  EXPECT_EQ(result.holds.size(), 1u);
+  EXPECT_EQ(result.counters.holds, 1u);
+  EXPECT_GE(f.min_rate, 0.98);
+  EXPECT_LE(f.max_rate, 1.02);
+  // Settled again by the end: the last second's mean depth is at the target.
+  double last_second = 0.0;
+  for (std::size_t i = result.samples.size() - kServerHz; i < result.samples.size(); ++i) last_second += result.samples[i].depth;
+  EXPECT_NEAR(last_second / static_cast<double>(kServerHz), result.samples.back().target, kSettleToleranceTicks);
 }
 
-// The named link profiles, for the figures (printed) and what holds on any of them: the rate never
-// leaves +-2% and none is dead enough to hold. mobile-bad's 250 ms stall every 5 s starves ~13 ticks
-// and then delivers them at once, a lead of ~13 ticks the server queue caps at 12 (overflow) and a
-// -2% clock drains at 1.2 ticks/s: its queue sits near full, beyond the soft controller's reach.
-TEST(ClockRegulatorLoop, NamedLinkProfilesKeepTheRateInsideItsRange) {
+// The named link profiles (both directions), for the figures and what holds on each. broadband and
+// transatlantic (with their loss: lost inputs are resent in the next frame, lost snapshots skipped)
+// meet the steady-lead bar. On every profile the rate stays within +-2% and nothing holds.
+// mobile-bad's 250 ms stall every 5 s starves ~13 ticks and then delivers them at once, a lead the
+// 12-deep server queue caps (overflow) and a -2% clock drains at only 1.2 ticks/s: its queue sits
+// near full, beyond a soft controller's reach. burst-host delivers only every 83 ms, so the depth
+// saws 5 ticks deep whatever the clock does; the margin earns some headroom.
+TEST(ClockRegulatorLoop, NamedLinkProfiles) {
   const uint64_t seed = test::test_seed(2027);
-  for (const char* name : {"broadband", "transatlantic", "mobile-bad", "burst-host"}) {
+  for (const std::string_view name : {"broadband", "transatlantic", "mobile-bad", "burst-host"}) {
     const std::optional<LinkModel> profile = link_profile(name);
     ASSERT_TRUE(profile.has_value()) << name;
     LoopConfig config;
@@ -355,13 +411,11 @@ TEST(ClockRegulatorLoop, NamedLinkProfilesKeepTheRateInsideItsRange) {
     config.down = *profile;
     const LoopResult result = LeadLoop(config, seed).run();
     const LoopFigures f = figures_of(result);
-    print_figures(name, result, f);
+    print_figures(std::string(name).c_str(), result, f);
     EXPECT_GE(f.min_rate, 0.98) << name;
     EXPECT_LE(f.max_rate, 1.02) << name;
     EXPECT_EQ(result.counters.holds, 0u) << name;
-    if (std::string_view(name) != "mobile-bad") {
-      EXPECT_EQ(result.server_overflow_drops, 0u) << name;
-    }
+    if (name == "broadband" || name == "transatlantic") expect_steady_lead(result, f);
   }
 }
 

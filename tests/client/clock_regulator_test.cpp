@@ -186,7 +186,11 @@ TEST(ClockRegulator, HoldsOnlyAfterAFullSecondOfUnackedInputAndReleasesWhenAcksR
   regulator.update(at_tick(30), 60);  // stays held while nothing is acked
   EXPECT_TRUE(regulator.holding());
   EXPECT_EQ(regulator.counters().holds, 1u);
-  regulator.update(at_tick(31), 52);  // acks resumed
+  regulator.update(at_tick(31), 52);  // a straggler ack sent before the link died: still held
+  EXPECT_TRUE(regulator.holding());
+  regulator.update(at_tick(40), 29);  // acks resumed: under half a second un-acked
+  EXPECT_FALSE(regulator.holding());
+  regulator.update(at_tick(41), 45);  // producing again, under the hold: no new hold
   EXPECT_FALSE(regulator.holding());
   EXPECT_EQ(regulator.counters().holds, 1u);
   // holdBacklog is live: half a second holds at 30 inputs.
@@ -196,6 +200,8 @@ TEST(ClockRegulator, HoldsOnlyAfterAFullSecondOfUnackedInputAndReleasesWhenAcksR
   regulator.update(at_tick(33), 30);
   EXPECT_TRUE(regulator.holding());
   EXPECT_EQ(regulator.counters().holds, 2u);
+  regulator.update(at_tick(34), 14);
+  EXPECT_FALSE(regulator.holding());
 }
 
 TEST(ClockRegulator, TheUnackedBacklogNeverMovesTheRate) {
@@ -231,6 +237,18 @@ TEST(ClockRegulator, TheIntegralTermPushesOnWhileAnErrorPersists) {
   EXPECT_NEAR(proportional.rate(), 1.005, 1e-12);
   EXPECT_GT(with_integral.rate(), 1.005 + 0.002);
   EXPECT_LE(with_integral.rate(), 1.02);
+}
+
+TEST(ClockRegulator, ALongGapBetweenReadingsDoesNotSlamTheIntegral) {
+  ClockRegulatorSettings settings;
+  settings.rate_gain_per_tick = 0.005;
+  settings.rate_integral_time = Duration::seconds(2);
+  ClockRegulator regulator(kTick, settings, kStart);
+  feed(regulator, 0, 1, 1);
+  feed(regulator, 600, 1, 1);  // 10 s of lost snapshots, one tick short on both sides
+  // Proportional 0.5%; the gap is credited at most 6 ticks (100 ms) of integral, not 10 s.
+  EXPECT_GT(regulator.rate(), 1.005);
+  EXPECT_LT(regulator.rate(), 1.0055);
 }
 
 TEST(ClockRegulator, NoWindUpWhilePinnedAtTheClamp) {

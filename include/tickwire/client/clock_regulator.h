@@ -48,7 +48,10 @@ class ClockRegulator {
 
   // The multiplier for the real seconds fed to the tick accumulator, in [1 - max, 1 + max].
   double rate() const { return rate_; }
-  // True while the client must not produce inputs (a full holdBacklog of input is un-acked).
+  // True while the client must not produce inputs: set when a full holdBacklog of input is
+  // un-acked, cleared once resumed acks bring it under half of that. While holding, the client
+  // keeps re-sending its newest un-acked inputs (nothing new), or a link that comes back would
+  // have nothing to ack and the hold would never end.
   bool holding() const { return holding_; }
   // The latest raw depth byte (absent until the first reading of the session).
   std::optional<int8_t> last_depth() const { return last_depth_; }
