@@ -13,7 +13,8 @@ PriorityBudget::PriorityBudget(const InterestWorld& world, const PriorityConfig&
       in_set_(world.max_entities()),
       selected_(world.max_entities()),
       in_unit_(world.max_entities()),
-      frames_in_unit_(world.max_scene_frames() + 1) {
+      frames_in_unit_(world.max_scene_frames() + 1),
+      frames_refused_(world.max_scene_frames() + 1) {
   TW_ASSERT(std::isfinite(config.distance_weight) && config.distance_weight >= 0.0f, "distance_weight must be >= 0");
   candidates_.reserve(InterestSet::kMaxEntities);
   unit_.reserve(InterestSet::kMaxEntities);
@@ -97,11 +98,16 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
   });
 
   uint32_t remaining = budget_bytes;
+  frames_refused_.clear();
   for (const Candidate& c : candidates_) {
     if (selected_.test(c.entity)) continue;  // came earlier as a parent or frame member
+    // Every member of a frame closes over the same unit, so one refusal answers for all of them.
+    const uint32_t frame = world.scene_frame(c.entity);
+    if (frame != kNoSceneFrame && frames_refused_.test(frame)) continue;
     bool has_frame = false;
     if (!build_unit(world, c.entity, &has_frame)) {
       ++stats.orphaned;
+      if (frame != kNoSceneFrame) frames_refused_.insert(frame);
       continue;
     }
     uint64_t unit_bytes = 0;
@@ -109,6 +115,7 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
     if (unit_bytes > remaining) {
       stats.oversize += unit_bytes > budget_bytes ? 1u : 0u;
       stats.frames_refused += has_frame ? 1u : 0u;
+      if (frame != kNoSceneFrame) frames_refused_.insert(frame);
       continue;
     }
     remaining -= static_cast<uint32_t>(unit_bytes);

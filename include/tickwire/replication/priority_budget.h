@@ -84,7 +84,8 @@ struct FitStats {
   uint32_t deferred = 0;        // candidates left for a later tick (their priority keeps growing)
   uint32_t orphaned = 0;        // units refused: a required parent not visible, removed, or too deep
   uint32_t oversize = 0;        // units bigger than the whole budget (never sendable at this budget)
-  uint32_t frames_refused = 0;  // units holding a scene frame that did not fit (it waits, whole)
+  uint32_t frames_refused = 0;  // units holding a scene frame that did not fit (it waits, whole);
+                                // a frame is counted once a tick however many members asked
   uint32_t bytes = 0;
 };
 
@@ -126,6 +127,7 @@ class PriorityBudget {
   EntityMarks selected_;
   EntityMarks in_unit_;
   EntityMarks frames_in_unit_;
+  EntityMarks frames_refused_;  // frames whose unit was refused this tick
 };
 
 }  // namespace tickwire
