@@ -27,8 +27,8 @@ bool InterestWorld::insert(uint32_t entity, const InterestEntity& attributes) {
   if ((attributes.flags & kInterestAlwaysRelevant) != 0 && always_relevant_.size() >= max_always_relevant_) {
     return false;
   }
-  Info& in = info_[entity];
-  in = Info{in.incarnation + 1, kNoEntity, 0, kNoSceneFrame, kNoEntity, attributes.importance,
+  Entry& in = info_[entity];
+  in = Entry{in.incarnation + 1, kNoEntity, 0, kNoSceneFrame, kNoEntity, attributes.importance,
             attributes.owner_client, attributes.flags};
   grid_.insert(entity, attributes.x_m, attributes.z_m);
   if ((attributes.flags & kInterestAlwaysRelevant) != 0) add_always_relevant(entity);
@@ -36,7 +36,7 @@ bool InterestWorld::insert(uint32_t entity, const InterestEntity& attributes) {
 }
 
 void InterestWorld::remove(uint32_t entity) {
-  Info& in = info(entity);
+  Entry& in = info(entity);
   if (in.always_slot != kNoEntity) drop_always_relevant(entity);
   if (in.scene_frame != kNoSceneFrame) leave_scene_frame(entity);
   in.parent = kNoEntity;
@@ -61,7 +61,7 @@ void InterestWorld::drop_always_relevant(uint32_t entity) {
 
 bool InterestWorld::set_flags(uint32_t entity, uint8_t flags) {
   TW_ASSERT((flags & ~kInterestKnownFlags) == 0, "unknown interest flag bits");
-  Info& in = info(entity);
+  Entry& in = info(entity);
   const bool want_always = (flags & kInterestAlwaysRelevant) != 0;
   if (want_always && in.always_slot == kNoEntity && !add_always_relevant(entity)) return false;
   if (!want_always && in.always_slot != kNoEntity) drop_always_relevant(entity);
@@ -77,14 +77,14 @@ void InterestWorld::set_importance(uint32_t entity, float importance) {
 }
 
 uint32_t InterestWorld::parent(uint32_t entity, bool* broken) const {
-  const Info& in = info(entity);
+  const Entry& in = entry(entity);
   const bool live = in.parent != kNoEntity && contains(in.parent) && info_[in.parent].incarnation == in.parent_incarnation;
   if (broken != nullptr) *broken = in.parent != kNoEntity && !live;
   return live ? in.parent : kNoEntity;
 }
 
 void InterestWorld::set_parent(uint32_t entity, uint32_t parent) {
-  Info& in = info(entity);
+  Entry& in = info(entity);
   if (parent == kNoEntity) {
     in.parent = kNoEntity;
     return;
@@ -104,7 +104,7 @@ void InterestWorld::set_parent(uint32_t entity, uint32_t parent) {
 
 void InterestWorld::set_scene_frame(uint32_t entity, uint32_t frame) {
   TW_ASSERT(frame <= max_scene_frames_, "scene frame id above max_scene_frames");
-  Info& in = info(entity);
+  Entry& in = info(entity);
   if (in.scene_frame == frame) return;
   if (in.scene_frame != kNoSceneFrame) leave_scene_frame(entity);
   if (frame == kNoSceneFrame) return;

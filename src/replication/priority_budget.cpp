@@ -25,21 +25,21 @@ uint32_t PriorityBudget::gather_candidates(const InterestWorld& world, const Int
   const std::span<const uint32_t> entities = set.entities();
   for (uint32_t i = 0; i < entities.size(); ++i) {
     const uint32_t entity = entities[i];
+    // The world is shared by every client and stays cached; each client's accumulators are not,
+    // so they are fetched ahead, and only for entities that are candidates this tick.
+    if (i + kPrefetchAhead < entities.size()) __builtin_prefetch(&state.slots_[entities[i + kPrefetchAhead]]);
     in_set_.insert(entity);
     set_index_[entity] = i;
-    if (state.incarnation_[entity] != world.incarnation(entity)) {
-      state.incarnation_[entity] = world.incarnation(entity);
-      state.accumulated_[entity] = 0.0f;
-    }
+    const InterestWorld::Entry& info = world.entry(entity);
     const float dx = world.x_m(entity) - viewer.x_m;
     const float dz = world.z_m(entity) - viewer.z_m;
     const float distance_m = std::sqrt(dx * dx + dz * dz);
-    const bool important = (world.flags(entity) & kInterestImportant) != 0;
-    const SendLane lane = config_.lanes.lane_for(distance_m, important);
+    const SendLane lane = config_.lanes.lane_for(distance_m, (info.flags & kInterestImportant) != 0);
     if (lane == SendLane::world && !snapshot_tick) continue;
-    float& accumulated = state.accumulated_[entity];
-    accumulated += interest_priority(world.importance(entity), distance_m, viewer.radius_m, config_.distance_weight);
-    candidates_.push_back(Candidate{accumulated, entity, lane});
+    ClientPriorityState::Slot& slot = state.slots_[entity];
+    if (slot.incarnation != info.incarnation) slot = ClientPriorityState::Slot{0.0f, info.incarnation};
+    slot.accumulated += interest_priority(info.importance, distance_m, viewer.radius_m, config_.distance_weight);
+    candidates_.push_back(Candidate{slot.accumulated, entity, lane});
   }
   return static_cast<uint32_t>(candidates_.size());
 }
@@ -102,10 +102,14 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
   for (const Candidate& c : candidates_) {
     if (selected_.test(c.entity)) continue;  // came earlier as a parent or frame member
     // Every member of a frame closes over the same unit, so one refusal answers for all of them.
-    const uint32_t frame = world.scene_frame(c.entity);
+    const InterestWorld::Entry& info = world.entry(c.entity);
+    const uint32_t frame = info.scene_frame;
     if (frame != kNoSceneFrame && frames_refused_.test(frame)) continue;
     bool has_frame = false;
-    if (!build_unit(world, c.entity, &has_frame)) {
+    if (info.solo()) {  // the common case: a unit of one, no closure to walk
+      unit_.clear();
+      unit_.push_back(UnitMember{0, c.entity});
+    } else if (!build_unit(world, c.entity, &has_frame)) {
       ++stats.orphaned;
       if (frame != kNoSceneFrame) frames_refused_.insert(frame);
       continue;
@@ -121,7 +125,7 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
     remaining -= static_cast<uint32_t>(unit_bytes);
     for (const UnitMember& m : unit_) {
       selected_.insert(m.entity);
-      state.accumulated_[m.entity] = 0.0f;
+      state.slots_[m.entity] = ClientPriorityState::Slot{0.0f, world.incarnation(m.entity)};
       out.push(SendEntry{m.entity, size_bytes[set_index_[m.entity]], c.lane, m.entity != c.entity});
       stats.pulled += m.entity != c.entity ? 1u : 0u;
     }

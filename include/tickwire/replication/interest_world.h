@@ -70,11 +70,28 @@ class InterestWorld {
   const InterestGrid& grid() const { return grid_; }
   float x_m(uint32_t entity) const { return grid_.x_m(entity); }
   float z_m(uint32_t entity) const { return grid_.z_m(entity); }
-  uint8_t flags(uint32_t entity) const { return info(entity).flags; }
-  uint16_t owner_client(uint32_t entity) const { return info(entity).owner_client; }
-  float importance(uint32_t entity) const { return info(entity).importance; }
-  uint32_t incarnation(uint32_t entity) const { return info(entity).incarnation; }
-  uint32_t scene_frame(uint32_t entity) const { return info(entity).scene_frame; }
+  // Everything but the position, in one read (the hot paths take this rather than five accessors).
+  struct Entry {
+    uint32_t incarnation = 0;
+    uint32_t parent = kNoEntity;  // as set: may be stale, parent() says whether it still holds
+    uint32_t parent_incarnation = 0;
+    uint32_t scene_frame = kNoSceneFrame;
+    uint32_t always_slot = kNoEntity;  // position in always_relevant()
+    float importance = 1.0f;
+    uint16_t owner_client = kNoOwnerClient;
+    uint8_t flags = 0;
+    // Sent on its own: no parent link (live or stale) and no scene frame.
+    bool solo() const { return parent == kNoEntity && scene_frame == kNoSceneFrame; }
+  };
+  const Entry& entry(uint32_t entity) const {
+    TW_ASSERT(contains(entity), "interest world does not hold this entity");
+    return info_[entity];
+  }
+  uint8_t flags(uint32_t entity) const { return entry(entity).flags; }
+  uint16_t owner_client(uint32_t entity) const { return entry(entity).owner_client; }
+  float importance(uint32_t entity) const { return entry(entity).importance; }
+  uint32_t incarnation(uint32_t entity) const { return entry(entity).incarnation; }
+  uint32_t scene_frame(uint32_t entity) const { return entry(entity).scene_frame; }
   // The live parent, or kNoEntity when there is none; `broken` is set when a parent was set but
   // has since been removed (the entity then must not be sent).
   uint32_t parent(uint32_t entity, bool* broken = nullptr) const;
@@ -82,21 +99,7 @@ class InterestWorld {
   std::span<const uint32_t> scene_frame_members(uint32_t frame) const;
 
  private:
-  struct Info {
-    uint32_t incarnation = 0;
-    uint32_t parent = kNoEntity;
-    uint32_t parent_incarnation = 0;
-    uint32_t scene_frame = kNoSceneFrame;
-    uint32_t always_slot = kNoEntity;  // position in always_relevant_
-    float importance = 1.0f;
-    uint16_t owner_client = kNoOwnerClient;
-    uint8_t flags = 0;
-  };
-  const Info& info(uint32_t entity) const {
-    TW_ASSERT(contains(entity), "interest world does not hold this entity");
-    return info_[entity];
-  }
-  Info& info(uint32_t entity) {
+  Entry& info(uint32_t entity) {
     TW_ASSERT(contains(entity), "interest world does not hold this entity");
     return info_[entity];
   }
@@ -107,7 +110,7 @@ class InterestWorld {
   InterestGrid grid_;
   uint32_t max_always_relevant_;
   uint32_t max_scene_frames_;
-  std::vector<Info> info_;
+  std::vector<Entry> info_;
   std::vector<uint32_t> always_relevant_;     // capacity reserved once, never grown past the cap
   std::vector<uint32_t> frame_members_;       // kMaxSceneFrameMembers slots per frame
   std::vector<uint8_t> frame_member_counts_;  // per frame id (index 0 unused)

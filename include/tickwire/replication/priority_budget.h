@@ -34,15 +34,18 @@ inline float interest_priority(float importance, float distance_m, float radius_
 // in the world changes (a reused index starts from nothing).
 class ClientPriorityState {
  public:
-  explicit ClientPriorityState(uint32_t max_entities) : accumulated_(max_entities, 0.0f), incarnation_(max_entities, 0) {}
-  uint32_t max_entities() const { return static_cast<uint32_t>(accumulated_.size()); }
+  explicit ClientPriorityState(uint32_t max_entities) : slots_(max_entities) {}
+  uint32_t max_entities() const { return static_cast<uint32_t>(slots_.size()); }
   // The waiting priority as of the last fit (0 right after a send).
-  float accumulated(uint32_t entity) const { return accumulated_[entity]; }
+  float accumulated(uint32_t entity) const { return slots_[entity].accumulated; }
 
  private:
   friend class PriorityBudget;
-  std::vector<float> accumulated_;
-  std::vector<uint32_t> incarnation_;
+  struct Slot {  // one read per visible entity per tick
+    float accumulated = 0.0f;
+    uint32_t incarnation = 0;
+  };
+  std::vector<Slot> slots_;
 };
 
 struct SendEntry {
@@ -91,6 +94,8 @@ struct FitStats {
 
 class PriorityBudget {
  public:
+  static constexpr uint32_t kPrefetchAhead = 8;  // set entries ahead whose accumulators are fetched early
+
   PriorityBudget(const InterestWorld& world, const PriorityConfig& config);
 
   const PriorityConfig& config() const { return config_; }
