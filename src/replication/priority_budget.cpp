@@ -38,7 +38,8 @@ uint32_t PriorityBudget::gather_candidates(const InterestWorld& world, const Int
     if (lane == SendLane::world && !snapshot_tick) continue;
     ClientPriorityState::Slot& slot = state.slots_[entity];
     if (slot.incarnation != info.incarnation) slot = ClientPriorityState::Slot{0.0f, info.incarnation};
-    slot.accumulated += interest_priority(info.importance, distance_m, viewer.radius_m, config_.distance_weight);
+    const float priority = interest_priority(info.importance, distance_m, viewer.radius_m, config_.distance_weight);
+    slot.accumulated = std::min(slot.accumulated + priority, kMaxAccumulated);
     candidates_.push_back(Candidate{slot.accumulated, entity, lane});
   }
   return static_cast<uint32_t>(candidates_.size());
@@ -101,7 +102,8 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
   frames_refused_.clear();
   for (const Candidate& c : candidates_) {
     if (selected_.test(c.entity)) continue;  // came earlier as a parent or frame member
-    // Every member of a frame closes over the same unit, so one refusal answers for all of them.
+    // Every member of a frame closes over the same unit, so one refusal answers for all of them
+    // (the unit could only shrink later this tick; waiting a tick is the conservative answer).
     const InterestWorld::Entry& info = world.entry(c.entity);
     const uint32_t frame = info.scene_frame;
     if (frame != kNoSceneFrame && frames_refused_.test(frame)) continue;

@@ -95,6 +95,9 @@ struct FitStats {
 class PriorityBudget {
  public:
   static constexpr uint32_t kPrefetchAhead = 8;  // set entries ahead whose accumulators are fetched early
+  // An accumulator stops growing here (an entity that can never be sent, say one whose parent is
+  // invisible, would otherwise grow until adding its priority changed nothing).
+  static constexpr float kMaxAccumulated = 1e6f;
 
   PriorityBudget(const InterestWorld& world, const PriorityConfig& config);
 
