@@ -14,6 +14,7 @@ void register_all(CLI::App& app) {
   register_conditioner(app);
   register_keygen(app);
   register_token(app);
+  register_map(app);
 }
 
 }  // namespace tickwire::cli

@@ -14,5 +14,6 @@ void register_schema(CLI::App& app);
 void register_conditioner(CLI::App& app);
 void register_keygen(CLI::App& app);
 void register_token(CLI::App& app);
+void register_map(CLI::App& app);
 
 }  // namespace tickwire::cli
