@@ -89,6 +89,20 @@ TEST(ReferenceMap, ObjectIndexIsThePlaceInTheFile) {
   EXPECT_EQ(map.object_index(""), std::nullopt);
 }
 
+TEST(MapFormatDoc, TheDocumentedExampleLoads) {
+  const std::string doc = test::read_file_text(test::source_dir() / "docs" / "map-format.md");
+  const std::string fence = "```json\n";
+  const auto begin = doc.find(fence);
+  ASSERT_NE(begin, std::string::npos);
+  const auto end = doc.find("```", begin + fence.size());
+  ASSERT_NE(end, std::string::npos);
+  auto map = load_map(std::string_view(doc).substr(begin + fence.size(), end - begin - fence.size()));
+  ASSERT_TRUE(map.ok()) << map.error().text();
+  EXPECT_EQ(map->boxes().size(), 2u);
+  EXPECT_EQ(map->objects().size(), 4u);
+  EXPECT_EQ(map->object_index("button.1"), 2u);
+}
+
 // Floats a writer could get wrong: tiny, huge, subnormal, non-terminating, -0.
 MapContent awkward_content() {
   MapContent c;
