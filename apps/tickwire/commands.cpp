@@ -15,6 +15,7 @@ void register_all(CLI::App& app) {
   register_keygen(app);
   register_token(app);
   register_contract(app);
+  register_map(app);
 }
 
 }  // namespace tickwire::cli

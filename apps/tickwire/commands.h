@@ -15,5 +15,6 @@ void register_conditioner(CLI::App& app);
 void register_keygen(CLI::App& app);
 void register_token(CLI::App& app);
 void register_contract(CLI::App& app);
+void register_map(CLI::App& app);
 
 }  // namespace tickwire::cli

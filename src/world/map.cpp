@@ -1,0 +1,66 @@
+// Map::build: validate, index the objects by key, hash the canonical text. The index and the hash
+// are computed once per loaded map; everything after is lookups.
+#include "tickwire/world/map.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "map_validate.h"
+#include "tickwire/core/hex.h"
+#include "tickwire/world/map_writer.h"
+
+namespace tickwire::world {
+namespace {
+
+static_assert(kMapHashBytes >= crypto_generichash_BYTES_MIN && kMapHashBytes <= crypto_generichash_BYTES_MAX);
+
+MapHash blake2b_128(std::string_view text) {
+  [[maybe_unused]] static const int sodium_ready = sodium_init();
+  MapHash digest{};
+  const int rc = crypto_generichash(digest.data(), digest.size(), reinterpret_cast<const unsigned char*>(text.data()),
+                                    text.size(), nullptr, 0);
+  TW_ASSERT(rc == 0, "crypto_generichash failed");
+  return digest;
+}
+
+bool same_box(const Aabb& a, const Aabb& b) { return a.min == b.min && a.max == b.max; }
+
+}  // namespace
+
+const ObjectComponent* MapObject::component(std::string_view wanted) const {
+  for (const ObjectComponent& c : components)
+    if (c.name == wanted) return &c;
+  return nullptr;
+}
+
+bool operator==(const MapContent& a, const MapContent& b) {
+  return a.name == b.name && std::equal(a.boxes.begin(), a.boxes.end(), b.boxes.begin(), b.boxes.end(), same_box) &&
+         a.box_surfaces == b.box_surfaces && a.spawn_points == b.spawn_points && a.objects == b.objects;
+}
+
+MapResult<Map> Map::build(MapContent content) {
+  if (auto error = detail::validate_map_content(content)) return std::move(*error);
+  Map map;
+  map.content_ = std::move(content);
+  const auto& objects = map.content_.objects;
+  map.index_by_key_.resize(objects.size());
+  std::iota(map.index_by_key_.begin(), map.index_by_key_.end(), 0u);
+  std::sort(map.index_by_key_.begin(), map.index_by_key_.end(),
+            [&](uint32_t a, uint32_t b) { return objects[a].key < objects[b].key; });
+  map.hash_ = blake2b_128(canonical_map_text(map.content_));
+  return map;
+}
+
+std::optional<uint32_t> Map::object_index(std::string_view key) const {
+  const auto& objects = content_.objects;
+  auto it = std::lower_bound(index_by_key_.begin(), index_by_key_.end(), key,
+                             [&](uint32_t index, std::string_view k) { return objects[index].key < k; });
+  if (it == index_by_key_.end() || objects[*it].key != key) return std::nullopt;
+  return *it;
+}
+
+std::string Map::content_hash_hex() const { return to_hex(hash_); }
+
+}  // namespace tickwire::world

@@ -1,0 +1,172 @@
+// Map content rules, one function per part of the map. Every number must be a finite float within
+// its range, every list within its cap, every identifier short and plain, every key unique.
+#include "map_validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace tickwire::world::detail {
+namespace {
+
+using Found = std::optional<MapError>;
+
+Found fail(MapErrorCode code, std::string path, std::string message) {
+  return MapError{code, std::move(path), std::move(message)};
+}
+
+bool identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == ':' || c == '/';
+}
+
+// Identifiers (keys, kinds, component names, tags, materials): 1..64 of [A-Za-z0-9_.:/-].
+Found check_identifier(const std::string& value, const std::string& path) {
+  if (value.size() > kMaxMapStringBytes)
+    return fail(MapErrorCode::string_over_cap, path, "longer than " + std::to_string(kMaxMapStringBytes) + " bytes");
+  if (value.empty()) return fail(MapErrorCode::invalid_string, path, "must not be empty");
+  if (!std::all_of(value.begin(), value.end(), identifier_char))
+    return fail(MapErrorCode::invalid_string, path, "allowed characters are A-Z a-z 0-9 _ - . : /");
+  return std::nullopt;
+}
+
+// The map's display name: 1..64 printable ASCII characters.
+Found check_name(const std::string& value, const std::string& path) {
+  if (value.size() > kMaxMapStringBytes)
+    return fail(MapErrorCode::string_over_cap, path, "longer than " + std::to_string(kMaxMapStringBytes) + " bytes");
+  if (value.empty()) return fail(MapErrorCode::invalid_string, path, "must not be empty");
+  if (!std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7e; }))
+    return fail(MapErrorCode::invalid_string, path, "allowed characters are printable ASCII");
+  return std::nullopt;
+}
+
+bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+Found check_point(Vec3 v, const std::string& path) {
+  if (!finite3(v)) return fail(MapErrorCode::not_finite, path, "expected 3 finite numbers");
+  const float limit = kMaxMapCoordinateMetres;
+  if (std::fabs(v.x) > limit || std::fabs(v.y) > limit || std::fabs(v.z) > limit)
+    return fail(MapErrorCode::out_of_range, path, "coordinates must lie within +-100000 m");
+  return std::nullopt;
+}
+
+Found check_boxes(const MapContent& c) {
+  TW_ASSERT(c.boxes.size() == c.box_surfaces.size(), "every box needs its surface");
+  if (auto e = check_count(c.boxes.size(), kMaxMapBoxes, "boxes")) return e;
+  for (std::size_t i = 0; i < c.boxes.size(); ++i) {
+    const std::string at = path_index("boxes", i);
+    if (auto e = check_identifier(c.box_surfaces[i].tag, path_field(at, "tag"))) return e;
+    if (auto e = check_identifier(c.box_surfaces[i].material, path_field(at, "material"))) return e;
+    if (auto e = check_point(c.boxes[i].min, path_field(at, "min"))) return e;
+    if (auto e = check_point(c.boxes[i].max, path_field(at, "max"))) return e;
+    if (!c.boxes[i].valid()) return fail(MapErrorCode::box_inverted, at, "min exceeds max on some axis");
+  }
+  return std::nullopt;
+}
+
+Found check_spawn_points(const MapContent& c) {
+  if (c.spawn_points.empty()) return fail(MapErrorCode::no_spawn_point, "spawns", "a map needs at least one spawn point");
+  if (auto e = check_count(c.spawn_points.size(), kMaxMapSpawnPoints, "spawns")) return e;
+  for (std::size_t i = 0; i < c.spawn_points.size(); ++i) {
+    const std::string at = path_index("spawns", i);
+    if (auto e = check_point(c.spawn_points[i].position, path_field(at, "position"))) return e;
+    const float yaw = c.spawn_points[i].yaw_deg;
+    if (!std::isfinite(yaw)) return fail(MapErrorCode::not_finite, path_field(at, "yaw_deg"), "expected a finite number");
+    if (yaw < 0 || yaw >= kFullTurnDegrees)
+      return fail(MapErrorCode::out_of_range, path_field(at, "yaw_deg"), "yaw must lie in [0, 360)");
+  }
+  return std::nullopt;
+}
+
+Found check_transform(const MapObject& o, const std::string& at) {
+  if (auto e = check_point(o.position, path_field(at, "position"))) return e;
+  if (o.rotation) {
+    const Quat q = *o.rotation;
+    const std::string path = path_field(at, "rotation");
+    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z) || !std::isfinite(q.w))
+      return fail(MapErrorCode::not_finite, path, "expected 4 finite numbers");
+    const double length = std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
+    if (!(std::fabs(length - 1.0) <= kRotationUnitTolerance))
+      return fail(MapErrorCode::rotation_not_unit, path, "a rotation quaternion must have length 1 (+-0.001)");
+  }
+  if (o.scale) {
+    const std::string path = path_field(at, "scale");
+    if (!finite3(*o.scale)) return fail(MapErrorCode::not_finite, path, "expected 3 finite numbers");
+    for (float s : {o.scale->x, o.scale->y, o.scale->z})
+      if (!(s > 0 && s <= kMaxObjectScale)) return fail(MapErrorCode::out_of_range, path, "scale must lie in (0, 1000]");
+  }
+  return std::nullopt;
+}
+
+Found check_components(const MapObject& o, const std::string& at) {
+  const std::string list = path_field(at, "components");
+  if (auto e = check_count(o.components.size(), kMaxObjectComponents, list)) return e;
+  for (std::size_t k = 0; k < o.components.size(); ++k) {
+    const ObjectComponent& comp = o.components[k];
+    const std::string path = path_index(list, k);
+    if (auto e = check_identifier(comp.name, path_field(path, "name"))) return e;
+    for (std::size_t j = 0; j < k; ++j)
+      if (o.components[j].name == comp.name)
+        return fail(MapErrorCode::duplicate_component, path_field(path, "name"),
+                    "component \"" + comp.name + "\" also at " + path_index(list, j));
+    const std::string channels = path_field(path, "channels");
+    if (auto e = check_count(comp.channel_count, kMaxComponentChannels, channels)) return e;
+    for (float v : comp.active_channels())
+      if (!std::isfinite(v)) return fail(MapErrorCode::not_finite, channels, "expected finite numbers");
+    for (std::size_t j = comp.channel_count; j < kMaxComponentChannels; ++j)
+      TW_ASSERT(comp.channels[j] == 0.0f, "channels past channel_count must be zero");
+  }
+  return std::nullopt;
+}
+
+Found check_objects(const MapContent& c) {
+  if (auto e = check_count(c.objects.size(), kMaxMapObjects, "objects")) return e;
+  for (std::size_t i = 0; i < c.objects.size(); ++i) {
+    const MapObject& o = c.objects[i];
+    const std::string at = path_index("objects", i);
+    if (auto e = check_identifier(o.key, path_field(at, "key"))) return e;
+    if (auto e = check_identifier(o.kind, path_field(at, "kind"))) return e;
+    if (auto e = check_transform(o, at)) return e;
+    if (auto e = check_components(o, at)) return e;
+  }
+  // Unique keys: sort indices by key, compare neighbours, report the later one at its own path.
+  std::vector<uint32_t> order(c.objects.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.objects[a].key < c.objects[b].key; });
+  std::optional<std::pair<uint32_t, uint32_t>> first_duplicate;  // (earlier, later) with the smallest later
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (c.objects[order[i - 1]].key != c.objects[order[i]].key) continue;
+    if (!first_duplicate || order[i] < first_duplicate->second) first_duplicate = {order[i - 1], order[i]};
+  }
+  if (first_duplicate)
+    return fail(MapErrorCode::duplicate_key, path_field(path_index("objects", first_duplicate->second), "key"),
+                "key \"" + c.objects[first_duplicate->second].key + "\" also at " +
+                    path_index("objects", first_duplicate->first));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string path_index(std::string_view path, std::size_t index) {
+  return std::string(path) + "[" + std::to_string(index) + "]";
+}
+
+std::string path_field(std::string_view path, std::string_view field) {
+  return path.empty() ? std::string(field) : std::string(path) + "." + std::string(field);
+}
+
+Found check_count(std::size_t count, std::size_t cap, std::string_view path) {
+  if (count <= cap) return std::nullopt;
+  return fail(MapErrorCode::count_over_max, std::string(path),
+              std::to_string(count) + " entries, at most " + std::to_string(cap) + " allowed");
+}
+
+Found validate_map_content(const MapContent& content) {
+  if (auto e = check_name(content.name, "name")) return e;
+  if (auto e = check_boxes(content)) return e;
+  if (auto e = check_spawn_points(content)) return e;
+  return check_objects(content);
+}
+
+}  // namespace tickwire::world::detail

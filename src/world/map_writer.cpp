@@ -1,0 +1,150 @@
+// The canonical map text. Member order is fixed, lists hold one entry per line, and a number is
+// the shortest fixed-point decimal that reads back (through a double, as the loader reads it) as
+// the same float; where the shortest float text would not survive that path, the double's own
+// shortest text is written instead. No exponents, no "-0".
+#include "tickwire/world/map_writer.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace tickwire::world {
+namespace {
+
+constexpr std::size_t kNumberTextBytes = 128;  // the longest fixed float or double text fits
+
+void append_string(std::string& out, std::string_view value) {
+  out.push_back('"');
+  for (char c : value) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+void append_number(std::string& out, float value) { out.append(canonical_map_number(value)); }
+
+void append_floats(std::string& out, std::span<const float> values) {
+  out.push_back('[');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.append(", ");
+    append_number(out, values[i]);
+  }
+  out.push_back(']');
+}
+
+void append_vec3(std::string& out, Vec3 v) {
+  const float values[] = {v.x, v.y, v.z};
+  append_floats(out, values);
+}
+
+void append_member(std::string& out, std::string_view key, bool first) {
+  if (!first) out.append(", ");
+  append_string(out, key);
+  out.append(": ");
+}
+
+void append_box(std::string& out, const Aabb& box, const BoxSurface& surface) {
+  out.push_back('{');
+  append_member(out, "tag", true);
+  append_string(out, surface.tag);
+  append_member(out, "material", false);
+  append_string(out, surface.material);
+  append_member(out, "min", false);
+  append_vec3(out, box.min);
+  append_member(out, "max", false);
+  append_vec3(out, box.max);
+  out.push_back('}');
+}
+
+void append_spawn(std::string& out, const SpawnPoint& spawn) {
+  out.push_back('{');
+  append_member(out, "position", true);
+  append_vec3(out, spawn.position);
+  append_member(out, "yaw_deg", false);
+  append_number(out, spawn.yaw_deg);
+  out.push_back('}');
+}
+
+void append_component(std::string& out, const ObjectComponent& c) {
+  out.push_back('{');
+  append_member(out, "name", true);
+  append_string(out, c.name);
+  append_member(out, "channels", false);
+  append_floats(out, c.active_channels());
+  append_member(out, "bits", false);
+  out.append(std::to_string(unsigned{c.bits}));
+  out.push_back('}');
+}
+
+void append_object(std::string& out, const MapObject& o) {
+  out.push_back('{');
+  append_member(out, "key", true);
+  append_string(out, o.key);
+  append_member(out, "kind", false);
+  append_string(out, o.kind);
+  append_member(out, "position", false);
+  append_vec3(out, o.position);
+  if (o.rotation) {
+    append_member(out, "rotation", false);
+    const float q[] = {o.rotation->x, o.rotation->y, o.rotation->z, o.rotation->w};
+    append_floats(out, q);
+  }
+  if (o.scale) {
+    append_member(out, "scale", false);
+    append_vec3(out, *o.scale);
+  }
+  append_member(out, "components", false);
+  out.push_back('[');
+  for (std::size_t i = 0; i < o.components.size(); ++i) {
+    if (i > 0) out.append(", ");
+    append_component(out, o.components[i]);
+  }
+  out.append("]}");
+}
+
+// `"key": [` + one entry per line + `]`; an empty list is `[]`.
+template <class Entries, class AppendOne>
+void append_list(std::string& out, std::string_view key, const Entries& entries, AppendOne append_one, bool last) {
+  out.append("  ");
+  append_string(out, key);
+  out.append(": [");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    out.append(i == 0 ? "\n    " : ",\n    ");
+    append_one(i);
+  }
+  if (!entries.empty()) out.append("\n  ");
+  out.append(last ? "]\n" : "],\n");
+}
+
+}  // namespace
+
+std::string canonical_map_number(float value) {
+  TW_ASSERT(std::isfinite(value), "a map number is finite");
+  if (value == 0.0f) return "0";
+  char text[kNumberTextBytes];
+  auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
+  TW_ASSERT(written.ec == std::errc{}, "the number text buffer fits any float");
+  double back = 0;
+  const auto read = std::from_chars(text, written.ptr, back);
+  if (read.ec == std::errc{} && static_cast<float>(back) == value) return std::string(text, written.ptr);
+  written = std::to_chars(text, text + sizeof text, static_cast<double>(value), std::chars_format::fixed);
+  TW_ASSERT(written.ec == std::errc{}, "the number text buffer fits any float as a double");
+  return std::string(text, written.ptr);
+}
+
+std::string canonical_map_text(const MapContent& c) {
+  std::string out = "{\n  \"format\": ";
+  append_string(out, kMapFormatMarker);
+  out.append(",\n  \"version\": ").append(std::to_string(kMapFormatVersion)).append(",\n  \"name\": ");
+  append_string(out, c.name);
+  out.append(",\n");
+  append_list(out, "boxes", c.boxes, [&](std::size_t i) { append_box(out, c.boxes[i], c.box_surfaces[i]); }, false);
+  append_list(out, "spawns", c.spawn_points, [&](std::size_t i) { append_spawn(out, c.spawn_points[i]); }, false);
+  append_list(out, "objects", c.objects, [&](std::size_t i) { append_object(out, c.objects[i]); }, true);
+  out.append("}\n");
+  return out;
+}
+
+std::string save_map(const Map& map) { return canonical_map_text(map.content()); }
+
+}  // namespace tickwire::world
