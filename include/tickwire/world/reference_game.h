@@ -1,0 +1,68 @@
+// ReferenceGame: the reference game's side of the Simulation seam. Pawns move by the shared
+// CharacterMover against the map's static boxes and are placed through the PawnPlacer at the map's
+// spawn points; the map's networked objects stand at their authored state, a few lights flicker so
+// object records always carry some load, and a "use" on a door or button toggles it. What both ends
+// hold (the map) is the baseline: a snapshot carries every pawn and only the objects that differ
+// from the authored map.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "tickwire/server/simulation.h"
+#include "tickwire/world/character_mover.h"
+#include "tickwire/world/map.h"
+#include "tickwire/world/pawn_placer.h"
+#include "tickwire/world/pawn_state.h"
+
+namespace tickwire::world {
+
+inline constexpr uint32_t kFlickerEveryNthLight = 40;  // about 8 of the reference map's lights
+
+// Component wire ids the reference game registers (values are only ever appended).
+enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics_prop = 4, other = 15 };
+
+class ReferenceGame final : public Simulation {
+ public:
+  ReferenceGame(const Map& map, const MoverSettings& settings = {});
+
+  void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
+  void despawn_pawn(EntityRef pawn) override;
+  void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override;
+  void step_world(Tick tick, double dt_s) override;
+  protocol::PawnDetail pawn_detail(EntityRef pawn) const override;
+  void write_records(Tick tick, std::vector<protocol::Record>& out) const override;
+  void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
+
+  // Toggles a map object's state by index (a door opens/closes, a button or light switches).
+  void toggle_object(uint32_t object_index);
+
+  const Map& map() const { return map_; }
+  const CharacterMover& mover() const { return mover_; }
+  const PawnState* pawn(EntityRef pawn) const;
+  std::size_t pawn_count() const { return pawns_.size(); }
+  // Map objects whose state differs from the authored map right now.
+  std::size_t changed_objects() const;
+
+ private:
+  struct ObjectState {
+    std::vector<ObjectComponent> components;
+    bool enabled = true;
+  };
+  protocol::Record object_record(uint32_t index) const;
+  bool differs_from_map(uint32_t index) const;
+
+  const Map& map_;
+  CharacterMover mover_;
+  PawnPlacer placer_;
+  std::map<uint64_t, PawnState> pawns_;  // by EntityRef raw
+  std::vector<ObjectState> objects_;     // by object index
+  std::vector<uint32_t> flickering_;     // light object indices animated by step_world
+  uint32_t next_spawn_ = 0;
+};
+
+// The protocol flags of a pawn (EntityFlags bits: grounded, crouched, noclip, frozen).
+uint8_t pawn_entity_flags(const PawnState& pawn);
+
+}  // namespace tickwire::world

@@ -1,0 +1,155 @@
+// The reference game's simulation: mover-driven pawns, a map of objects at rest, a few flickering.
+#include "tickwire/world/reference_game.h"
+
+#include <cmath>
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire::world {
+namespace {
+
+ComponentWireId component_wire_id(const std::string& name) {
+  if (name == "light") return ComponentWireId::light;
+  if (name == "mover") return ComponentWireId::mover;
+  if (name == "button") return ComponentWireId::button;
+  if (name == "physics_prop") return ComponentWireId::physics_prop;
+  return ComponentWireId::other;
+}
+
+constexpr uint8_t kEntityFlagGrounded = 1 << 0;
+constexpr uint8_t kEntityFlagCrouched = 1 << 1;
+constexpr uint8_t kEntityFlagNoclip = 1 << 2;
+constexpr uint8_t kEntityFlagFrozen = 1 << 3;
+
+}  // namespace
+
+uint8_t pawn_entity_flags(const PawnState& pawn) {
+  return static_cast<uint8_t>((pawn.grounded ? kEntityFlagGrounded : 0) | (pawn.crouched ? kEntityFlagCrouched : 0) |
+                              (pawn.noclip ? kEntityFlagNoclip : 0) | (pawn.frozen ? kEntityFlagFrozen : 0));
+}
+
+ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
+  const auto objects = map_.objects();
+  objects_.reserve(objects.size());
+  uint32_t lights = 0;
+  for (uint32_t i = 0; i < objects.size(); ++i) {
+    objects_.push_back(ObjectState{objects[i].components, true});
+    if (objects[i].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(i);
+  }
+}
+
+void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
+  const auto spawns = map_.spawn_points();
+  TW_ASSERT(!spawns.empty(), "a valid map has a spawn point");
+  const SpawnPoint& at = spawns[next_spawn_++ % spawns.size()];
+  PawnState state;
+  placer_.place(state, Placement{at.position, {}, at.yaw_deg, 0, false}, mover_.settings());
+  pawns_[pawn.raw()] = state;
+}
+
+void ReferenceGame::despawn_pawn(EntityRef pawn) { pawns_.erase(pawn.raw()); }
+
+void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick, double dt_s) {
+  auto it = pawns_.find(pawn.raw());
+  if (it == pawns_.end()) return;
+  it->second = mover_.step(it->second, input.cmd, static_cast<float>(dt_s), map_.boxes());
+}
+
+void ReferenceGame::step_world(Tick tick, double dt_s) {
+  // Flickering lights: intensity follows a slow wave, each light at its own phase.
+  const double t = static_cast<double>(tick.value()) * dt_s;
+  for (uint32_t index : flickering_) {
+    ObjectState& state = objects_[index];
+    for (ObjectComponent& c : state.components) {
+      if (c.name != "light" || c.channel_count < 4) continue;
+      const double phase = static_cast<double>(index) * 0.37;
+      c.channels[3] = static_cast<float>(0.6 + 0.4 * std::sin(t * 3.0 + phase));
+    }
+  }
+}
+
+protocol::PawnDetail ReferenceGame::pawn_detail(EntityRef pawn) const {
+  protocol::PawnDetail detail;
+  detail.pawn_ref = pawn.raw();
+  const PawnState* state = this->pawn(pawn);
+  if (state == nullptr) return detail;
+  detail.position = state->feet.to_wire();
+  detail.velocity = state->velocity_mps.to_wire();
+  detail.stance_height = state->stance_height_m;
+  detail.eye_height = state->eye_height_m;
+  detail.flags = pawn_entity_flags(*state);
+  detail.placement_epoch = state->placement_epoch.value;
+  return detail;
+}
+
+const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
+  auto it = pawns_.find(pawn.raw());
+  return it == pawns_.end() ? nullptr : &it->second;
+}
+
+bool ReferenceGame::differs_from_map(uint32_t index) const {
+  return !objects_[index].enabled || objects_[index].components != map_.objects()[index].components;
+}
+
+std::size_t ReferenceGame::changed_objects() const {
+  std::size_t n = 0;
+  for (uint32_t i = 0; i < objects_.size(); ++i) n += differs_from_map(i) ? 1 : 0;
+  return n;
+}
+
+protocol::Record ReferenceGame::object_record(uint32_t index) const {
+  const ObjectState& state = objects_[index];
+  protocol::ObjectRecord record;
+  record.object_index = index;
+  record.flags = state.enabled ? 1 : 0;
+  const auto& authored = map_.objects()[index].components;
+  for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
+    const ObjectComponent& now = state.components[c];
+    protocol::ComponentSection section;
+    section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
+    // Only the fields that differ from the authored map: the sparse set's whole point.
+    for (uint8_t ch = 0; ch < now.channel_count && ch < 4; ++ch) {
+      if (now.channels[ch] != authored[c].channels[ch]) {
+        section.dirty = static_cast<uint8_t>(section.dirty | (1u << ch));
+        section.channel[ch] = now.channels[ch];
+      }
+    }
+    if (now.bits != authored[c].bits) {
+      section.dirty = static_cast<uint8_t>(section.dirty | (1u << 5));
+      section.bits = now.bits;
+    }
+    if (section.dirty != 0) record.sections.push_back(section);
+  }
+  // Entity ids of map objects live above every pawn handle's index space: the object index is the id.
+  return protocol::Record{index, record};
+}
+
+void ReferenceGame::write_records(Tick, std::vector<protocol::Record>& out) const {
+  for (const auto& [ref, state] : pawns_) {
+    protocol::EntityRecord record;
+    record.kind = protocol::NetKind::player_pawn;
+    record.position = state.feet.to_wire();
+    record.yaw_deg = std::fmod(state.yaw_deg + 360.0f, 360.0f);
+    record.pitch_deg = std::fmod(state.pitch_deg + 360.0f, 360.0f);
+    record.eye_height = state.eye_height_m;
+    record.flags = pawn_entity_flags(state);
+    out.push_back(protocol::Record{EntityRef::from_raw(ref).handle().raw(), record});
+  }
+  for (uint32_t i = 0; i < objects_.size(); ++i) {
+    if (differs_from_map(i)) out.push_back(object_record(i));
+  }
+}
+
+void ReferenceGame::interact(EntityRef, EntityRef, uint8_t, Tick) {
+  // Pawns are the only entities the room's slots hold in the reference game; a use aimed at a pawn
+  // does nothing. Map objects are toggled through toggle_object (by object index).
+}
+
+void ReferenceGame::toggle_object(uint32_t object_index) {
+  if (object_index >= objects_.size()) return;
+  ObjectState& state = objects_[object_index];
+  for (ObjectComponent& c : state.components) c.bits = static_cast<uint8_t>(c.bits ^ 1u);
+  if (state.components.empty()) state.enabled = !state.enabled;
+}
+
+}  // namespace tickwire::world
