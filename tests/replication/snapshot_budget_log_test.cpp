@@ -1,0 +1,112 @@
+// The snapshot budget log writes a line when the snapshot's composition changes (entity count, or
+// a budget crossing: whole <-> fragmented, a new fragment count, the ceiling), never merely because
+// a tick passed, plus one diagnostics line per interval carrying bytes, fragments and entities.
+#include "tickwire/replication/snapshot_budget_log.h"
+
+#include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <vector>
+
+#include "snapshot_fragment_support.h"
+
+namespace tickwire {
+namespace {
+
+constexpr Duration kTickPeriod = Duration::milliseconds(10);  // 100 Hz keeps the interval arithmetic exact
+
+struct Captured {
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256);
+  std::shared_ptr<spdlog::logger> logger = std::make_shared<spdlog::logger>("budget-test", sink);
+  std::vector<std::string> lines() const { return sink->last_formatted(); }
+};
+
+// Slices a snapshot of `bytes` for real and describes it as the server would.
+SnapshotComposition compose(SnapshotSlicer& slicer, Tick tick, uint32_t entities, std::size_t bytes) {
+  const test::Bytes snapshot = test::make_snapshot(bytes, static_cast<uint64_t>(tick.value()));
+  return {entities, bytes, slicer.slice(tick, snapshot)};
+}
+
+struct Step {
+  uint32_t ticks;
+  uint32_t entities;
+  std::size_t bytes;
+  bool new_line;  // the first tick of this step changes the composition
+};
+
+TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
+  const SnapshotFragmentBudget budget = test::default_budget();
+  const std::size_t slice = budget.max_slice_bytes();
+  const Step steps[] = {
+      {50, 10, 400, true},                                // first snapshot: whole
+      {50, 10, 900, false},                               // more bytes, still whole, same entities
+      {50, 11, 950, true},                                // an entity more
+      {50, 11, 2 * slice + 10, true},                     // crossing: whole -> 3 fragments
+      {50, 11, 3 * slice - 10, false},                    // bytes move, still 3 fragments
+      {50, 11, 3 * slice + 10, true},                     // 4 fragments
+      {50, 11, 16 * slice + 1, true},                     // past the ceiling: not sent
+      {50, 11, 17 * slice, false},                        // still past it
+      {50, 11, 300, true},                                // back under the budget
+      {50, 12, 300, true},                                // an entity more
+  };
+  Captured captured;
+  SnapshotBudgetLogConfig config;
+  config.diagnostics_interval = Duration::seconds(60);  // none in this run
+  SnapshotBudgetLog log(budget, config, captured.logger);
+  SnapshotSlicer slicer(budget);
+  MonoTime now = MonoTime::from_ns(0);
+  Tick tick = Tick::from_value(1);
+  uint64_t expected_lines = 0;
+  for (const Step& step : steps) {
+    for (uint32_t i = 0; i < step.ticks; ++i, ++tick, now += kTickPeriod) {
+      const uint64_t before = log.composition_lines();
+      log.record(now, tick, compose(slicer, tick, step.entities, step.bytes));
+      const bool logged = log.composition_lines() != before;
+      EXPECT_EQ(logged, i == 0 && step.new_line) << "tick " << tick.value() << " bytes " << step.bytes;
+      expected_lines += logged ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(log.composition_lines(), expected_lines);
+  EXPECT_EQ(log.composition_lines(), 7u);
+  EXPECT_EQ(log.diagnostics_lines(), 0u);
+  const std::vector<std::string> lines = captured.lines();
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_NE(lines[0].find("10 entities, 400 bytes, whole"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[2].find("3 fragments of up to 1087 bytes"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[4].find("past the ceiling of 16 fragments (17392 bytes): not sent"), std::string::npos) << lines[4];
+  EXPECT_NE(lines[4].find("[warning]"), std::string::npos) << lines[4];
+  EXPECT_NE(lines[6].find("12 entities"), std::string::npos) << lines[6];
+  EXPECT_EQ(slicer.over_ceiling(), 100u);
+}
+
+TEST(SnapshotBudgetLog, DiagnosticsLineOncePerIntervalWithTheDetail) {
+  const SnapshotFragmentBudget budget = test::default_budget();
+  Captured captured;
+  SnapshotBudgetLogConfig config;
+  config.diagnostics_interval = Duration::seconds(1);
+  SnapshotBudgetLog log(budget, config, captured.logger);
+  SnapshotSlicer slicer(budget);
+  MonoTime now = MonoTime::from_ns(5'000'000'000);
+  // 10 s at 100 Hz of one unchanging 3-fragment composition.
+  for (int64_t t = 0; t < 1000; ++t, now += kTickPeriod) {
+    log.record(now, Tick::from_value(t), compose(slicer, Tick::from_value(t), 40, 2500));
+  }
+  EXPECT_EQ(log.composition_lines(), 1u);
+  // The window opens at the first record and closes each time 1 s has passed: at t = 1 s .. 9 s.
+  EXPECT_EQ(log.diagnostics_lines(), 9u);
+  const std::vector<std::string> lines = captured.lines();
+  ASSERT_EQ(lines.size(), 10u);
+  const std::string& diagnostics = lines[1];
+  EXPECT_NE(diagnostics.find("at tick 100 over 1.0 s: 101 snapshots (0 whole, 101 fragmented, 0 not sent)"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("entities 40; bytes last 2500 mean 2500 max 2500; fragments last 3 mean 3.0 max 3"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(lines[2].find("at tick 200 over 1.0 s: 100 snapshots"), std::string::npos) << lines[2];
+}
+
+}  // namespace
+}  // namespace tickwire
