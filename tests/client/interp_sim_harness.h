@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <set>
 #include <vector>
 
 #include "tickwire/client/remote_interpolator.h"
