@@ -10,13 +10,14 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_fragment.h"
 
 namespace tickwire::protocol {
 
 const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
-                             MaterialSet, RoomWelcome, Snapshot, InteractRequest>();
+                             MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest>();
   return messages;
 }
 

@@ -12,6 +12,7 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_fragment.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/wire/codec.h"
@@ -171,6 +172,12 @@ std::vector<WireSample> wire_samples() {
   spectator.tick = 7;
   spectator.contract_hash = counting_hash(0xa0);
   out.push_back(make_wire_sample("snapshot-spectator.bin", spectator));
+  SnapshotFragment fragment;
+  fragment.fragment_index = 2;
+  fragment.fragment_count = 5;
+  fragment.tick = 123456;
+  for (int b : {0x11, 0x7b, 0x00, 0xff, 0x42}) fragment.slice.push_back(SliceByte{static_cast<uint8_t>(b)});
+  out.push_back(make_wire_sample("snapshotFragment.bin", fragment));
   out.push_back(make_wire_sample("interactRequest.bin", InteractRequest{0x0000'0009'0002'0000ULL, 1}));
   return out;
 }
