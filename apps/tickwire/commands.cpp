@@ -16,6 +16,7 @@ void register_all(CLI::App& app) {
   register_token(app);
   register_contract(app);
   register_map(app);
+  register_server(app);
 }
 
 }  // namespace tickwire::cli

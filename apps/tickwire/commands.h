@@ -16,5 +16,6 @@ void register_keygen(CLI::App& app);
 void register_token(CLI::App& app);
 void register_contract(CLI::App& app);
 void register_map(CLI::App& app);
+void register_server(CLI::App& app);
 
 }  // namespace tickwire::cli
