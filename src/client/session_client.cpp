@@ -9,7 +9,12 @@
 namespace tickwire {
 
 SessionClient::SessionClient(ReliableClient& transport, SchemaCache& cache, const SessionClientConfig& config)
-    : transport_(transport), cache_(cache), config_(config), inputs_(0, config.max_inputs_per_frame) {}
+    : transport_(transport),
+      cache_(cache),
+      config_(config),
+      inputs_(0, config.max_inputs_per_frame),
+      reassembler_(SnapshotReassemblerConfig{
+          SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])}) {}
 
 void SessionClient::on_connection() {
   // A new connection starts from nothing: no state of the previous one may leak into it.
@@ -22,6 +27,7 @@ void SessionClient::on_connection() {
   inputs_ = InputSender(0, config_.max_inputs_per_frame);
   latest_.reset();
   queue_.clear();
+  reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
 }
 
@@ -59,7 +65,8 @@ void SessionClient::receive_channel(uint8_t channel, bool reliable) {
 void SessionClient::dispatch(const PeerMessage& message) {
   switch (message.id) {
     case protocol::RoomWelcome::wire_id: on_welcome(message.body); return;
-    case protocol::Snapshot::wire_id: on_snapshot(message.body); return;
+    case protocol::Snapshot::wire_id: on_snapshot(message.body, 1 + message.body.size()); return;
+    case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
 }
@@ -86,7 +93,24 @@ void SessionClient::on_welcome(std::span<const uint8_t> body) {
   welcome_ = std::move(welcome);
 }
 
-void SessionClient::on_snapshot(std::span<const uint8_t> body) {
+void SessionClient::on_fragment(std::span<const uint8_t> body) {
+  if (!wire::decode_counted(body, fragment_, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  ++fragments_received_;
+  const FragmentVerdict verdict = reassembler_.accept(fragment_);
+  if (verdict.outcome != FragmentOutcome::completed || verdict.snapshot.empty()) return;
+  // The joined bytes are a whole message of the server's build: rewrite it like any other.
+  auto ours = peer_->rewrite(verdict.snapshot[0], verdict.snapshot.subspan(1));
+  if (!ours || ours->id != protocol::Snapshot::wire_id) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  on_snapshot(ours->body, verdict.snapshot.size());
+}
+
+void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes) {
   if (!guard_) {
     drops_.add(ClientDrop::before_welcome);
     return;
@@ -108,14 +132,16 @@ void SessionClient::on_snapshot(std::span<const uint8_t> body) {
     (void)queue_.pop();
     drops_.add(ClientDrop::queue_overflow);
   }
-  (void)queue_.push(decoded_);
+  (void)queue_.push(Queued{decoded_, wire_bytes});
   latest_ = decoded_;
   ++snapshots_accepted_;
 }
 
-bool SessionClient::pop_snapshot(protocol::Snapshot& out) {
+bool SessionClient::pop_snapshot(protocol::Snapshot& out, std::size_t* wire_bytes) {
   if (queue_.empty()) return false;
-  out = queue_.pop();
+  Queued queued = queue_.pop();
+  out = std::move(queued.snapshot);
+  if (wire_bytes != nullptr) *wire_bytes = queued.wire_bytes;
   return true;
 }
 

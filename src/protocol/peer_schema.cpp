@@ -159,6 +159,11 @@ void PeerSchema::on_schema_text(std::span<const uint8_t> body) {
   build_ = std::move(learned).value();
 }
 
+std::optional<PeerMessage> PeerSchema::rewrite(uint8_t peer_id, std::span<const uint8_t> body) {
+  if (failure_ || !ready()) return std::nullopt;
+  return deliver(peer_id, body);
+}
+
 std::optional<PeerMessage> PeerSchema::deliver(uint8_t peer_id, std::span<const uint8_t> body) {
   if (same_build_) return PeerMessage{peer_id, body};
   scratch_.clear();

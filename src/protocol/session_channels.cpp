@@ -13,6 +13,7 @@ EndpointConfig session_endpoint_config() {
   unreliable.send_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
   unreliable.receive_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
   config.channels[kSessionUnreliableChannel] = unreliable;
+  config.max_packets_per_write = kSessionPacketsPerWrite;
   config.validate();
   return config;
 }

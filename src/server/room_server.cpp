@@ -17,12 +17,17 @@ RoomServer::Connection::Connection(ReliableEndpoint& endpoint, OwnerId owner_id,
       peer(cache, wire::Direction::client_to_server, config.build_name, config.reliable_channel) {}
 
 RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache, const RoomServerConfig& config)
-    : transport_(transport), room_(room), cache_(cache), config_(config) {
+    : transport_(transport),
+      room_(room),
+      cache_(cache),
+      config_(config),
+      slicer_(SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])) {
   const uint32_t max_clients = transport_.netcode().max_clients();
   TW_ASSERT(max_clients <= kRoomMaxSessions, "a room has at most 255 client owners");
   connections_.resize(max_clients);
   to_drop_.reserve(max_clients);
   snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
+  encoded_.resize(1 + protocol::MaxSnapshotBytes);
 }
 
 bool RoomServer::admitted(uint32_t slot) const { return slot < connections_.size() && connections_[slot] && connections_[slot]->admitted; }
@@ -187,15 +192,44 @@ void RoomServer::on_tick_completed(Tick tick) {
     owner.queue_depth = report.queue_depth;
     owner.pawn = room_.simulation().pawn_detail(session->pawn);
     snapshot_.owner = owner;
-    if (!wire::send_message(c->net, config_.unreliable_channel, snapshot_).ok()) {
-      drops_.add(SessionDrop::snapshot_unsent);
-      continue;
-    }
+    if (!send_snapshot(*c, tick)) continue;
     if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
     c->stats.last_snapshot_tick = tick;
     ++c->stats.snapshots_sent;
     ++snapshots_sent_;
   }
+}
+
+// Encodes the client's snapshot once and sends it whole, or sliced into fragments keyed by tick.
+bool RoomServer::send_snapshot(Connection& c, Tick tick) {
+  auto written = wire::encode_message(snapshot_, std::span<uint8_t>(encoded_));
+  if (!written.ok()) {
+    drops_.add(SessionDrop::snapshot_over_ceiling);
+    return false;
+  }
+  const std::span<const uint8_t> whole(encoded_.data(), *written);
+  const SliceResult sliced = slicer_.slice(tick, whole);
+  if (sliced.outcome == SliceOutcome::over_ceiling) {
+    drops_.add(SessionDrop::snapshot_over_ceiling);
+    return false;
+  }
+  if (sliced.outcome == SliceOutcome::whole) {
+    if (!c.net.send(config_.unreliable_channel, whole[0], whole.subspan(1)).ok()) {
+      drops_.add(SessionDrop::snapshot_unsent);
+      return false;
+    }
+  } else {
+    for (std::size_t i = 0; i < sliced.fragment_count; ++i) {
+      const std::span<const uint8_t> fragment = slicer_.fragment(i);
+      if (!c.net.send(config_.unreliable_channel, fragment[0], fragment.subspan(1)).ok()) {
+        drops_.add(SessionDrop::snapshot_unsent);
+        return false;
+      }
+    }
+    c.stats.fragments_sent += sliced.fragment_count;
+  }
+  c.stats.snapshot_bytes += whole.size();
+  return true;
 }
 
 }  // namespace tickwire

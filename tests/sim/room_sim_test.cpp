@@ -121,6 +121,28 @@ TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
   EXPECT_EQ(sim.simulation.world_steps, static_cast<uint64_t>(sim.room.clock().executed_ticks()));
 }
 
+TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
+  const uint64_t seed = test_seed(0x5009);
+  RoomSim sim(seed);
+  LinkModel clean;
+  clean.latency_ms = 5;
+  sim.world.net.set_default_link(clean);
+  sim.simulation.extra_records = 300;  // about 7 KB: several fragments per tick
+  SimSessionClient& client = sim.add_client();
+  sim.run_for(Duration::seconds(5));
+  ASSERT_TRUE(client.session.welcomed()) << "seed " << seed;
+  const SessionStats* stats = sim.server.stats(0);
+  ASSERT_NE(stats, nullptr);
+  EXPECT_GT(stats->fragments_sent, 3 * stats->snapshots_sent) << "each snapshot went as several fragments";
+  EXPECT_EQ(client.session.reassembler().completed_sets(), client.session.snapshots_accepted());
+  EXPECT_EQ(client.session.reassembler().refusals().total(), 0u);
+  const auto& ticks = client.snapshot_ticks;
+  ASSERT_GT(ticks.size(), 250u);
+  for (std::size_t i = 1; i < ticks.size(); ++i) ASSERT_EQ(ticks[i], ticks[i - 1] + 1) << "at " << i;
+  EXPECT_EQ(sim.server.drops().total(), 0u);
+  EXPECT_EQ(sim.invariants.total(), 0u);
+}
+
 TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
   const uint64_t seed = test_seed(0x5003);
   RoomSim sim(seed);

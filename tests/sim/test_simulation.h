@@ -66,7 +66,13 @@ class TestSimulation final : public Simulation {
     detail.placement_epoch = p.placement_epoch;
     return detail;
   }
-  void write_records(Tick, std::vector<protocol::Record>& out) const override {
+  void write_records(Tick tick, std::vector<protocol::Record>& out) const override {
+    for (uint32_t i = 0; i < extra_records; ++i) {  // scenery, so snapshots can outgrow a message
+      protocol::EntityRecord prop;
+      prop.kind = protocol::NetKind::prop;
+      prop.position = {static_cast<float>(i), static_cast<float>(tick.value() % 100), 0};
+      out.push_back(protocol::Record{1'000'000 + i, prop});
+    }
     for (const auto& [ref, p] : pawns) {
       protocol::EntityRecord record;
       record.kind = protocol::NetKind::player_pawn;
@@ -87,6 +93,7 @@ class TestSimulation final : public Simulation {
   std::vector<Interaction> interactions;
   uint64_t world_steps = 0;
   Tick last_world_tick;
+  uint32_t extra_records = 0;
 };
 
 }  // namespace tickwire::test

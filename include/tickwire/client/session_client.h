@@ -19,6 +19,8 @@
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_fragment.h"
+#include "tickwire/replication/snapshot_reassembler.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_client.h"
 #include "tickwire/wire/codec.h"
@@ -70,7 +72,10 @@ class SessionClient {
   const InputSender& inputs() const { return inputs_; }
   // The newest accepted snapshot, and the queue of accepted snapshots the game has not taken.
   const std::optional<protocol::Snapshot>& latest() const { return latest_; }
-  bool pop_snapshot(protocol::Snapshot& out);
+  // `wire_bytes`, when given, is the snapshot's encoded size (id byte included, fragments joined).
+  bool pop_snapshot(protocol::Snapshot& out, std::size_t* wire_bytes = nullptr);
+  const SnapshotReassembler& reassembler() const { return reassembler_; }
+  uint64_t fragments_received() const { return fragments_received_; }
   uint64_t snapshots_accepted() const { return snapshots_accepted_; }
   const ReasonCounters<ClientDrop>& drops() const { return drops_; }
   ReliableClient& transport() { return transport_; }
@@ -80,7 +85,8 @@ class SessionClient {
   void receive_channel(uint8_t channel, bool reliable);
   void dispatch(const PeerMessage& message);
   void on_welcome(std::span<const uint8_t> body);
-  void on_snapshot(std::span<const uint8_t> body);
+  void on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes);
+  void on_fragment(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
   SchemaCache& cache_;
@@ -95,7 +101,14 @@ class SessionClient {
   protocol::InputFrame frame_;
   protocol::Snapshot decoded_;
   std::optional<protocol::Snapshot> latest_;
-  RingBuffer<protocol::Snapshot, kSessionSnapshotQueue> queue_;
+  struct Queued {
+    protocol::Snapshot snapshot;
+    std::size_t wire_bytes = 0;
+  };
+  RingBuffer<Queued, kSessionSnapshotQueue> queue_;
+  protocol::SnapshotFragment fragment_;
+  SnapshotReassembler reassembler_;
+  uint64_t fragments_received_ = 0;
   uint64_t snapshots_accepted_ = 0;
   ReasonCounters<ClientDrop> drops_;
   wire::DecodeErrorCounters decode_errors_;

@@ -68,6 +68,10 @@ class PeerSchema {
   // After receive() or poll() made the side ready, the held messages in arrival order, one per call.
   std::optional<PeerMessage> next_held();
 
+  // Rewrites a peer message that reached us inside another (a reassembled snapshot) into our
+  // shapes, as receive() does; nothing before the side is ready.
+  std::optional<PeerMessage> rewrite(uint8_t peer_id, std::span<const uint8_t> body);
+
   bool ready() const { return peer_hash_.has_value() && (same_build_ || build_ != nullptr); }
   bool same_build() const { return same_build_; }
   const std::optional<wire::Hash16>& peer_hash() const { return peer_hash_; }

@@ -13,7 +13,8 @@ namespace tickwire {
 
 inline constexpr uint8_t kSessionReliableChannel = 0;
 inline constexpr uint8_t kSessionUnreliableChannel = 1;
-inline constexpr uint32_t kSessionUnreliableQueueMessages = 32;  // ~0.5 s of 60 Hz snapshots
+inline constexpr uint32_t kSessionUnreliableQueueMessages = 64;  // 4 catch-up ticks of 16-fragment snapshots
+inline constexpr uint32_t kSessionPacketsPerWrite = 24;           // a 16-fragment snapshot and the rest
 inline constexpr uint32_t kSessionMaxBlockBytes = 64 * 1024;
 
 EndpointConfig session_endpoint_config();

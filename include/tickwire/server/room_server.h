@@ -15,6 +15,7 @@
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/replication/snapshot_slicer.h"
 #include "tickwire/server/room.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_server.h"
@@ -32,7 +33,8 @@ struct RoomServerConfig {
 enum class SessionDrop : uint8_t {
   undecodable,      // a message that did not decode as its shape
   unexpected,       // a message this side never takes (or one before admission)
-  snapshot_unsent,  // the transport refused a snapshot (too large for a message, queue full)
+  snapshot_unsent,  // the transport refused a snapshot or one of its fragments (queue full)
+  snapshot_over_ceiling,  // a snapshot past MaxSnapshotFragments fragments: not sent
   admit_refused,    // the room had no room (owner taken or no entity slot): the client is dropped
   count_,
 };
@@ -40,6 +42,8 @@ enum class SessionDrop : uint8_t {
 // One connection's view, for tests, the report and diagnostics.
 struct SessionStats {
   uint64_t snapshots_sent = 0;
+  uint64_t fragments_sent = 0;
+  uint64_t snapshot_bytes = 0;  // encoded snapshot bytes (id byte included), fragment headers not
   uint64_t inputs_received = 0;
   uint64_t messages_translated = 0;
   Tick first_snapshot_tick;
@@ -71,6 +75,7 @@ class RoomServer : public TickObserver {
   // Connect-sequence refusals over every session, closed and live.
   ReasonCounters<PeerRefusal> refusals() const;
   uint64_t snapshots_sent() const { return snapshots_sent_; }
+  const SnapshotSlicer& slicer() const { return slicer_; }
   uint64_t sessions_admitted() const { return sessions_admitted_; }
 
  private:
@@ -90,6 +95,7 @@ class RoomServer : public TickObserver {
   void admit(uint32_t slot);
   void dispatch(Connection& connection, const PeerMessage& message);
   void drop_client(uint32_t slot, MonoTime now);
+  bool send_snapshot(Connection& c, Tick tick);
 
   ReliableServer& transport_;
   Room& room_;
@@ -98,6 +104,8 @@ class RoomServer : public TickObserver {
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
+  std::vector<uint8_t> encoded_;                        // one client's encoded snapshot (id first)
+  SnapshotSlicer slicer_;
   ReasonCounters<SessionDrop> drops_;
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;
