@@ -17,6 +17,7 @@ void register_all(CLI::App& app) {
   register_contract(app);
   register_map(app);
   register_server(app);
+  register_bot(app);
 }
 
 }  // namespace tickwire::cli

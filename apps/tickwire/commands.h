@@ -17,5 +17,6 @@ void register_token(CLI::App& app);
 void register_contract(CLI::App& app);
 void register_map(CLI::App& app);
 void register_server(CLI::App& app);
+void register_bot(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -2,6 +2,7 @@
 // by RoomLoop on the host's clock, with one JSON stats line per interval on stdout (what the demo
 // reads) and a final one on exit. SIGINT/SIGTERM stop it cleanly: every client is sent its
 // redundant disconnect packets before the process exits.
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -60,18 +61,26 @@ void sample_sessions(const Room& room, Tally& tally) {
   }
 }
 
-uint64_t starved_total(const Room& room, uint64_t& fresh) {
-  uint64_t starved = 0;
-  fresh = 0;
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    const RoomSession* s = room.session(static_cast<OwnerId>(owner));
-    if (s == nullptr) continue;
-    const auto& st = s->inputs.queue().stats();
-    starved += st.repeated_ticks + st.zeroed_ticks;
-    fresh += st.fresh_ticks;
+// Starved and fresh ticks summed over every session the server has had, departed ones included:
+// each iteration adds what each live session's queue counted since the previous one.
+struct TickSources {
+  std::array<InputQueueStats, kRoomMaxSessions + 1> seen{};
+  std::array<Tick, kRoomMaxSessions + 1> admitted{};
+  void add(const Room& room, Tally& tally) {
+    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
+      const RoomSession* s = room.session(static_cast<OwnerId>(owner));
+      if (s == nullptr) continue;
+      if (admitted[owner] != s->admitted_at) {  // a new session in this owner id
+        admitted[owner] = s->admitted_at;
+        seen[owner] = InputQueueStats{};
+      }
+      const InputQueueStats& now = s->inputs.queue().stats();
+      tally.starved_ticks += (now.repeated_ticks + now.zeroed_ticks) - (seen[owner].repeated_ticks + seen[owner].zeroed_ticks);
+      tally.fresh_ticks += now.fresh_ticks - seen[owner].fresh_ticks;
+      seen[owner] = now;
+    }
   }
-  return starved;
-}
+};
 
 nlohmann::json stats_line(const char* type, double elapsed_s, const RoomServer& server, const RoomLoop& loop,
                           const Tally& tally, const NetcodeServer& netcode, const std::string& contract_hash) {
@@ -157,6 +166,7 @@ int run_server(const ServerOptions& o) {
   std::fflush(stdout);
 
   Tally tally;
+  TickSources sources;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
   while (g_stop == 0 && (o.seconds <= 0 || (timer.now() - start).seconds_f() < o.seconds)) {
     const MonoTime woke = loop.wait_for_next_tick();
@@ -165,16 +175,15 @@ int run_server(const ServerOptions& o) {
     if (update.ticks_run > 0) {
       tally.tick_cost_us.add((done - woke).seconds_f() * 1e6 / update.ticks_run);
       sample_sessions(room, tally);
+      sources.add(room, tally);
     }
     if (done >= next_stats) {
-      tally.starved_ticks = starved_total(room, tally.fresh_ticks);
       std::printf("%s\n", stats_line("server", (done - start).seconds_f(), server, loop, tally, netcode, contract_hash).dump().c_str());
       std::fflush(stdout);
       next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
     }
   }
   const MonoTime end = timer.now();
-  tally.starved_ticks = starved_total(room, tally.fresh_ticks);
   netcode.stop(end);  // redundant disconnect packets to every client
   std::printf("%s\n", stats_line("server_final", (end - start).seconds_f(), server, loop, tally, netcode, contract_hash).dump().c_str());
   std::fflush(stdout);

@@ -145,6 +145,11 @@ bool SessionClient::pop_snapshot(protocol::Snapshot& out, std::size_t* wire_byte
   return true;
 }
 
+void SessionClient::resend_inputs() {
+  if (!welcome_ || refused_ || !net_) return;
+  if (inputs_.build_frame(frame_)) (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+}
+
 std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd) {
   if (!welcome_ || refused_ || !net_) return std::nullopt;
   const uint32_t sequence = inputs_.push(cmd);

@@ -62,6 +62,9 @@ class SessionClient {
   // The input for the client's next tick: recorded, then sent with the un-acked ones before it.
   // Returns its sequence, or nullopt before the welcome (no input is sent before admission).
   std::optional<uint32_t> send_input(const protocol::InputCmd& cmd);
+  // Sends the pending (un-acked) inputs again without a new one: a client holding its clock keeps
+  // them flowing, so the acks that end the hold can come back.
+  void resend_inputs();
 
   bool welcomed() const { return welcome_.has_value(); }
   const std::optional<protocol::RoomWelcome>& welcome() const { return welcome_; }

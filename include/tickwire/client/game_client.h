@@ -1,0 +1,66 @@
+// GameClient: one player's whole client over a session, as a game (or a headless bot) runs it once
+// per frame. It takes snapshots from the SessionClient, feeds their queue-depth bytes to the
+// ClockRegulator and their entity records to the RemoteInterpolator, runs the client ticks the
+// regulated TickAccumulator yields (one input per tick from the game's input source, none while
+// the regulator holds), and draws remote entities on the server-tick timeline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "tickwire/client/clock_regulator.h"
+#include "tickwire/client/remote_interpolator.h"
+#include "tickwire/client/session_client.h"
+#include "tickwire/client/tick_accumulator.h"
+
+namespace tickwire {
+
+// What the game gives the client each client tick: the input for that tick.
+using InputSource = std::function<protocol::InputCmd(uint32_t sequence)>;
+
+struct GameClientCounters {
+  uint64_t frames = 0;
+  uint64_t client_ticks = 0;
+  uint64_t inputs_sent = 0;
+  uint64_t held_ticks = 0;  // client ticks skipped while the regulator held
+  uint64_t snapshots = 0;
+  uint64_t snapshot_bytes = 0;
+  uint32_t max_snapshot_bytes = 0;
+};
+
+class GameClient {
+ public:
+  GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const SessionClientConfig& config = {});
+
+  // One frame at `now`: receive, regulate, run the due client ticks (inputs from `input`), draw.
+  void frame(MonoTime now, const InputSource& input);
+
+  SessionClient& session() { return session_; }
+  const SessionClient& session() const { return session_; }
+  // Present once the welcome arrived (they are built from the contract).
+  const ClockRegulator* regulator() const { return regulator_ ? &*regulator_ : nullptr; }
+  const RemoteInterpolator* interpolator() const { return interpolator_ ? &*interpolator_ : nullptr; }
+  const GameClientCounters& counters() const { return counters_; }
+  // Each received snapshot's encoded size, in arrival order since the last call (for reports).
+  std::vector<uint32_t> take_snapshot_sizes();
+
+ private:
+  void on_welcome(MonoTime now);
+  void take_snapshots(MonoTime now);
+
+  SessionClient session_;
+  std::optional<ClockRegulator> regulator_;
+  std::optional<TickAccumulator> accumulator_;
+  std::optional<RemoteInterpolator> interpolator_;
+  std::optional<uint64_t> welcomed_pawn_;
+  MonoTime last_frame_;
+  bool started_ = false;
+  protocol::Snapshot snapshot_;
+  std::vector<EntitySample> samples_;
+  std::vector<uint32_t> snapshot_sizes_;
+  GameClientCounters counters_;
+};
+
+}  // namespace tickwire

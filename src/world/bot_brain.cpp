@@ -1,0 +1,61 @@
+// The bots' scripted behaviours.
+#include "tickwire/world/bot_brain.h"
+
+#include <cmath>
+
+#include "tickwire/world/pawn_buttons.h"
+
+namespace tickwire::world {
+
+std::optional<BotBehaviour> parse_bot_behaviour(std::string_view name) {
+  if (name == "walk") return BotBehaviour::walk;
+  if (name == "wander") return BotBehaviour::wander;
+  if (name == "idle") return BotBehaviour::idle;
+  if (name == "jumpy") return BotBehaviour::jumpy;
+  return std::nullopt;
+}
+
+std::string_view bot_behaviour_name(BotBehaviour behaviour) {
+  switch (behaviour) {
+    case BotBehaviour::walk: return "walk";
+    case BotBehaviour::wander: return "wander";
+    case BotBehaviour::idle: return "idle";
+    case BotBehaviour::jumpy: return "jumpy";
+  }
+  return "unknown";
+}
+
+BotBrain::BotBrain(BotBehaviour behaviour, uint64_t seed)
+    : behaviour_(behaviour), rng_(seed), yaw_deg_(static_cast<float>(rng_.below(360))) {}
+
+protocol::InputCmd BotBrain::next(uint32_t sequence) {
+  protocol::InputCmd cmd;
+  switch (behaviour_) {
+    case BotBehaviour::idle:
+      yaw_deg_ = std::fmod(yaw_deg_ + 0.5f, 360.0f);
+      break;
+    case BotBehaviour::walk:
+      cmd.move_y = 1.0f;
+      yaw_deg_ = std::fmod(yaw_deg_ + 0.25f, 360.0f);
+      break;
+    case BotBehaviour::wander:
+      if (sequence % 90 == 0) {
+        yaw_deg_ = static_cast<float>(rng_.below(360));
+        running_ = rng_.chance(0.4);
+      }
+      cmd.move_y = 1.0f;
+      cmd.move_x = static_cast<float>(std::sin(static_cast<double>(sequence) * 0.05)) * 0.3f;
+      if (running_) cmd.buttons |= kButtonRun;
+      break;
+    case BotBehaviour::jumpy:
+      cmd.move_y = 1.0f;
+      if (rng_.chance(0.05)) cmd.buttons |= kButtonJump;
+      cmd.crouch = sequence % 300 > 270;
+      yaw_deg_ = std::fmod(yaw_deg_ + 0.4f, 360.0f);
+      break;
+  }
+  cmd.yaw_deg = yaw_deg_;
+  return cmd;
+}
+
+}  // namespace tickwire::world
