@@ -18,6 +18,7 @@ void register_all(CLI::App& app) {
   register_map(app);
   register_server(app);
   register_bot(app);
+  register_demo(app);
 }
 
 }  // namespace tickwire::cli

@@ -18,5 +18,6 @@ void register_contract(CLI::App& app);
 void register_map(CLI::App& app);
 void register_server(CLI::App& app);
 void register_bot(CLI::App& app);
+void register_demo(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -1,0 +1,195 @@
+// `tickwire demo`: the main job. Starts a dedicated server, a link conditioner with the chosen
+// profile in front of it and the bots, each its own process on loopback, shows a one-line progress
+// display while they play, then prints the report (and writes it as JSON with --json).
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.h"
+#include "commands.h"
+#include "demo_report.h"
+#include "tickwire/transport/key_file.h"
+#include "tickwire/transport/link_model.h"
+#include "tickwire/transport/netcode_crypto.h"
+#include "tickwire/transport/udp_socket.h"
+
+namespace tickwire::cli {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void request_stop(int) { g_stop = 1; }
+
+struct DemoOptions {
+  int bots = 32;
+  double seconds = 30;
+  std::string profile = "broadband";
+  std::string map_path;
+  std::string json_path;
+  std::string behaviour = "wander";
+  uint32_t tick_hz = 60;
+};
+
+// A free loopback UDP port right now (the child binds it a moment later).
+uint16_t free_port() {
+  UdpOpenResult opened = UdpSocket::open(*Address::parse("127.0.0.1:0"));
+  return opened ? opened.socket->local_address().port() : 0;
+}
+
+std::optional<nlohmann::json> parse_line(const std::string& line) {
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
+}
+
+struct Progress {
+  nlohmann::json server_last, server_final, bots_final;
+  uint64_t welcomed = 0;
+  bool server_ready = false;
+  void take(ChildProcess& child) {
+    for (const std::string& line : child.read_lines()) {
+      auto j = parse_line(line);
+      if (!j) continue;
+      const std::string type = j->value("type", std::string());
+      if (type == "ready") server_ready = true;
+      else if (type == "server") server_last = *j;
+      else if (type == "server_final") server_final = *j;
+      else if (type == "bots") welcomed = j->value("welcomed", uint64_t{0});
+      else if (type == "bots_final") bots_final = *j;
+    }
+  }
+};
+
+void show_progress(const Progress& p, double elapsed_s, int bots, double& last_bytes_out, double& last_t) {
+  const double bytes_out = p.server_last.value("bytes_out", 0.0);
+  const double t = p.server_last.value("t", 0.0);
+  const double mbps = t > last_t ? (bytes_out - last_bytes_out) * 8 / (t - last_t) / 1e6 : 0.0;
+  if (t > last_t) {
+    last_bytes_out = bytes_out;
+    last_t = t;
+  }
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  std::fprintf(stderr, "%s[%5.1f s] clients %llu/%d | server %.1f Hz | down %.2f Mbit/s | corrections n/a%s",
+               tty ? "\r" : "", elapsed_s, static_cast<unsigned long long>(p.welcomed), bots,
+               p.server_last.value("hz", 0.0), mbps, tty ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+int run_demo(const DemoOptions& o) {
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  if (!link_profile(o.profile)) {
+    std::fprintf(stderr, "tickwire demo: unknown profile '%s'\n", o.profile.c_str());
+    return 2;
+  }
+  const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tickwire-demo-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string key_path = (dir / "demo.key").string();
+  std::string error;
+  if (!netcode::write_private_key_file(key_path, netcode::random_key(), error)) {
+    std::fprintf(stderr, "tickwire demo: %s\n", error.c_str());
+    return 2;
+  }
+  const uint16_t server_port = free_port();
+  const uint16_t public_port = free_port();
+  const std::string server_at = "127.0.0.1:" + std::to_string(server_port);
+  const std::string public_at = "127.0.0.1:" + std::to_string(public_port);
+  const std::string clients = std::to_string(o.bots);
+
+  ChildProcess server, conditioner, bots;
+  std::vector<std::string> server_args = {"server", "--key", key_path, "--port", std::to_string(server_port), "--public",
+                                          public_at, "--max-clients", clients, "--tick-hz", std::to_string(o.tick_hz)};
+  if (!o.map_path.empty()) server_args.insert(server_args.end(), {"--map", o.map_path});
+  Progress progress;
+  if (!server.spawn(exe, server_args)) {
+    std::fprintf(stderr, "tickwire demo: cannot start the server\n");
+    return 2;
+  }
+  for (int i = 0; i < 500 && !progress.server_ready && server.running(); ++i) {
+    progress.take(server);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!progress.server_ready) {
+    std::fprintf(stderr, "tickwire demo: the server did not start (see its error above)\n");
+    return 2;
+  }
+  if (!conditioner.spawn(exe, {"conditioner", "--listen", public_at, "--forward", server_at, "--profile", o.profile,
+                               "--max-clients", clients})) {
+    std::fprintf(stderr, "tickwire demo: cannot start the conditioner\n");
+    return 2;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  if (!bots.spawn(exe, {"bot", "--server", public_at, "--count", clients, "--key", key_path, "--seconds",
+                        std::to_string(o.seconds), "--behaviour", o.behaviour})) {
+    std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
+    return 2;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  double last_bytes = 0, last_t = 0;
+  int frame = 0;
+  while (g_stop == 0 && bots.running()) {
+    progress.take(server);
+    progress.take(bots);
+    (void)conditioner.read_lines();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (isatty(STDERR_FILENO) != 0 || frame % 20 == 0) show_progress(progress, elapsed, o.bots, last_bytes, last_t);
+    ++frame;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  progress.take(bots);
+  if (bots.running()) bots.stop();
+  server.request_stop();
+  conditioner.request_stop();
+  for (int i = 0; i < 300 && (server.running() || progress.server_final.is_null()); ++i) {
+    progress.take(server);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  progress.take(server);
+  server.stop();
+  conditioner.stop();
+  std::fprintf(stderr, "\n");
+  std::filesystem::remove_all(dir);
+  if (progress.bots_final.is_null() || progress.server_final.is_null()) {
+    std::fprintf(stderr, "tickwire demo: the run ended without its final figures\n");
+    return 1;
+  }
+  const DemoRunInfo info{o.profile, o.bots, progress.bots_final.value("t", o.seconds),
+                         o.map_path.empty() ? "(built-in reference map)" : o.map_path};
+  const nlohmann::json report = build_demo_report(info, progress.server_final, progress.bots_final["clients"]);
+  std::fputs(format_demo_report(report).c_str(), stdout);
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    out << report.dump(2) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "tickwire demo: cannot write %s\n", o.json_path.c_str());
+      return 2;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_demo(CLI::App& app) {
+  auto* cmd = app.add_subcommand("demo", "server + link conditioner + bots on loopback, then a report");
+  static DemoOptions o;
+  cmd->add_option("--bots", o.bots, "bot clients")->check(CLI::Range(1, 255));
+  cmd->add_option("--seconds", o.seconds, "how long the bots play")->check(CLI::PositiveNumber);
+  cmd->add_option("--profile", o.profile, "link profile: lan, broadband, transatlantic, mobile-bad, burst-host");
+  cmd->add_option("--map", o.map_path, "map file (default: the built-in reference map)");
+  cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
+  cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy");
+  cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
+  cmd->callback([] { set_exit_code(run_demo(o)); });
+}
+
+}  // namespace tickwire::cli

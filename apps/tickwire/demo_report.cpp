@@ -1,0 +1,114 @@
+// Gathering and printing the demo's figures.
+#include "demo_report.h"
+
+#include <fmt/format.h>
+
+#include "sample_stats.h"
+
+namespace tickwire::cli {
+namespace {
+
+nlohmann::json summary(const SampleStats& s) {
+  return {{"mean", s.mean()}, {"p99", s.percentile(0.99)}, {"max", s.max()}};
+}
+
+}  // namespace
+
+nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& server, const nlohmann::json& clients) {
+  SampleStats up_kbps, down_kbps, rtt_ms, snapshot_mean, snapshot_p99;
+  double snapshot_max = 0;
+  uint64_t welcomed = 0, snapshots = 0, fragments = 0, held = 0, snaps = 0, failed = 0, refused_frames = 0, holds = 0;
+  for (const auto& c : clients) {
+    welcomed += c.value("welcomed", false) ? 1 : 0;
+    up_kbps.add(c.value("up_bps", 0.0) / 1000.0);
+    down_kbps.add(c.value("down_bps", 0.0) / 1000.0);
+    rtt_ms.add(c.value("rtt_ms", 0.0));
+    snapshots += c.value("snapshots", uint64_t{0});
+    fragments += c.value("fragments", uint64_t{0});
+    held += c.value("held_frames", uint64_t{0});
+    snaps += c.value("snaps", uint64_t{0});
+    holds += c.value("holds", uint64_t{0});
+    failed += c.value("reliable_failed", false) ? 1 : 0;
+    refused_frames += c.value("frame_refused", uint64_t{0});
+    if (c.contains("snapshot_bytes")) {
+      snapshot_mean.add(c["snapshot_bytes"].value("mean", 0.0));
+      snapshot_p99.add(c["snapshot_bytes"].value("p99", 0.0));
+      snapshot_max = std::max(snapshot_max, c["snapshot_bytes"].value("max", 0.0));
+    }
+  }
+  const uint64_t ticks = server.value("ticks", uint64_t{0});
+  const uint64_t starved = server.value("starved_ticks", uint64_t{0});
+  const uint64_t fresh = server.value("fresh_ticks", uint64_t{0});
+  nlohmann::json r;
+  r["run"] = {{"profile", info.profile}, {"bots", info.bots}, {"seconds", info.seconds}, {"map", info.map}};
+  r["clients"] = {{"connected", welcomed}, {"expected", info.bots}, {"reliable_failures", failed}};
+  r["bandwidth_kbps"] = {{"up", summary(up_kbps)}, {"down", summary(down_kbps)}};
+  r["snapshot_bytes"] = {{"mean", snapshot_mean.mean()}, {"p99", snapshot_p99.max()}, {"max", snapshot_max}};
+  r["snapshots"] = {{"received", snapshots},
+                    {"fragments", fragments},
+                    {"per_client_hz", clients.empty() || info.seconds <= 0
+                                          ? 0.0
+                                          : static_cast<double>(snapshots) / static_cast<double>(clients.size()) / info.seconds}};
+  r["rtt_ms"] = summary(rtt_ms);
+  r["input_queue"] = {{"depth_min", server.value("depth_min", 0)},
+                      {"depth_histogram", server.value("depth_histogram", nlohmann::json::array())},
+                      {"starved_ticks", starved},
+                      {"starved_percent", starved + fresh == 0 ? 0.0 : 100.0 * static_cast<double>(starved) / static_cast<double>(starved + fresh)}};
+  r["corrections"] = {{"count", nullptr}, {"p99_m", nullptr}, {"note", "client prediction is not in the bots yet"}};
+  r["interpolation"] = {{"held_frames", held}, {"snaps", snaps}, {"clock_holds", holds}};
+  r["server"] = {{"tick_hz", server.value("hz", 0.0)},
+                 {"ticks", ticks},
+                 {"declared_ticks", server.value("declared", int64_t{0})},
+                 {"tick_cost_us", server.value("tick_cost_us", nlohmann::json::object())},
+                 {"snapshot_drops", server.value("snapshot_drops", uint64_t{0})}};
+  r["contract_hash"] = server.value("contract_hash", std::string());
+  r["frames_refused"] = refused_frames;
+  return r;
+}
+
+std::string format_demo_report(const nlohmann::json& r) {
+  std::string out;
+  auto line = [&out](const std::string& name, const std::string& value) { out += fmt::format("  {:<34} {}\n", name, value); };
+  auto mp = [](const nlohmann::json& s, const char* unit) {
+    return fmt::format("mean {:.1f} {}, p99 {:.1f} {}, max {:.1f} {}", s.value("mean", 0.0), unit, s.value("p99", 0.0), unit,
+                       s.value("max", 0.0), unit);
+  };
+  const auto& run = r["run"];
+  out += fmt::format("tickwire demo: {} bots, {:.0f} s, profile {}, map {}\n", run.value("bots", 0),
+                     run.value("seconds", 0.0), run.value("profile", std::string()), run.value("map", std::string()));
+  line("clients connected", fmt::format("{}/{} (reliable failures {})", r["clients"].value("connected", 0),
+                                        r["clients"].value("expected", 0), r["clients"].value("reliable_failures", 0)));
+  line("bandwidth up per client", mp(r["bandwidth_kbps"]["up"], "kbit/s"));
+  line("bandwidth down per client", mp(r["bandwidth_kbps"]["down"], "kbit/s"));
+  line("snapshot bytes", mp(r["snapshot_bytes"], "B"));
+  line("snapshots received",
+       fmt::format("{} ({:.1f} per client per s), fragments {}", r["snapshots"].value("received", 0),
+                   r["snapshots"].value("per_client_hz", 0.0), r["snapshots"].value("fragments", 0)));
+  line("rtt", mp(r["rtt_ms"], "ms"));
+  std::string histogram;
+  const int depth_min = r["input_queue"].value("depth_min", 0);
+  const auto& h = r["input_queue"]["depth_histogram"];
+  uint64_t total = 0;
+  for (const auto& v : h) total += v.get<uint64_t>();
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const uint64_t v = h[i].get<uint64_t>();
+    if (v == 0) continue;
+    histogram += fmt::format("{}:{:.1f}% ", depth_min + static_cast<int>(i), total == 0 ? 0.0 : 100.0 * static_cast<double>(v) / static_cast<double>(total));
+  }
+  line("server input-queue depth", histogram.empty() ? "-" : histogram);
+  line("starved ticks", fmt::format("{} ({:.2f}%)", r["input_queue"].value("starved_ticks", 0),
+                                    r["input_queue"].value("starved_percent", 0.0)));
+  line("corrections", r["corrections"]["count"].is_null() ? "n/a: " + r["corrections"].value("note", std::string())
+                                                          : r["corrections"].dump());
+  line("interpolation", fmt::format("held frames {}, snaps {}, clock holds {}", r["interpolation"].value("held_frames", 0),
+                                    r["interpolation"].value("snaps", 0), r["interpolation"].value("clock_holds", 0)));
+  const auto& s = r["server"];
+  line("server tick rate", fmt::format("{:.2f} Hz ({} ticks, {} declared dropped)", s.value("tick_hz", 0.0),
+                                       s.value("ticks", 0), s.value("declared_ticks", 0)));
+  line("server tick cost", fmt::format("p50 {:.0f} us, p99 {:.0f} us", s["tick_cost_us"].value("p50", 0.0),
+                                       s["tick_cost_us"].value("p99", 0.0)));
+  line("contract hash", r.value("contract_hash", std::string()));
+  return out;
+}
+
+}  // namespace tickwire::cli

@@ -1,0 +1,24 @@
+// The demo's report: the figures of one run, gathered from the server's and the bots' JSON lines,
+// printed as a table for people and written as JSON for machines.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tickwire::cli {
+
+struct DemoRunInfo {
+  std::string profile;
+  int bots = 0;
+  double seconds = 0;
+  std::string map;
+};
+
+// Builds the report from the last server line (`server_final`) and the bots' final line(s).
+nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& server_final,
+                                 const nlohmann::json& bot_clients);
+// The report as an aligned table with a line per figure.
+std::string format_demo_report(const nlohmann::json& report);
+
+}  // namespace tickwire::cli
