@@ -51,7 +51,10 @@ std::optional<nlohmann::json> parse_line(const std::string& line) {
 }
 
 struct Progress {
-  nlohmann::json server_last, server_final, bots_final;
+  // Objects from the start, so reading a figure before its first line never throws.
+  nlohmann::json server_last = nlohmann::json::object();
+  nlohmann::json server_final = nlohmann::json::object();
+  nlohmann::json bots_final = nlohmann::json::object();
   uint64_t welcomed = 0;
   bool server_ready = false;
   void take(ChildProcess& child) {
@@ -149,7 +152,7 @@ int run_demo(const DemoOptions& o) {
   if (bots.running()) bots.stop();
   server.request_stop();
   conditioner.request_stop();
-  for (int i = 0; i < 300 && (server.running() || progress.server_final.is_null()); ++i) {
+  for (int i = 0; i < 300 && (server.running() || progress.server_final.empty()); ++i) {
     progress.take(server);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -158,7 +161,7 @@ int run_demo(const DemoOptions& o) {
   conditioner.stop();
   std::fprintf(stderr, "\n");
   std::filesystem::remove_all(dir);
-  if (progress.bots_final.is_null() || progress.server_final.is_null()) {
+  if (progress.bots_final.empty() || progress.server_final.empty() || !progress.bots_final.contains("clients")) {
     std::fprintf(stderr, "tickwire demo: the run ended without its final figures\n");
     return 1;
   }

@@ -31,6 +31,10 @@ struct LegacyClient {
 
   void frame(MonoTime now) {
     reliable.receive(now);
+    if (!reliable.connected()) {  // the endpoint went with the connection: nothing may use it
+      net.reset();
+      peer.reset();
+    }
     if (reliable.connected() && !net) {
       net.emplace(*reliable.endpoint(), OwnerId{1}, kAuthorityOwner);
       peer.emplace(cache, wire::Direction::server_to_client, "tickwire-v0", kSessionReliableChannel);
@@ -155,6 +159,7 @@ void run_hand_client(RoomSim& sim, HandClient& client, const std::function<void(
   for (int i = 0; i < 120; ++i) {
     sim.run_for(Duration::microseconds(16'667));
     client.reliable.receive(sim.world.now);
+    if (!client.reliable.connected()) client.net.reset();  // its endpoint is gone with the connection
     if (client.reliable.connected() && !client.net) {
       client.net.emplace(*client.reliable.endpoint(), OwnerId{1}, kAuthorityOwner);
       on_connect(*client.net);
