@@ -82,27 +82,39 @@ TEST(MoverPredictionModel, StepsBitForBitAsTheMover) {
 
 TEST(MoverPrediction, AReplayOfTheMoverReproducesTheServerExactly) {
   const uint64_t seed = tickwire::test::test_seed(0x30df);
-  Rng rng(seed);
-  PredictionRig rig(PredictionRigConfig{});
-  rig.server_boxes = crates();
-  rig.set_client_boxes(crates());
-  // On the floor and at rest: the idle ticks the server runs before our first input arrives do not
-  // move it (from mid-air they would: an honest start-up correction, not what this test is about).
-  rig.place({0, 0, 0});
-  protocol::InputCmd held;
-  int hold = 0;
-  rig.script = [&](uint32_t) { return scripted(rng, held, hold); };
-  rig.run_for(Duration::seconds(20));
-  const PredictorStats& stats = rig.predictor.stats();
-  EXPECT_EQ(stats.corrections, 0u);
-  EXPECT_EQ(stats.eye_corrections, 0u);
-  EXPECT_EQ(stats.residues_dropped, 0u);
-  EXPECT_EQ(stats.snaps.total(), 0u);
-  EXPECT_EQ(rig.starved_ticks, 0u);
-  EXPECT_GT(stats.reconciles, 1100u);
-  for (const test::RigFrame& f : rig.frames) ASSERT_EQ(f.drawn, f.raw);  // the offset never left zero
-  std::printf("20 s over the course: %llu reconciles, %llu inputs replayed, 0 corrections\n",
-              static_cast<unsigned long long>(stats.reconciles), static_cast<unsigned long long>(stats.replayed));
+  // Replaying every snapshot through the mover, and keeping confirmed predictions (each confirm is
+  // the server's pawn equal, bit for bit, to what we predicted for that input): both exact.
+  for (bool keep_confirmed : {false, true}) {
+    Rng rng(seed);
+    PredictorConfig predictor_config;
+    predictor_config.keep_confirmed_prediction = keep_confirmed;
+    PredictionRig rig(PredictionRigConfig{}, predictor_config);
+    rig.server_boxes = crates();
+    rig.set_client_boxes(crates());
+    // On the floor and at rest: the idle ticks the server runs before our first input arrives do
+    // not move it (from mid-air they would: an honest start-up correction, not this test's subject).
+    rig.place({0, 0, 0});
+    protocol::InputCmd held;
+    int hold = 0;
+    rig.script = [&](uint32_t) { return scripted(rng, held, hold); };
+    rig.run_for(Duration::seconds(20));
+    const PredictorStats& stats = rig.predictor.stats();
+    EXPECT_EQ(stats.corrections, 0u);
+    EXPECT_EQ(stats.eye_corrections, 0u);
+    EXPECT_EQ(stats.residues_dropped, 0u);
+    EXPECT_EQ(stats.snaps.total(), 0u);
+    EXPECT_EQ(rig.starved_ticks, 0u);
+    EXPECT_GT(stats.reconciles, 1100u);
+    if (keep_confirmed) {
+      EXPECT_GT(stats.confirmed, stats.reconciles - 10);
+    } else {
+      EXPECT_GT(stats.replayed, 5 * stats.reconciles);
+    }
+    for (const test::RigFrame& f : rig.frames) ASSERT_EQ(f.drawn, f.raw);  // the offset never left zero
+    std::printf("20 s over the course (%s): %llu reconciles, %llu confirmed, %llu inputs replayed, 0 corrections\n",
+                keep_confirmed ? "keeping confirmed" : "replaying all", static_cast<unsigned long long>(stats.reconciles),
+                static_cast<unsigned long long>(stats.confirmed), static_cast<unsigned long long>(stats.replayed));
+  }
 }
 
 TEST(MoverPrediction, LeavingNoclipAt400IsEasedNotSnapped) {
