@@ -150,10 +150,14 @@ void SessionClient::resend_inputs() {
   if (inputs_.build_frame(frame_)) (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
 }
 
-std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd) {
+std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd,
+                                                  const std::optional<protocol::Claim>& claim) {
   if (!welcome_ || refused_ || !net_) return std::nullopt;
   const uint32_t sequence = inputs_.push(cmd);
-  if (inputs_.build_frame(frame_)) (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  if (inputs_.build_frame(frame_)) {
+    frame_.claim = claim;
+    (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  }
   return sequence;
 }
 

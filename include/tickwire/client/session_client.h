@@ -59,9 +59,13 @@ class SessionClient {
   // Sends what was queued this frame (after send_input).
   void send(MonoTime now) { transport_.send(now); }
 
-  // The input for the client's next tick: recorded, then sent with the un-acked ones before it.
+  // The input for the client's next tick: recorded, then sent with the un-acked ones before it,
+  // and with `claim` (the predicted pawn after this input) when given: see Predictor::claim.
   // Returns its sequence, or nullopt before the welcome (no input is sent before admission).
-  std::optional<uint32_t> send_input(const protocol::InputCmd& cmd);
+  std::optional<uint32_t> send_input(const protocol::InputCmd& cmd,
+                                     const std::optional<protocol::Claim>& claim = std::nullopt);
+  // The contract's forgiveness: 1.0 (the authoritative default, claims nothing) before the welcome.
+  double forgiveness() const { return welcome_ ? welcome_->contract.input.forgiveness : 1.0; }
   // Sends the pending (un-acked) inputs again without a new one: a client holding its clock keeps
   // them flowing, so the acks that end the hold can come back.
   void resend_inputs();

@@ -1,0 +1,46 @@
+// PredictionModel: the seam through which the client predicts its own pawn. The engine holds the
+// pawn as a PredictedState (exactly what the owner detail and a forgiveness claim carry); the game
+// says how one input advances it, with the very step its server runs, so a replay from the acked
+// state lands where the server did.
+#pragma once
+
+#include <cstdint>
+
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/pawn_flags.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/vec3.h"
+
+namespace tickwire {
+
+struct PredictedState {
+  protocol::Vec3 position;      // feet, metres, y up
+  protocol::Vec3 velocity_mps;
+  float stance_height_m = 0;
+  float eye_height_m = 0;       // above the feet
+  uint8_t flags = 0;            // protocol::PawnFlag bits
+  uint8_t placement_epoch = 0;  // the server's PawnPlacer bumps it; the client never does
+
+  bool has(protocol::PawnFlag flag) const { return (flags & flag) != 0; }
+  friend bool operator==(const PredictedState&, const PredictedState&) = default;
+};
+
+// The owner detail's pawn as a predicted state, and back.
+PredictedState predicted_from_detail(const protocol::PawnDetail& detail);
+protocol::PawnDetail detail_from_predicted(const PredictedState& state, uint64_t pawn_ref);
+// What a client may say about its pawn: the server-owned flags (noclip, frozen) are stripped.
+protocol::Claim claim_from_predicted(const PredictedState& state);
+// The command as the server reads it: through its wire form (quantized axes and angles, 8 button
+// bits). Predicting with anything else would mispredict by the rounding on every tick.
+protocol::InputCmd as_sent(const protocol::InputCmd& cmd);
+
+class PredictionModel {
+ public:
+  virtual ~PredictionModel() = default;
+  // One tick of `cmd` from `state`: the server's own step for this pawn, bit for bit. It obeys
+  // the server-owned flags and never changes them or the placement epoch (the predictor restores
+  // both from the state it stepped from, whatever a model returns).
+  virtual PredictedState step(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s) const = 0;
+};
+
+}  // namespace tickwire

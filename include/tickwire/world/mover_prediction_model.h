@@ -1,0 +1,39 @@
+// MoverPredictionModel: the reference game's side of the client's prediction seam. It steps the
+// engine's PredictedState through the same CharacterMover and static boxes the server steps the
+// pawn with, so a replay from the acked state reproduces the server's pawn bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "tickwire/client/prediction_model.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/world/character_mover.h"
+#include "tickwire/world/pawn_state.h"
+#include "tickwire/world/vec3.h"
+
+namespace tickwire::world {
+
+// The pawn as the engine predicts and replicates it (look angles are not part of it: every step
+// takes them from its command).
+PredictedState predicted_from_pawn(const PawnState& pawn);
+// The pawn a predicted state stands for, look angles zero until the next step sets them.
+PawnState pawn_from_predicted(const PredictedState& state);
+// The owner detail for a pawn (what a Simulation's pawn_detail returns).
+protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref);
+
+class MoverPredictionModel final : public PredictionModel {
+ public:
+  // `mover` and the boxes must outlive the model (the client's copy of the map's static boxes).
+  MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes);
+
+  PredictedState step(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s) const override;
+
+  void set_static_boxes(std::span<const Aabb> static_boxes) { boxes_ = static_boxes; }
+
+ private:
+  const CharacterMover& mover_;
+  std::span<const Aabb> boxes_;
+};
+
+}  // namespace tickwire::world

@@ -1,0 +1,254 @@
+// The forgiveness gate on its own, with numbers: the radius law; a claim inside it adopted whole,
+// one past it leaving the server's answer untouched (never a blend); a stale placement refused even
+// at forgiveness 0; noclip and frozen never taken from a claim; stance and eye held to the position's
+// radius; and a 10x speed-hack stream, naive or greedy, held to the mover's limit plus one radius.
+#include "tickwire/server/forgiveness_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "support.h"
+#include "tickwire/core/rng.h"
+#include "tickwire/protocol/pawn_flags.h"
+#include "tickwire/protocol/vec3_math.h"
+
+namespace tickwire {
+namespace {
+
+constexpr double kTickS = 1.0 / 60.0;
+constexpr ClaimSpeedLimit kLimit{7.0f, 55.0f};  // the reference mover's run and fall speeds
+
+protocol::PawnDetail server_pawn(protocol::Vec3 position, uint8_t epoch = 0) {
+  protocol::PawnDetail p;
+  p.pawn_ref = 77;
+  p.position = position;
+  p.velocity = {0, 0, 4};
+  p.stance_height = 1.8f;
+  p.eye_height = 1.6f;
+  p.flags = protocol::kPawnGrounded;
+  p.placement_epoch = epoch;
+  return p;
+}
+
+protocol::Claim claim_at(protocol::Vec3 position, uint8_t epoch = 0) {
+  protocol::Claim c;
+  c.position = position;
+  c.velocity = {0, 0, 4};
+  c.stance_height = 1.8f;
+  c.eye_height = 1.6f;
+  c.flags = protocol::kPawnGrounded;
+  c.placement_epoch = epoch;
+  return c;
+}
+
+ClaimJudgement judgement(protocol::Vec3 before, protocol::PawnDetail stepped) {
+  return {before, stepped, kLimit, kTickS};
+}
+
+TEST(ForgivenessGate, TheRadiusLawIsLinearFromZeroAtFullAuthority) {
+  EXPECT_FLOAT_EQ(ForgivenessGate({1.0, 0.5f}).radius_m(), 0.0f);
+  EXPECT_FLOAT_EQ(ForgivenessGate({0.5, 0.5f}).radius_m(), 0.25f);
+  EXPECT_FLOAT_EQ(ForgivenessGate({0.0, 0.5f}).radius_m(), 0.5f);
+  EXPECT_FLOAT_EQ(ForgivenessGate({0.0, 2.0f}).radius_m(), 2.0f);
+  test::ThrowOnAssert guard;
+  EXPECT_THROW(ForgivenessGate({1.5, 0.5f}), test::AssertionFailure);
+  EXPECT_THROW(ForgivenessGate({std::nan(""), 0.5f}), test::AssertionFailure);
+}
+
+TEST(ForgivenessGate, FullAuthorityAdoptsNothing) {
+  ForgivenessGate gate({1.0, 0.5f});
+  ClaimLedger ledger;
+  const auto stepped = server_pawn({0, 0, 0.07f});
+  const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0, 0, 0.07f}), ledger);
+  EXPECT_FALSE(v.adopted);
+  EXPECT_EQ(v.refusal, ClaimRefusal::authoritative);
+  EXPECT_EQ(gate.refusals()[ClaimRefusal::authoritative], 1u);
+}
+
+TEST(ForgivenessGate, AClaimInsideTheRadiusIsAdoptedWhole) {
+  ForgivenessGate gate({0.5, 0.5f});  // radius 0.25 m
+  ClaimLedger ledger;
+  auto stepped = server_pawn({0, 0, 0.0667f}, 3);
+  stepped.flags |= protocol::kPawnNoclip;
+  protocol::Claim claim = claim_at({0.1f, 0.05f, 0.02f}, 3);
+  claim.velocity = {1, 0.5f, 3};
+  claim.stance_height = 1.7f;
+  claim.eye_height = 1.5f;
+  claim.flags = protocol::kPawnCrouched | protocol::kPawnFrozen;  // frozen is not the client's to say
+  const ClaimVerdict v = gate.judge(judgement({}, stepped), claim, ledger);
+  ASSERT_TRUE(v.adopted);
+  EXPECT_EQ(v.pawn.position, claim.position);
+  EXPECT_EQ(v.pawn.velocity, claim.velocity);
+  EXPECT_EQ(v.pawn.stance_height, claim.stance_height);
+  EXPECT_EQ(v.pawn.eye_height, claim.eye_height);
+  EXPECT_EQ(v.pawn.flags, protocol::kPawnCrouched | protocol::kPawnNoclip);  // server-owned kept
+  EXPECT_EQ(v.pawn.placement_epoch, 3);
+  EXPECT_EQ(v.pawn.pawn_ref, 77u);
+  EXPECT_EQ(gate.adopted(), 1u);
+}
+
+TEST(ForgivenessGate, AClaimPastTheRadiusLeavesTheServersAnswerUntouched) {
+  ForgivenessGate gate({0.5, 0.5f});
+  ClaimLedger ledger;
+  const auto stepped = server_pawn({0, 0, 0.0667f});
+  const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0.26f, 0, 0.0667f}), ledger);
+  EXPECT_FALSE(v.adopted);
+  EXPECT_EQ(v.refusal, ClaimRefusal::position_beyond_radius);
+  // Never a blend: every field is the server's.
+  EXPECT_EQ(v.pawn.position, stepped.position);
+  EXPECT_EQ(v.pawn.velocity, stepped.velocity);
+  EXPECT_EQ(v.pawn.stance_height, stepped.stance_height);
+  EXPECT_EQ(v.pawn.eye_height, stepped.eye_height);
+  EXPECT_EQ(v.pawn.flags, stepped.flags);
+}
+
+TEST(ForgivenessGate, AStaleEpochIsRefusedEvenAtForgivenessZero) {
+  ForgivenessGate gate({0.0, 0.5f});
+  ClaimLedger ledger;
+  // The server just placed the pawn (epoch 4) 0.3 m away; a claim simulated before (epoch 3) would
+  // be well inside the radius and undo the placement.
+  const auto stepped = server_pawn({0.3f, 0, 0}, 4);
+  const ClaimVerdict v = gate.judge(judgement({0.3f, 0, 0}, stepped), claim_at({0, 0, 0}, 3), ledger);
+  EXPECT_FALSE(v.adopted);
+  EXPECT_EQ(v.refusal, ClaimRefusal::stale_epoch);
+  EXPECT_EQ(v.pawn.position, stepped.position);
+  const ClaimVerdict fresh = gate.judge(judgement({0.3f, 0, 0}, stepped), claim_at({0.3f, 0, 0.05f}, 4), ledger);
+  EXPECT_TRUE(fresh.adopted);
+}
+
+TEST(ForgivenessGate, AFrozenPawnAdoptsNothing) {
+  ForgivenessGate gate({0.0, 0.5f});
+  ClaimLedger ledger;
+  auto stepped = server_pawn({});
+  stepped.flags |= protocol::kPawnFrozen;
+  const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0, 0, 0.05f}), ledger);
+  EXPECT_FALSE(v.adopted);
+  EXPECT_EQ(v.refusal, ClaimRefusal::frozen);
+}
+
+TEST(ForgivenessGate, StanceAndEyeAreHeldToThePositionsRadius) {
+  ForgivenessGate gate({0.0, 0.5f});
+  ClaimLedger ledger;
+  auto crouched = server_pawn({});
+  crouched.stance_height = 1.0f;  // a crouch the server authored
+  crouched.eye_height = 0.8f;
+  const ClaimVerdict stance = gate.judge(judgement({}, crouched), claim_at({}), ledger);
+  EXPECT_EQ(stance.refusal, ClaimRefusal::stance_beyond_radius);
+  protocol::Claim eye_only = claim_at({});
+  eye_only.stance_height = 1.0f;
+  const ClaimVerdict eye = gate.judge(judgement({}, crouched), eye_only, ledger);
+  EXPECT_EQ(eye.refusal, ClaimRefusal::eye_beyond_radius);
+  EXPECT_EQ(eye.pawn.eye_height, 0.8f);
+  protocol::Claim close = claim_at({});
+  close.stance_height = 1.3f;
+  close.eye_height = 1.1f;
+  EXPECT_TRUE(gate.judge(judgement({}, crouched), close, ledger).adopted);
+}
+
+TEST(ForgivenessGate, MalformedAndTooFastClaimsAreRefused) {
+  ForgivenessGate gate({0.0, 0.5f});
+  ClaimLedger ledger;
+  const auto stepped = server_pawn({});
+  protocol::Claim nan = claim_at({});
+  nan.position.y = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(gate.judge(judgement({}, stepped), nan, ledger).refusal, ClaimRefusal::malformed);
+  protocol::Claim negative = claim_at({});
+  negative.eye_height = -1;
+  EXPECT_EQ(gate.judge(judgement({}, stepped), negative, ledger).refusal, ClaimRefusal::malformed);
+  protocol::Claim fast = claim_at({});
+  fast.velocity = {0, 0, 70};
+  EXPECT_EQ(gate.judge(judgement({}, stepped), fast, ledger).refusal, ClaimRefusal::velocity_beyond_mover);
+  protocol::Claim rising = claim_at({});
+  rising.velocity = {0, 60, 0};
+  EXPECT_EQ(gate.judge(judgement({}, stepped), rising, ledger).refusal, ClaimRefusal::velocity_beyond_mover);
+  EXPECT_EQ(gate.adopted(), 0u);
+  EXPECT_EQ(gate.refusals().total(), 4u);
+}
+
+// A server stepping its pawn at the mover's limit along +z, and a client claiming what it likes.
+struct HackRun {
+  float path_m = 0;          // the pawn's path length over the run
+  float worst_tick_m = 0;    // the longest single tick
+  float net_m = 0;           // start to end
+  uint64_t adopted = 0;
+};
+
+template <class ClaimFn>
+HackRun run_stream(ForgivenessGate& gate, int ticks, ClaimFn claim_for) {
+  ClaimLedger ledger;
+  protocol::PawnDetail pawn = server_pawn({});
+  HackRun run;
+  for (int i = 0; i < ticks; ++i) {
+    const protocol::Vec3 before = pawn.position;
+    protocol::PawnDetail stepped = pawn;
+    stepped.position.z += kLimit.horizontal_mps * static_cast<float>(kTickS);
+    const ClaimVerdict v = gate.judge(judgement(before, stepped), claim_for(before, ledger), ledger);
+    pawn = v.pawn;
+    const float moved = protocol::length(pawn.position - before);
+    run.path_m += moved;
+    run.worst_tick_m = std::max(run.worst_tick_m, moved);
+    run.adopted += v.adopted ? 1 : 0;
+  }
+  run.net_m = protocol::length(pawn.position);
+  return run;
+}
+
+TEST(ForgivenessGate, ASpeedHackStreamNeverOutrunsTheMoverPlusTheRadius) {
+  const uint64_t seed = test::test_seed(0x6a7e);
+  Rng rng(seed);
+  constexpr int kTicks = 600;  // 10 s
+  const float limit_path_m = kLimit.horizontal_mps * static_cast<float>(kTicks * kTickS);
+  for (double forgiveness : {0.0, 0.25, 0.5, 0.9}) {
+    ForgivenessGate gate({forgiveness, 0.5f});
+    const float r = gate.radius_m();
+    // Naive: every claim 10x the mover's step ahead of where the pawn was, with a legal velocity.
+    const HackRun naive = run_stream(gate, kTicks, [&](protocol::Vec3 before, const ClaimLedger&) {
+      return claim_at({before.x, before.y, before.z + 10 * kLimit.horizontal_mps * static_cast<float>(kTickS)});
+    });
+    // Greedy: knows the ledger and claims exactly as far as it would allow, jittered sideways.
+    const HackRun greedy = run_stream(gate, kTicks, [&](protocol::Vec3 before, const ClaimLedger& ledger) {
+      const float reach = kLimit.horizontal_mps * static_cast<float>(kTickS) + ledger.horizontal_allowance_m;
+      const float side = static_cast<float>(rng.unit() - 0.5) * 0.01f;
+      return claim_at({before.x + side, before.y, before.z + std::sqrt(reach * reach - side * side)});
+    });
+    for (const HackRun& run : {naive, greedy}) {
+      EXPECT_LE(run.path_m, limit_path_m + r + 0.01f) << "forgiveness " << forgiveness;
+      EXPECT_LE(run.net_m, limit_path_m + r + 0.01f) << "forgiveness " << forgiveness;
+      EXPECT_LE(run.worst_tick_m, kLimit.horizontal_mps * static_cast<float>(kTickS) + r + 0.001f);
+    }
+    std::printf("forgiveness %.2f radius %.3f m: 10 s at the limit is %.2f m; naive hack %.2f m (%llu adopted), "
+                "greedy %.2f m (%llu adopted)\n",
+                forgiveness, r, limit_path_m, naive.net_m, static_cast<unsigned long long>(naive.adopted), greedy.net_m,
+                static_cast<unsigned long long>(greedy.adopted));
+  }
+}
+
+TEST(ForgivenessGate, ANewPlacementRefillsTheAllowance) {
+  ForgivenessGate gate({0.0, 0.5f});
+  ClaimLedger ledger;
+  const float step_m = kLimit.horizontal_mps * static_cast<float>(kTickS);
+  // Spend the whole allowance on one long claim.
+  auto stepped = server_pawn({0, 0, step_m});
+  ASSERT_TRUE(gate.judge(judgement({}, stepped), claim_at({0, 0, step_m + 0.49f}), ledger).adopted);
+  EXPECT_LT(ledger.horizontal_allowance_m, 0.02f);
+  stepped = server_pawn({0, 0, 0.5f + 2 * step_m});
+  EXPECT_EQ(gate.judge(judgement({0, 0, 0.5f + step_m}, stepped), claim_at({0, 0, 0.5f + 2 * step_m + 0.3f}), ledger)
+                .refusal,
+            ClaimRefusal::speed_beyond_mover);
+  // A placement is not motion: the allowance is whole again under the new epoch.
+  stepped = server_pawn({50, 0, step_m}, 1);
+  EXPECT_TRUE(gate.judge(judgement({50, 0, 0}, stepped), claim_at({50, 0, step_m + 0.3f}, 1), ledger).adopted);
+  EXPECT_EQ(ledger.placement_epoch, 1);
+}
+
+TEST(ForgivenessGate, RefusalsHaveNames) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(ClaimRefusal::count_); ++i) {
+    EXPECT_NE(claim_refusal_name(static_cast<ClaimRefusal>(i)), "unknown");
+  }
+}
+
+}  // namespace
+}  // namespace tickwire
