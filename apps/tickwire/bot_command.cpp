@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/udp_socket.h"
 #include "tickwire/world/bot_brain.h"
+#include "tickwire/world/map_loader.h"
+#include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/reference_map.h"
 
 namespace tickwire::cli {
 namespace {
@@ -31,6 +35,7 @@ struct BotOptions {
   uint32_t count = 1;
   std::string key_path;
   std::string behaviour = "wander";
+  std::string map_path;  // the map the server runs (the bots predict against its boxes)
   double seconds = 30;
   double frame_hz = 100;
   uint64_t first_client_id = 1000;
@@ -45,7 +50,7 @@ struct Bot {
   std::unique_ptr<GameClient> client;
   world::BotBrain brain;
   SampleStats snapshot_bytes;
-  bool ever_connected = false;
+  std::optional<double> welcomed_at_s;  // when the welcome arrived (the snapshot rate counts from it)
 };
 
 nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
@@ -63,6 +68,10 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["down_bps"] = elapsed_s > 0 ? static_cast<double>(stats.bytes_received) * 8 / elapsed_s : 0.0;
   j["reliable_failed"] = stats.failed;
   j["snapshots"] = c.counters().snapshots;
+  j["welcomed_at_s"] = bot.welcomed_at_s.value_or(elapsed_s);
+  j["snapshot_hz"] = bot.welcomed_at_s && elapsed_s > *bot.welcomed_at_s
+                         ? static_cast<double>(c.counters().snapshots) / (elapsed_s - *bot.welcomed_at_s)
+                         : 0.0;
   j["snapshot_bytes"] = {{"mean", bot.snapshot_bytes.mean()},
                          {"p99", bot.snapshot_bytes.percentile(0.99)},
                          {"max", bot.snapshot_bytes.max()}};
@@ -73,6 +82,12 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
     j["rate"] = r->rate();
     j["holds"] = r->counters().holds;
     j["overlay_buf"] = r->last_depth() ? *r->last_depth() : 0;
+  }
+  if (const auto* p = c.predictor()) {
+    j["corrections"] = p->stats().corrections;
+    j["correction_p99_m"] = p->stats().correction_m.quantile_m(0.99);
+    j["correction_max_m"] = p->stats().correction_m.max_m();
+    j["prediction_snaps"] = p->stats().snaps.total();
   }
   if (const auto* i = c.interpolator()) {
     j["held_frames"] = i->counters().held_frames;
@@ -98,6 +113,14 @@ int run_bots(const BotOptions& o) {
                                                            : "--server must be a numeric HOST:PORT");
     return 2;
   }
+  auto loaded = o.map_path.empty() ? world::load_map(world::reference_map_text()) : world::load_map_file(o.map_path);
+  if (!loaded) {
+    std::fprintf(stderr, "tickwire bot: map: %s\n", loaded.error().text().c_str());
+    return 2;
+  }
+  const world::Map map = std::move(loaded).value();
+  const world::CharacterMover mover{world::MoverSettings{}};
+  const world::MoverPredictionModel model(mover, map.boxes());
   SchemaCache cache(protocol::protocol_messages().schema_text());
   SystemHostTimer timer;
   const MonoTime start = timer.now();
@@ -110,10 +133,10 @@ int run_bots(const BotOptions& o) {
       return 2;
     }
     auto bot = std::make_unique<Bot>(Bot{std::move(opened.socket), nullptr, nullptr, nullptr,
-                                         world::BotBrain(*behaviour, o.seed * 7919 + i), {}, false});
+                                         world::BotBrain(*behaviour, o.seed * 7919 + i), {}, std::nullopt});
     bot->netcode = std::make_unique<NetcodeClient>(*bot->socket);
     bot->reliable = std::make_unique<ReliableClient>(*bot->netcode, session_endpoint_config());
-    bot->client = std::make_unique<GameClient>(*bot->reliable, cache, start);
+    bot->client = std::make_unique<GameClient>(*bot->reliable, cache, start, &model);
     netcode::ConnectTokenParams params;
     params.client_id = o.first_client_id + i;
     params.server_addresses.add(*server);
@@ -142,12 +165,18 @@ int run_bots(const BotOptions& o) {
         ++sizes;
       }
       welcomed += b.client->session().welcomed() ? 1 : 0;
+      if (b.client->session().welcomed() && !b.welcomed_at_s) b.welcomed_at_s = (now - start).seconds_f();
     }
     if (now >= next_stats) {
       nlohmann::json j;
       j["type"] = "bots";
       j["t"] = (now - start).seconds_f();
       j["welcomed"] = welcomed;
+      uint64_t corrections = 0;
+      for (const auto& bot : bots) {
+        if (const auto* p = bot->client->predictor()) corrections += p->stats().corrections;
+      }
+      j["corrections"] = corrections;
       j["count"] = o.count;
       std::printf("%s\n", j.dump().c_str());
       std::fflush(stdout);
@@ -179,6 +208,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(1, 255));
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle or jumpy");
+  cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(CLI::PositiveNumber);
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");

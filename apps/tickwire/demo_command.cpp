@@ -56,6 +56,7 @@ struct Progress {
   nlohmann::json server_final = nlohmann::json::object();
   nlohmann::json bots_final = nlohmann::json::object();
   uint64_t welcomed = 0;
+  uint64_t corrections = 0;
   bool server_ready = false;
   void take(ChildProcess& child) {
     for (const std::string& line : child.read_lines()) {
@@ -65,7 +66,10 @@ struct Progress {
       if (type == "ready") server_ready = true;
       else if (type == "server") server_last = *j;
       else if (type == "server_final") server_final = *j;
-      else if (type == "bots") welcomed = j->value("welcomed", uint64_t{0});
+      else if (type == "bots") {
+        welcomed = j->value("welcomed", uint64_t{0});
+        corrections = j->value("corrections", uint64_t{0});
+      }
       else if (type == "bots_final") bots_final = *j;
     }
   }
@@ -80,9 +84,9 @@ void show_progress(const Progress& p, double elapsed_s, int bots, double& last_b
     last_t = t;
   }
   const bool tty = isatty(STDERR_FILENO) != 0;
-  std::fprintf(stderr, "%s[%5.1f s] clients %llu/%d | server %.1f Hz | down %.2f Mbit/s | corrections n/a%s",
+  std::fprintf(stderr, "%s[%5.1f s] clients %llu/%d | server %.1f Hz | down %.2f Mbit/s | corrections %llu%s",
                tty ? "\r" : "", elapsed_s, static_cast<unsigned long long>(p.welcomed), bots,
-               p.server_last.value("hz", 0.0), mbps, tty ? "   " : "\n");
+               p.server_last.value("hz", 0.0), mbps, static_cast<unsigned long long>(p.corrections), tty ? "   " : "\n");
   std::fflush(stderr);
 }
 
@@ -131,8 +135,10 @@ int run_demo(const DemoOptions& o) {
     return 2;
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  if (!bots.spawn(exe, {"bot", "--server", public_at, "--count", clients, "--key", key_path, "--seconds",
-                        std::to_string(o.seconds), "--behaviour", o.behaviour})) {
+  std::vector<std::string> bot_args = {"bot", "--server", public_at, "--count", clients, "--key", key_path,
+                                       "--seconds", std::to_string(o.seconds), "--behaviour", o.behaviour};
+  if (!o.map_path.empty()) bot_args.insert(bot_args.end(), {"--map", o.map_path});
+  if (!bots.spawn(exe, bot_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
     return 2;
   }

@@ -15,7 +15,9 @@ nlohmann::json summary(const SampleStats& s) {
 }  // namespace
 
 nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& server, const nlohmann::json& clients) {
-  SampleStats up_kbps, down_kbps, rtt_ms, snapshot_mean, snapshot_p99;
+  SampleStats up_kbps, down_kbps, rtt_ms, snapshot_mean, snapshot_p99, correction_p99, snapshot_hz;
+  uint64_t corrections = 0, prediction_snaps = 0;
+  double correction_max = 0;
   double snapshot_max = 0;
   uint64_t welcomed = 0, snapshots = 0, fragments = 0, held = 0, snaps = 0, failed = 0, refused_frames = 0, holds = 0;
   for (const auto& c : clients) {
@@ -24,12 +26,17 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
     down_kbps.add(c.value("down_bps", 0.0) / 1000.0);
     rtt_ms.add(c.value("rtt_ms", 0.0));
     snapshots += c.value("snapshots", uint64_t{0});
+    snapshot_hz.add(c.value("snapshot_hz", 0.0));
     fragments += c.value("fragments", uint64_t{0});
     held += c.value("held_frames", uint64_t{0});
     snaps += c.value("snaps", uint64_t{0});
     holds += c.value("holds", uint64_t{0});
     failed += c.value("reliable_failed", false) ? 1 : 0;
     refused_frames += c.value("frame_refused", uint64_t{0});
+    corrections += c.value("corrections", uint64_t{0});
+    prediction_snaps += c.value("prediction_snaps", uint64_t{0});
+    if (c.value("corrections", uint64_t{0}) > 0) correction_p99.add(c.value("correction_p99_m", 0.0));
+    correction_max = std::max(correction_max, c.value("correction_max_m", 0.0));
     if (c.contains("snapshot_bytes")) {
       snapshot_mean.add(c["snapshot_bytes"].value("mean", 0.0));
       snapshot_p99.add(c["snapshot_bytes"].value("p99", 0.0));
@@ -46,15 +53,21 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
   r["snapshot_bytes"] = {{"mean", snapshot_mean.mean()}, {"p99", snapshot_p99.max()}, {"max", snapshot_max}};
   r["snapshots"] = {{"received", snapshots},
                     {"fragments", fragments},
-                    {"per_client_hz", clients.empty() || info.seconds <= 0
-                                          ? 0.0
-                                          : static_cast<double>(snapshots) / static_cast<double>(clients.size()) / info.seconds}};
+                    {"per_client_hz", summary(snapshot_hz)},
+                    {"min_client_hz", clients.empty() ? 0.0 : [&] {
+                       double lowest = 1e9;
+                       for (const auto& c : clients) lowest = std::min(lowest, c.value("snapshot_hz", 0.0));
+                       return lowest;
+                     }()}};
   r["rtt_ms"] = summary(rtt_ms);
   r["input_queue"] = {{"depth_min", server.value("depth_min", 0)},
                       {"depth_histogram", server.value("depth_histogram", nlohmann::json::array())},
                       {"starved_ticks", starved},
                       {"starved_percent", starved + fresh == 0 ? 0.0 : 100.0 * static_cast<double>(starved) / static_cast<double>(starved + fresh)}};
-  r["corrections"] = {{"count", nullptr}, {"p99_m", nullptr}, {"note", "client prediction is not in the bots yet"}};
+  r["corrections"] = {{"count", corrections},
+                      {"p99_m", correction_p99.max()},
+                      {"max_m", correction_max},
+                      {"snaps", prediction_snaps}};
   r["interpolation"] = {{"held_frames", held}, {"snaps", snaps}, {"clock_holds", holds}};
   r["server"] = {{"tick_hz", server.value("hz", 0.0)},
                  {"ticks", ticks},
@@ -82,8 +95,9 @@ std::string format_demo_report(const nlohmann::json& r) {
   line("bandwidth down per client", mp(r["bandwidth_kbps"]["down"], "kbit/s"));
   line("snapshot bytes", mp(r["snapshot_bytes"], "B"));
   line("snapshots received",
-       fmt::format("{} ({:.1f} per client per s), fragments {}", r["snapshots"].value("received", 0),
-                   r["snapshots"].value("per_client_hz", 0.0), r["snapshots"].value("fragments", 0)));
+       fmt::format("{} (per client {:.2f}/s mean, {:.2f}/s lowest, since its welcome), fragments {}",
+                   r["snapshots"].value("received", 0), r["snapshots"]["per_client_hz"].value("mean", 0.0),
+                   r["snapshots"].value("min_client_hz", 0.0), r["snapshots"].value("fragments", 0)));
   line("rtt", mp(r["rtt_ms"], "ms"));
   std::string histogram;
   const int depth_min = r["input_queue"].value("depth_min", 0);
@@ -98,8 +112,9 @@ std::string format_demo_report(const nlohmann::json& r) {
   line("server input-queue depth", histogram.empty() ? "-" : histogram);
   line("starved ticks", fmt::format("{} ({:.2f}%)", r["input_queue"].value("starved_ticks", 0),
                                     r["input_queue"].value("starved_percent", 0.0)));
-  line("corrections", r["corrections"]["count"].is_null() ? "n/a: " + r["corrections"].value("note", std::string())
-                                                          : r["corrections"].dump());
+  line("corrections", fmt::format("{} (p99 {:.3f} m worst client, max {:.3f} m), prediction snaps {}",
+                                  r["corrections"].value("count", 0), r["corrections"].value("p99_m", 0.0),
+                                  r["corrections"].value("max_m", 0.0), r["corrections"].value("snaps", 0)));
   line("interpolation", fmt::format("held frames {}, snaps {}, clock holds {}", r["interpolation"].value("held_frames", 0),
                                     r["interpolation"].value("snaps", 0), r["interpolation"].value("clock_holds", 0)));
   const auto& s = r["server"];

@@ -8,8 +8,9 @@ namespace tickwire {
 
 inline constexpr std::size_t kSnapshotSizeLogCap = 4096;  // sizes kept between two take_snapshot_sizes()
 
-GameClient::GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const SessionClientConfig& config)
-    : session_(transport, cache, config), last_frame_(now) {}
+GameClient::GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const PredictionModel* model,
+                       const SessionClientConfig& config)
+    : session_(transport, cache, config), model_(model), last_frame_(now) {}
 
 void GameClient::on_welcome(MonoTime now) {
   const protocol::RoomWelcome& welcome = *session_.welcome();
@@ -18,6 +19,10 @@ void GameClient::on_welcome(MonoTime now) {
   accumulator_.emplace(period);
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
+  if (model_ != nullptr) {
+    predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz);
+    predictor_->set_forgiveness(session_.forgiveness());
+  }
 }
 
 void GameClient::take_snapshots(MonoTime now) {
@@ -28,7 +33,10 @@ void GameClient::take_snapshots(MonoTime now) {
     counters_.max_snapshot_bytes = std::max(counters_.max_snapshot_bytes, static_cast<uint32_t>(bytes));
     if (snapshot_sizes_.size() < kSnapshotSizeLogCap) snapshot_sizes_.push_back(static_cast<uint32_t>(bytes));
     const Tick tick = Tick::from_value(snapshot_.tick);
-    if (snapshot_.owner) regulator_->on_depth_reading(tick, snapshot_.owner->queue_depth, now);
+    if (snapshot_.owner) {
+      regulator_->on_depth_reading(tick, snapshot_.owner->queue_depth, now);
+      if (predictor_) (void)predictor_->reconcile(*snapshot_.owner);
+    }
     samples_.clear();
     const uint32_t own = EntityRef::from_raw(*welcomed_pawn_).handle().raw();
     for (const protocol::Record& record : snapshot_.records) {
@@ -67,8 +75,16 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
         session_.resend_inputs();
         continue;
       }
-      if (session_.send_input(input(session_.inputs().next_sequence()))) ++counters_.inputs_sent;
+      const uint32_t sequence = session_.inputs().next_sequence();
+      const protocol::InputCmd cmd = input(sequence);
+      std::optional<protocol::Claim> claim;
+      if (predictor_) {
+        predictor_->predict(sequence, cmd);
+        claim = predictor_->claim();
+      }
+      if (session_.send_input(cmd, claim)) ++counters_.inputs_sent;
     }
+    if (predictor_) predictor_->decay(dt);
     (void)interpolator_->frame(now);
   }
   session_.send(now);

@@ -2,7 +2,8 @@
 // per frame. It takes snapshots from the SessionClient, feeds their queue-depth bytes to the
 // ClockRegulator and their entity records to the RemoteInterpolator, runs the client ticks the
 // regulated TickAccumulator yields (one input per tick from the game's input source, none while
-// the regulator holds), and draws remote entities on the server-tick timeline.
+// the regulator holds), predicts its own pawn through the game's PredictionModel (reconciled on
+// every owner detail, corrections eased), and draws remote entities on the server-tick timeline.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "tickwire/client/clock_regulator.h"
+#include "tickwire/client/predictor.h"
 #include "tickwire/client/remote_interpolator.h"
 #include "tickwire/client/session_client.h"
 #include "tickwire/client/tick_accumulator.h"
@@ -32,7 +34,9 @@ struct GameClientCounters {
 
 class GameClient {
  public:
-  GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const SessionClientConfig& config = {});
+  // `model` (the game's, outliving the client) predicts the own pawn; null: no prediction.
+  GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const PredictionModel* model = nullptr,
+             const SessionClientConfig& config = {});
 
   // One frame at `now`: receive, regulate, run the due client ticks (inputs from `input`), draw.
   void frame(MonoTime now, const InputSource& input);
@@ -42,6 +46,7 @@ class GameClient {
   // Present once the welcome arrived (they are built from the contract).
   const ClockRegulator* regulator() const { return regulator_ ? &*regulator_ : nullptr; }
   const RemoteInterpolator* interpolator() const { return interpolator_ ? &*interpolator_ : nullptr; }
+  const Predictor* predictor() const { return predictor_ ? &*predictor_ : nullptr; }
   const GameClientCounters& counters() const { return counters_; }
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
@@ -54,6 +59,8 @@ class GameClient {
   std::optional<ClockRegulator> regulator_;
   std::optional<TickAccumulator> accumulator_;
   std::optional<RemoteInterpolator> interpolator_;
+  const PredictionModel* model_;
+  std::optional<Predictor> predictor_;
   std::optional<uint64_t> welcomed_pawn_;
   MonoTime last_frame_;
   bool started_ = false;
