@@ -18,9 +18,7 @@ using namespace tickwire::test;
 TEST(PacedRoom, SixtyHertzWithinOnePercentOnAnOvershootingHostAndOneSnapshotPerTick) {
   const uint64_t seed = test_seed(0x5101);
   RoomSim sim(seed);
-  LinkModel lan;
-  lan.latency_ms = 2;
-  sim.world.net.set_default_link(lan);
+  sim.world.net.set_default_link(steady_link(2));
   for (int i = 0; i < 4; ++i) sim.add_client();
 
   SimHostTimer host(sim.world.now, overshooting_sleep_model(), Duration::microseconds(20));

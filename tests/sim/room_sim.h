@@ -30,6 +30,14 @@ inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60) {
   return *resolved.contract;
 }
 
+// A lossless link with a fixed one-way latency (and optional jitter that keeps order).
+inline LinkModel steady_link(double latency_ms, double jitter_ms = 0) {
+  LinkModel link;
+  link.latency_ms = latency_ms;
+  link.jitter_ms = jitter_ms;
+  return link;
+}
+
 // Invariant violations seen during a run (every field must stay 0).
 struct RoomInvariants {
   uint64_t catch_up_over_cap = 0;     // an update ran more than the contract's catch-up ticks

@@ -90,9 +90,7 @@ TEST(RoomSim, HonestAcksUnderDrainsCatchUpDuplicationAndReordering) {
 TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
   const uint64_t seed = test_seed(0x5002);
   RoomSim sim(seed);
-  LinkModel clean;
-  clean.latency_ms = 5;
-  sim.world.net.set_default_link(clean);
+  sim.world.net.set_default_link(steady_link(5));
   Rng stalls(seed ^ 0x57a12);
   sim.wake = stalling_wakes(stalls, 0.05);
   for (int i = 0; i < 4; ++i) sim.add_client();
@@ -124,9 +122,7 @@ TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
 TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
   const uint64_t seed = test_seed(0x5009);
   RoomSim sim(seed);
-  LinkModel clean;
-  clean.latency_ms = 5;
-  sim.world.net.set_default_link(clean);
+  sim.world.net.set_default_link(steady_link(5));
   sim.simulation.extra_records = 300;  // about 7 KB: several fragments per tick
   SimSessionClient& client = sim.add_client();
   sim.run_for(Duration::seconds(5));
@@ -146,9 +142,7 @@ TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
 TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
   const uint64_t seed = test_seed(0x5003);
   RoomSim sim(seed);
-  LinkModel clean;
-  clean.latency_ms = 10;
-  sim.world.net.set_default_link(clean);
+  sim.world.net.set_default_link(steady_link(10));
   SimSessionClient& client = sim.add_client();
   sim.run_for(Duration::seconds(3));
   ASSERT_TRUE(client.session.welcomed());
@@ -178,10 +172,7 @@ TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
 void expect_fast_client_gains_nothing(double rate, uint64_t fallback_seed) {
   const uint64_t seed = test_seed(fallback_seed);
   RoomSim sim(seed);
-  LinkModel clean;
-  clean.latency_ms = 20;
-  clean.jitter_ms = 2;
-  sim.world.net.set_default_link(clean);
+  sim.world.net.set_default_link(steady_link(20, 2));
   SimSessionClient& fast = sim.add_client(rate);
   SimSessionClient& honest = sim.add_client(1.0);
   sim.run_for(Duration::seconds(10));

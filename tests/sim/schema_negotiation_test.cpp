@@ -90,10 +90,7 @@ struct LegacyClient {
 TEST(SchemaNegotiation, AnOlderBuildConnectsAndIsReadThroughAPlanWithEachTextSentOnce) {
   const uint64_t seed = test_seed(0x5201);
   RoomSim sim(seed);
-  LinkModel link;
-  link.latency_ms = 20;
-  link.jitter_ms = 3;
-  sim.world.net.set_default_link(link);
+  sim.world.net.set_default_link(steady_link(20, 3));
   SchemaCache v0_cache(legacy_v0_schema_text());  // shared by the v0 process's two sessions
   LegacyClient old_a(sim, 0, v0_cache);
   LegacyClient old_b(sim, 1, v0_cache);
