@@ -36,6 +36,7 @@ struct DemoOptions {
   std::string json_path;
   std::string behaviour = "wander";
   uint32_t tick_hz = 60;
+  double forgiveness = 1.0;
 };
 
 // A free loopback UDP port right now (the child binds it a moment later).
@@ -114,7 +115,8 @@ int run_demo(const DemoOptions& o) {
 
   ChildProcess server, conditioner, bots;
   std::vector<std::string> server_args = {"server", "--key", key_path, "--port", std::to_string(server_port), "--public",
-                                          public_at, "--max-clients", clients, "--tick-hz", std::to_string(o.tick_hz)};
+                                          public_at, "--max-clients", clients, "--tick-hz", std::to_string(o.tick_hz),
+                                          "--forgiveness", std::to_string(o.forgiveness)};
   if (!o.map_path.empty()) server_args.insert(server_args.end(), {"--map", o.map_path});
   Progress progress;
   if (!server.spawn(exe, server_args)) {
@@ -198,6 +200,8 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
   cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy");
   cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
+  cmd->add_option("--forgiveness", o.forgiveness, "the room's forgiveness (below 1.0 the bots' claims may be adopted)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->callback([] { set_exit_code(run_demo(o)); });
 }
 

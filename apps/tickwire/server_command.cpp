@@ -36,6 +36,7 @@ struct ServerOptions {
   uint16_t port = 40000;
   std::string public_address;  // what tokens list (a conditioner's listen address); empty: the bind
   uint32_t tick_hz = 60;
+  double forgiveness = 1.0;
   uint32_t max_clients = 255;
   double stats_interval_s = 1.0;
   double seconds = 0;  // 0: until signalled
@@ -138,6 +139,7 @@ int run_server(const ServerOptions& o) {
   policy.identity = {"room-1", "tickwire-reference", "local", map.content_hash_hex(), "demo", "", ""};
   policy.cadence.tick_rate_hz = o.tick_hz;
   policy.cadence.snapshot_rate_hz = o.tick_hz;
+  policy.input.forgiveness = o.forgiveness;
   const ContractResolution contract = resolve_netcode_contract(policy);
   if (!contract.ok()) {
     std::fprintf(stderr, "tickwire server: --tick-hz %u: %s\n", o.tick_hz,
@@ -151,7 +153,7 @@ int run_server(const ServerOptions& o) {
   NetcodeServer netcode(*opened.socket, config);
   ReliableServer reliable(netcode, session_endpoint_config());
   SchemaCache cache(protocol::protocol_messages().schema_text());
-  world::ReferenceGame game(map);
+  world::ReferenceGame game(map, world::MoverSettings{}, o.forgiveness);
   SystemHostTimer timer;
   const MonoTime start = timer.now();
   const TimeAnchor anchor{start, wall_now()};
@@ -201,6 +203,8 @@ void register_server(CLI::App& app) {
   cmd->add_option("--port", o.port, "UDP port")->check(CLI::Range(1, 65535));
   cmd->add_option("--public", o.public_address, "HOST:PORT tokens list, e.g. a conditioner's listen address");
   cmd->add_option("--tick-hz", o.tick_hz, "simulation ticks per second")->check(CLI::Range(1, 240));
+  cmd->add_option("--forgiveness", o.forgiveness, "1.0: the server's answer always stands; below: claims may be adopted")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 8 bits; 0 is the authority)")
       ->check(CLI::Range(1, 255));
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);

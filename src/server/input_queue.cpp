@@ -20,20 +20,21 @@ InputQueue::InputQueue(const InputQueueConfig& config) : config_(config), next_a
 }
 
 std::size_t InputQueue::accept(const protocol::InputFrame& frame) {
-  return accept(frame.first_sequence, frame.inputs);
+  return accept(frame.first_sequence, frame.inputs, frame.claim);
 }
 
-std::size_t InputQueue::accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs) {
+std::size_t InputQueue::accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs,
+                               const std::optional<protocol::Claim>& claim) {
+  static const std::optional<protocol::Claim> kNoClaim;
   std::size_t queued = 0;
   uint64_t sequence = first_sequence;
-  for (const protocol::InputCmd& cmd : inputs) {
-    if (offer(sequence, cmd)) ++queued;
-    ++sequence;
+  for (std::size_t i = 0; i < inputs.size(); ++i, ++sequence) {
+    if (offer(sequence, inputs[i], i + 1 == inputs.size() ? claim : kNoClaim)) ++queued;
   }
   return queued;
 }
 
-bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd) {
+bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd, const std::optional<protocol::Claim>& claim) {
   ++stats_.received;
   if (sequence >= kSequenceSpace) {
     drops_.add(InputDropReason::sequence_end);
@@ -54,19 +55,19 @@ bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd) {
     drops_.add(InputDropReason::overflow);
     return false;
   }
-  insert_sorted(static_cast<uint32_t>(sequence), cmd);
+  insert_sorted(Entry{static_cast<uint32_t>(sequence), cmd, claim});
   ++stats_.queued;
   return true;
 }
 
-void InputQueue::insert_sorted(uint32_t sequence, const protocol::InputCmd& cmd) {
+void InputQueue::insert_sorted(const Entry& entry) {
   TW_ASSERT(waiting_count_ < waiting_.size(), "input queue storage full");
   std::size_t i = waiting_count_;
-  while (i > 0 && waiting_[i - 1].sequence > sequence) {
+  while (i > 0 && waiting_[i - 1].sequence > entry.sequence) {
     waiting_[i] = waiting_[i - 1];
     --i;
   }
-  waiting_[i] = Entry{sequence, cmd};
+  waiting_[i] = entry;
   ++waiting_count_;
 }
 
@@ -99,6 +100,7 @@ TickInput InputQueue::take_for_tick() {
     out.sequence = entry.sequence;
     out.has_sequence = true;
     out.source = TickInputSource::fresh;
+    out.claim = entry.claim;
     return out;
   }
   if (starved_run_ticks_ < std::numeric_limits<uint32_t>::max()) ++starved_run_ticks_;

@@ -3,7 +3,9 @@
 
 #include <cmath>
 
+#include "tickwire/client/prediction_model.h"
 #include "tickwire/core/assert.h"
+#include "tickwire/world/mover_prediction_model.h"
 
 namespace tickwire::world {
 namespace {
@@ -28,7 +30,8 @@ uint8_t pawn_entity_flags(const PawnState& pawn) {
                               (pawn.noclip ? kEntityFlagNoclip : 0) | (pawn.frozen ? kEntityFlagFrozen : 0));
 }
 
-ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
+ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings, double forgiveness)
+    : map_(map), mover_(settings), gate_(ForgivenessConfig{forgiveness}) {
   const auto objects = map_.objects();
   objects_.reserve(objects.size());
   uint32_t lights = 0;
@@ -47,12 +50,35 @@ void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
   pawns_[pawn.raw()] = state;
 }
 
-void ReferenceGame::despawn_pawn(EntityRef pawn) { pawns_.erase(pawn.raw()); }
+void ReferenceGame::despawn_pawn(EntityRef pawn) {
+  pawns_.erase(pawn.raw());
+  ledgers_.erase(pawn.raw());
+}
 
 void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick, double dt_s) {
   auto it = pawns_.find(pawn.raw());
   if (it == pawns_.end()) return;
-  it->second = mover_.step(it->second, input.cmd, static_cast<float>(dt_s), map_.boxes());
+  const PawnState before = it->second;
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_.boxes());
+  if (input.fresh() && input.claim) judge_claim(pawn, before, *input.claim, dt_s);
+}
+
+// The gate adopts the claim whole (within the forgiveness radius and the mover's speed) or keeps
+// the mover's answer; look angles, server-owned flags and the placement epoch stay the server's.
+void ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s) {
+  PawnState& state = pawns_.at(pawn.raw());
+  const MoverSpeedLimit limit = max_speed_mps(mover_.settings(), state);
+  const ClaimVerdict verdict = gate_.judge({before.feet.to_wire(), pawn_detail_of(state, pawn.raw()),
+                                            {limit.horizontal_mps, limit.vertical_mps}, dt_s},
+                                           claim, ledgers_[pawn.raw()]);
+  if (!verdict.adopted) return;
+  PawnState adopted = pawn_from_predicted(predicted_from_detail(verdict.pawn));
+  adopted.yaw_deg = state.yaw_deg;
+  adopted.pitch_deg = state.pitch_deg;
+  adopted.noclip = state.noclip;
+  adopted.frozen = state.frozen;
+  adopted.placement_epoch = state.placement_epoch;
+  state = adopted;
 }
 
 void ReferenceGame::step_world(Tick tick, double dt_s) {

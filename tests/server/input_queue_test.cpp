@@ -200,3 +200,28 @@ TEST(InputDropReason, EveryReasonHasAName) {
 
 }  // namespace
 }  // namespace tickwire
+
+namespace tickwire {
+namespace {
+
+TEST(InputQueue, AFramesClaimRidesWithItsNewestInputOnly) {
+  InputQueue queue;
+  protocol::InputFrame frame;
+  frame.first_sequence = 0;
+  frame.inputs.resize(3);
+  protocol::Claim claim;
+  claim.position = {1, 2, 3};
+  claim.placement_epoch = 4;
+  frame.claim = claim;
+  EXPECT_EQ(queue.accept(frame), 3u);
+  EXPECT_FALSE(queue.take_for_tick().claim);
+  EXPECT_FALSE(queue.take_for_tick().claim);
+  const TickInput newest = queue.take_for_tick();
+  ASSERT_TRUE(newest.claim);
+  EXPECT_EQ(newest.claim->position, claim.position);
+  EXPECT_EQ(newest.claim->placement_epoch, 4);
+  EXPECT_FALSE(queue.take_for_tick().claim) << "a starved tick carries no claim";
+}
+
+}  // namespace
+}  // namespace tickwire

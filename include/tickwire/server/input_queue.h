@@ -46,7 +46,9 @@ class InputQueue {
   // Offers a frame's inputs (first_sequence, first_sequence + 1, ...). Returns how many were
   // queued; every other one is dropped and counted by reason. Never fails, never allocates.
   std::size_t accept(const protocol::InputFrame& frame);
-  std::size_t accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs);
+  // A frame's claim rides with its newest input.
+  std::size_t accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs,
+                     const std::optional<protocol::Claim>& claim = std::nullopt);
 
   // The input to simulate on the next fixed tick: the oldest queued one, or, on an empty queue,
   // the starvation rule over the last applied one. Call exactly once per simulated tick.
@@ -70,10 +72,11 @@ class InputQueue {
   struct Entry {
     uint32_t sequence = 0;
     protocol::InputCmd cmd;
+    std::optional<protocol::Claim> claim;
   };
 
-  bool offer(uint64_t sequence, const protocol::InputCmd& cmd);
-  void insert_sorted(uint32_t sequence, const protocol::InputCmd& cmd);
+  bool offer(uint64_t sequence, const protocol::InputCmd& cmd, const std::optional<protocol::Claim>& claim);
+  void insert_sorted(const Entry& entry);
   void mark_applied(uint32_t sequence);
   bool was_applied(uint64_t sequence) const;
 

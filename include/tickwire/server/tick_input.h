@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "tickwire/protocol/input_frame.h"
@@ -27,6 +28,9 @@ struct TickInput {
   TickInputSource source = TickInputSource::zeroed;
   // Consecutive starved ticks including this one (0 on a fresh tick).
   uint32_t starved_run_ticks = 0;
+  // On a fresh tick: the forgiveness claim the client sent with this input (its pawn as predicted
+  // after it), when this input was the newest of a frame that carried one.
+  std::optional<protocol::Claim> claim;
 
   bool fresh() const { return source == TickInputSource::fresh; }
 };

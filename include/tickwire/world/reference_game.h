@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "tickwire/server/forgiveness_gate.h"
 #include "tickwire/server/simulation.h"
 #include "tickwire/world/character_mover.h"
 #include "tickwire/world/map.h"
@@ -25,7 +26,8 @@ enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics
 
 class ReferenceGame final : public Simulation {
  public:
-  ReferenceGame(const Map& map, const MoverSettings& settings = {});
+  // `forgiveness` is the room contract's: below 1.0 a client's claim may be adopted (ForgivenessGate).
+  ReferenceGame(const Map& map, const MoverSettings& settings = {}, double forgiveness = 1.0);
 
   void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
   void despawn_pawn(EntityRef pawn) override;
@@ -41,6 +43,7 @@ class ReferenceGame final : public Simulation {
   const Map& map() const { return map_; }
   const CharacterMover& mover() const { return mover_; }
   const PawnState* pawn(EntityRef pawn) const;
+  const ForgivenessGate& gate() const { return gate_; }
   std::size_t pawn_count() const { return pawns_.size(); }
   // Map objects whose state differs from the authored map right now.
   std::size_t changed_objects() const;
@@ -56,7 +59,11 @@ class ReferenceGame final : public Simulation {
   const Map& map_;
   CharacterMover mover_;
   PawnPlacer placer_;
+  void judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s);
+
   std::map<uint64_t, PawnState> pawns_;  // by EntityRef raw
+  std::map<uint64_t, ClaimLedger> ledgers_;  // each pawn's speed allowance for claims
+  ForgivenessGate gate_;
   std::vector<ObjectState> objects_;     // by object index
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   uint32_t next_spawn_ = 0;

@@ -1,0 +1,105 @@
+// The reference game's Simulation: pawns spawn at the map's spawn points and walk by the shared
+// mover; with forgiveness below 1 a claim near the server's own answer is adopted whole, one beyond
+// the radius is not (the server's answer stands); map objects at rest write no records, a toggled or
+// flickering one does.
+#include "tickwire/world/reference_game.h"
+
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "tickwire/world/map_loader.h"
+#include "tickwire/world/reference_map.h"
+
+namespace tickwire::world {
+namespace {
+
+Map reference_map() {
+  auto loaded = load_map(reference_map_text());
+  EXPECT_TRUE(loaded.ok());
+  return std::move(loaded).value();
+}
+
+TickInput walking(uint32_t sequence) {
+  TickInput input;
+  input.cmd.move_y = 1.0f;
+  input.sequence = sequence;
+  input.has_sequence = true;
+  input.source = TickInputSource::fresh;
+  return input;
+}
+
+TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
+  const Map map = reference_map();
+  ReferenceGame game(map, MoverSettings{}, /*forgiveness=*/0.0);
+  const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
+  game.spawn_pawn(pawn, 1, Tick::from_value(0));
+  for (uint32_t s = 0; s < 60; ++s) game.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
+  const PawnState settled = *game.pawn(pawn);
+
+  TickInput near = walking(60);
+  protocol::Claim claim;
+  ReferenceGame shadow(map, MoverSettings{}, 0.0);  // what the server alone would answer
+  shadow.spawn_pawn(pawn, 1, Tick::from_value(0));
+  for (uint32_t s = 0; s < 61; ++s) shadow.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
+  const PawnState server_answer = *shadow.pawn(pawn);
+  claim.position = {server_answer.feet.x + 0.05f, server_answer.feet.y, server_answer.feet.z};
+  claim.velocity = server_answer.velocity_mps.to_wire();
+  claim.stance_height = server_answer.stance_height_m;
+  claim.eye_height = server_answer.eye_height_m;
+  claim.flags = server_answer.grounded ? 1 : 0;
+  claim.placement_epoch = settled.placement_epoch.value;
+  near.claim = claim;
+  game.step_pawn(pawn, near, Tick::from_value(61), 1.0 / 60);
+  EXPECT_EQ(game.gate().adopted(), 1u);
+  EXPECT_FLOAT_EQ(game.pawn(pawn)->feet.x, claim.position.x) << "adopted whole, not blended";
+
+  TickInput far = walking(61);
+  claim.position.x += 3.0f;
+  far.claim = claim;
+  const float before_x = game.pawn(pawn)->feet.x;
+  game.step_pawn(pawn, far, Tick::from_value(62), 1.0 / 60);
+  EXPECT_EQ(game.gate().adopted(), 1u);
+  EXPECT_EQ(game.gate().refusals().total(), 1u);
+  EXPECT_LT(game.pawn(pawn)->feet.x - before_x, 1.0f) << "the server's answer stood";
+}
+
+TEST(ReferenceGame, AnAuthoritativeRoomAdoptsNothing) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
+  game.spawn_pawn(pawn, 1, Tick::from_value(0));
+  TickInput input = walking(0);
+  protocol::Claim claim;
+  claim.position = {0, 0, 0};
+  input.claim = claim;
+  game.step_pawn(pawn, input, Tick::from_value(1), 1.0 / 60);
+  EXPECT_EQ(game.gate().adopted(), 0u);
+  EXPECT_EQ(game.gate().refusals()[ClaimRefusal::authoritative], 1u);
+}
+
+TEST(ReferenceGame, ObjectsAtRestWriteNoRecordsAndAToggledOneDoes) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  std::vector<protocol::Record> records;
+  game.write_records(Tick::from_value(0), records);
+  EXPECT_TRUE(records.empty()) << "no pawn, nothing changed yet";
+  game.step_world(Tick::from_value(30), 1.0 / 60);  // the flickering lights move off their rest
+  records.clear();
+  game.write_records(Tick::from_value(30), records);
+  const std::size_t flickering = records.size();
+  EXPECT_GT(flickering, 0u);
+  game.toggle_object(0);
+  records.clear();
+  game.write_records(Tick::from_value(30), records);
+  EXPECT_EQ(records.size(), game.changed_objects());
+  bool toggled_sent = false;
+  for (const auto& r : records) {
+    ASSERT_TRUE(std::holds_alternative<protocol::ObjectRecord>(r.body));
+    toggled_sent = toggled_sent || std::get<protocol::ObjectRecord>(r.body).object_index == 0;
+  }
+  EXPECT_TRUE(toggled_sent);
+}
+
+}  // namespace
+}  // namespace tickwire::world
