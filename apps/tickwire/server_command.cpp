@@ -2,6 +2,7 @@
 // by RoomLoop on the host's clock, with one JSON stats line per interval on stdout (what the demo
 // reads) and a final one on exit. SIGINT/SIGTERM stop it cleanly: every client is sent its
 // redundant disconnect packets before the process exits.
+#include <algorithm>
 #include <array>
 #include <csignal>
 #include <cstdio>
@@ -53,17 +54,8 @@ struct Tally {
   uint64_t fresh_ticks = 0;
 };
 
-void sample_sessions(const Room& room, Tally& tally) {
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    const RoomSession* s = room.session(static_cast<OwnerId>(owner));
-    if (s == nullptr || !s->inputs.prepared_tick()) continue;
-    const int depth = std::clamp<int>(s->inputs.report().queue_depth, kDepthMin, kDepthMax);
-    ++tally.depth_histogram[static_cast<std::size_t>(depth - kDepthMin)];
-  }
-}
-
-// Starved and fresh ticks summed over every session the server has had, departed ones included:
-// each iteration adds what each live session's queue counted since the previous one.
+// One pass over the sessions per iteration: each one's depth byte into the histogram, and the
+// starved and fresh ticks its queue counted since the previous pass (departed sessions included).
 struct TickSources {
   std::array<InputQueueStats, kRoomMaxSessions + 1> seen{};
   std::array<Tick, kRoomMaxSessions + 1> admitted{};
@@ -71,6 +63,10 @@ struct TickSources {
     for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
       const RoomSession* s = room.session(static_cast<OwnerId>(owner));
       if (s == nullptr) continue;
+      if (s->inputs.prepared_tick()) {
+        const int depth = std::clamp<int>(s->inputs.report().queue_depth, kDepthMin, kDepthMax);
+        ++tally.depth_histogram[static_cast<std::size_t>(depth - kDepthMin)];
+      }
       if (admitted[owner] != s->admitted_at) {  // a new session in this owner id
         admitted[owner] = s->admitted_at;
         seen[owner] = InputQueueStats{};
@@ -176,7 +172,6 @@ int run_server(const ServerOptions& o) {
     const MonoTime done = mono_now();
     if (update.ticks_run > 0) {
       tally.tick_cost_us.add((done - woke).seconds_f() * 1e6 / update.ticks_run);
-      sample_sessions(room, tally);
       sources.add(room, tally);
     }
     if (done >= next_stats) {

@@ -54,14 +54,14 @@ ReasonCounters<PeerRefusal> RoomServer::refusals() const {
 
 RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   transport_.receive(now, wall_now);
-  take_events(now);
+  take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
   transport_.send(now);
   return update;
 }
 
-void RoomServer::take_events(MonoTime now) {
+void RoomServer::take_events() {
   ReliableServerEvent event;
   while (transport_.poll_event(event)) {
     const uint32_t slot = event.netcode.client_index;
@@ -77,7 +77,6 @@ void RoomServer::take_events(MonoTime now) {
       connections_[slot].reset();
     }
   }
-  (void)now;
 }
 
 void RoomServer::receive_all(MonoTime now) {
@@ -134,7 +133,6 @@ void RoomServer::admit(uint32_t slot) {
 }
 
 void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
-  c.stats.messages_translated = c.peer.translated();
   if (!c.admitted) {
     drops_.add(SessionDrop::unexpected);
     return;

@@ -45,7 +45,6 @@ struct SessionStats {
   uint64_t fragments_sent = 0;
   uint64_t snapshot_bytes = 0;  // encoded snapshot bytes (id byte included), fragment headers not
   uint64_t inputs_received = 0;
-  uint64_t messages_translated = 0;
   Tick first_snapshot_tick;
   Tick last_snapshot_tick;
 };
@@ -88,7 +87,7 @@ class RoomServer : public TickObserver {
     SessionStats stats;
   };
 
-  void take_events(MonoTime now);
+  void take_events();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable);
   void after_message(uint32_t slot);
