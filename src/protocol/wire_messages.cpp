@@ -7,9 +7,11 @@
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/protocol/snapshot_fragment.h"
 
 namespace tickwire::protocol {
@@ -17,7 +19,7 @@ namespace tickwire::protocol {
 const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
-                             MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest>();
+                             MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk>();
   return messages;
 }
 

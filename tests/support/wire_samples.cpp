@@ -11,7 +11,9 @@
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
+#include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/protocol/snapshot_fragment.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/protocol/netcode_contract.h"
@@ -93,6 +95,7 @@ Snapshot sample_snapshot() {
   owner.pawn.eye_height = 1.6f;
   owner.pawn.flags = 0b0001;
   owner.pawn.placement_epoch = 255;
+  owner.claim = ClaimOutcome::accepted;
   snapshot.owner = owner;
   snapshot.records = batch.records;
   snapshot.record_count = static_cast<uint16_t>(snapshot.records.size());
@@ -179,6 +182,23 @@ std::vector<WireSample> wire_samples() {
   for (int b : {0x11, 0x7b, 0x00, 0xff, 0x42}) fragment.slice.push_back(SliceByte{static_cast<uint8_t>(b)});
   out.push_back(make_wire_sample("snapshotFragment.bin", fragment));
   out.push_back(make_wire_sample("interactRequest.bin", InteractRequest{0x0000'0009'0002'0000ULL, 1}));
+  SnapshotDelta delta;
+  delta.tick = 123456;
+  delta.contract_hash = counting_hash(0xa0);
+  delta.rest_revision = 3;
+  delta.baseline_age = 6;
+  delta.predict_age = 9;
+  for (int b : {0x80, 0x01, 0xfe}) delta.body.push_back(SliceByte{static_cast<uint8_t>(b)});
+  out.push_back(make_wire_sample("snapshotDelta.bin", delta));
+  RestTableChunk chunk;
+  chunk.revision = 3;
+  chunk.object_count = 513;
+  chunk.chunk_index = 1;
+  chunk.chunk_count = 2;
+  for (const Record& record : sample_records().records) {
+    if (std::holds_alternative<ObjectRecord>(record.body)) chunk.records.push_back(record);
+  }
+  out.push_back(make_wire_sample("mapRestTable.bin", chunk));
   return out;
 }
 

@@ -38,6 +38,12 @@ struct PawnDetail {
   }
 };
 
+// What the server did with the claim that rode the tick's input (telemetry for the owning client:
+// the client reconciles against the pawn detail either way).
+enum class ClaimOutcome : uint8_t { none = 0, accepted = 1, corrected = 2 };
+inline constexpr wire::NamedValue kClaimOutcomeMembers[] = {{"none", 0}, {"accepted", 1}, {"corrected", 2}};
+inline constexpr wire::EnumDef kClaimOutcomeDef{"ClaimOutcome", kClaimOutcomeMembers};
+
 // The last input sequence simulated (absent until the first input ran).
 struct InputAck {
   static constexpr std::string_view wire_name = "InputAck";
@@ -53,12 +59,14 @@ struct OwnerDetail {
   std::optional<InputAck> ack;  // honest: captured when the tick took its input
   int8_t queue_depth = 0;       // inputs waiting unsimulated, or minus the consecutive starved ticks
   PawnDetail pawn;
+  ClaimOutcome claim = ClaimOutcome::none;  // ClaimAccepted: the tick's claim adopted or not
 
   template <class W>
   void fields(W& w) {
     w.optional("ack", ack);
     w.i8("queueDepth", queue_depth);
     w.shape("pawn", pawn);
+    w.enum8("claim", claim, kClaimOutcomeDef);
   }
 };
 
