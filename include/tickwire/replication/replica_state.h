@@ -1,0 +1,55 @@
+// ReplicaState and ReplicaFrame: one tick's replicated state as both ends hold it after decoding,
+// quantized (positions in quanta of the kind's resolution, rotations as smallest-three integers,
+// angles in 12-bit steps), so a delta coded against it reproduces it exactly on the other side.
+// A frame is what a client holds for a tick; it is a delta baseline for later ticks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tickwire/protocol/snapshot.h"
+
+namespace tickwire {
+
+enum class ReplicaForm : uint8_t { entity = 1, object = 2 };
+
+// A kind payload (entity form: wire_id 0) or one component section (object form: its wire id).
+// Channels travel as exact float bits; only `channel_count` of them are meaningful.
+struct ReplicaPayload {
+  uint8_t wire_id = 0;
+  uint8_t channel_count = 0;
+  std::array<float, 4> channels{};
+  uint8_t bits = 0;
+  friend bool operator==(const ReplicaPayload&, const ReplicaPayload&) = default;
+};
+
+struct ReplicaState {
+  uint32_t id = 0;  // the record's entity id: frames are sorted by it, unique
+  ReplicaForm form = ReplicaForm::entity;
+  uint8_t kind = 0;           // entity form: the NetKind byte; object form: 0
+  uint32_t object_index = 0;  // object form
+  uint8_t flags = 0;
+  bool has_transform = true;  // object form may omit the transform section
+  std::array<int32_t, 3> position{};  // quanta of the kind's resolution
+  bool has_rotation = false;
+  uint8_t rotation_largest = 0;  // smallest-three: the dropped component's index
+  std::array<int32_t, 3> rotation{};  // the other three, signed steps at the kind's rotation bits
+  bool has_scale = false;
+  std::array<float, 3> scale{1, 1, 1};
+  uint16_t yaw = 0, pitch = 0;  // entity form: 12-bit look steps
+  float eye_height = 0;          // entity form
+  uint8_t payload_count = 0;     // entity form: 1; object form: the sections, at most 4
+  std::array<ReplicaPayload, 4> payloads{};
+  friend bool operator==(const ReplicaState&, const ReplicaState&) = default;
+};
+
+struct ReplicaFrame {
+  uint32_t tick = 0;
+  std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
+  std::vector<ReplicaState> states;            // ascending id
+  friend bool operator==(const ReplicaFrame&, const ReplicaFrame&) = default;
+};
+
+}  // namespace tickwire

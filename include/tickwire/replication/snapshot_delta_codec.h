@@ -1,0 +1,54 @@
+// The SnapshotDelta body codec: a client's frame coded against what the client is known to hold.
+// References, newest first: the baseline (the newest frame the client acknowledged), an older
+// acknowledged frame for prediction, else the rest table's frame, else nothing. An unchanged
+// record costs at most a bit (runs of them much less), a changed one only its differing fields
+// against the (predicted) reference, a removal is explicit: the decoded frame is the full state.
+// The decoder reads hostile bytes: bounded, never trusting a count, never misapplying.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tickwire/core/status.h"
+#include "tickwire/protocol/record_batch.h"
+#include "tickwire/replication/replica_kinds.h"
+#include "tickwire/replication/replica_state.h"
+
+namespace tickwire {
+
+// What the body is coded against. `older` is used only together with `baseline` (prediction from
+// two frames); `baseline` may be the rest table's frame (its tick 0) when no snapshot is acked.
+struct DeltaRefs {
+  const ReplicaFrame* baseline = nullptr;
+  const ReplicaFrame* older = nullptr;
+};
+
+// Bits spent per section of one body (the snapshot diagnostics).
+struct DeltaBodyStats {
+  std::size_t header_bits = 0;   // owner detail and counts
+  std::size_t entity_bits = 0;   // entity-form records (changed or added)
+  std::size_t object_bits = 0;   // object-form records (changed or added)
+  std::size_t removal_bits = 0;
+  std::size_t skip_bits = 0;     // the runs naming unchanged records
+  uint32_t unchanged = 0, changed = 0, added = 0, removed = 0;
+  std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
+};
+
+// Records (floats) to a frame's states at the kinds' precision, ascending id; and back.
+void quantize_records(std::span<const protocol::Record> records, const ReplicaKinds& kinds,
+                      std::vector<ReplicaState>& out);
+void dequantize_state(const ReplicaState& state, const ReplicaKinds& kinds, protocol::Record& out);
+
+// Encodes `current` against `refs` into `out` (cleared first). Deterministic: the same inputs give
+// the same bytes. Returns an error only if the body would pass MaxSnapshotBytes.
+Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds,
+                                             std::vector<uint8_t>& out);
+
+// Decodes a body into `out` (its tick set to `tick`). Any malformed, truncated or over-cap body
+// returns an error and leaves `out` unspecified (the caller drops it); it never reads past `body`.
+Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
+                             ReplicaFrame& out);
+
+}  // namespace tickwire
