@@ -157,6 +157,8 @@ std::vector<WireSample> wire_samples() {
   claim.placement_epoch = 3;
   frame.claim = claim;
   out.push_back(make_wire_sample("inputFrame-claim.bin", frame));
+  frame.held = SnapshotsHeld{123456, 0xfffffffdu, 3};
+  out.push_back(make_wire_sample("inputFrame-held.bin", frame));
 
   out.push_back(make_wire_sample("recordBatch.bin", sample_records()));
   RecordBatch empty;

@@ -162,7 +162,7 @@ TEST(WireBadInput, TailLetsAnOlderPacketEndEarly) {
 }
 
 TEST(WireBadInput, TrailingBytes) {
-  auto bytes = body_of(InputFrame{0, {InputCmd{}}, std::nullopt});
+  auto bytes = body_of(InputFrame{0, {InputCmd{}}, std::nullopt, std::nullopt});
   bytes.push_back(0);
   EXPECT_EQ(decode_error<InputFrame>(bytes), Error::trailing_bytes);
 }

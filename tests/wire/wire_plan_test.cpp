@@ -236,17 +236,20 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
 }
 
 TEST(WirePlan, NestedTailEndsTheBytesWhenNothingFollows) {
-  // A peer whose Claim has no placementEpoch (nor the tail before it): its InputFrame ends with
-  // the claim's flags. Ours reads it up to our tail and keeps our default for the rest.
+  // A peer whose Claim has no placementEpoch (nor the tail before it) and whose InputFrame has no
+  // held report: its InputFrame ends with the claim's flags. Ours reads it up to our tail and keeps
+  // our default for the rest.
   const std::string& ours = protocol::protocol_messages().schema_text();
-  const std::string peer = replaced(ours, "  tail;\n  placementEpoch u8;\n", "");
+  const std::string peer = replaced(replaced(ours, "  tail;\n  placementEpoch u8;\n", ""),
+                                    "  tail;\n  held optional(SnapshotsHeld);\n", "");
   protocol::InputFrame frame;
   frame.inputs.resize(1);
   frame.claim = protocol::Claim{};
   frame.claim->stance_height = 1.5f;
   frame.claim->placement_epoch = 9;
   std::vector<uint8_t> peer_bytes = typed_bytes(frame);
-  peer_bytes.pop_back();  // the peer never wrote placementEpoch
+  peer_bytes.pop_back();  // the peer never wrote the held report's presence byte
+  peer_bytes.pop_back();  // nor placementEpoch
   WirePlan plan = make_plan(peer, ours);
   std::vector<uint8_t> out;
   ASSERT_TRUE(plan.translate(protocol::InputFrame::wire_id, Direction::client_to_server, peer_bytes, out).ok());

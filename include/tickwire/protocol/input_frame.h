@@ -62,6 +62,24 @@ struct Claim {
   }
 };
 
+// What snapshots the client holds, decoded, to serve as delta baselines: the newest snapshot tick,
+// a mask of the 32 ticks before it (bit i: tick newest - 1 - i), and the rest table revision it
+// holds complete (0: none). A packet's arrival is not a snapshot's application (a reordered
+// message, an abandoned fragment set, a snapshot set aside), so the server codes only against
+// what the client says it holds.
+struct SnapshotsHeld {
+  static constexpr std::string_view wire_name = "SnapshotsHeld";
+  uint32_t newest_tick = 0;
+  uint32_t held_mask = 0;
+  uint32_t rest_revision = 0;
+  template <class W>
+  void fields(W& w) {
+    w.u32("newestTick", newest_tick);
+    w.u32("heldMask", held_mask);
+    w.varu32("restRevision", rest_revision);
+  }
+};
+
 struct InputFrame {
   static constexpr std::string_view wire_name = "InputFrame";
   static constexpr std::string_view message_name = "inputFrame";
@@ -71,12 +89,15 @@ struct InputFrame {
   uint32_t first_sequence = 0;  // sequence of inputs[0]; the rest follow consecutively
   std::vector<InputCmd> inputs;
   std::optional<Claim> claim;
+  std::optional<SnapshotsHeld> held;  // absent from a client that takes only full snapshots
 
   template <class W>
   void fields(W& w) {
     w.u32("firstSequence", first_sequence);
     w.list8("inputs", inputs, 1, MaxInputsPerPacket);
     w.optional("claim", claim);
+    w.tail();
+    w.optional("held", held);
   }
 };
 
