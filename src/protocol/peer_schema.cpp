@@ -159,6 +159,12 @@ void PeerSchema::on_schema_text(std::span<const uint8_t> body) {
   build_ = std::move(learned).value();
 }
 
+bool PeerSchema::peer_lists(std::string_view message_name) const {
+  if (!ready()) return false;
+  if (same_build_) return true;  // the peer is this build: it lists every message we would send
+  return build_->plan.peer_schema().find_message(message_name) != nullptr;
+}
+
 std::optional<PeerMessage> PeerSchema::rewrite(uint8_t peer_id, std::span<const uint8_t> body) {
   if (failure_ || !ready()) return std::nullopt;
   return deliver(peer_id, body);

@@ -74,6 +74,9 @@ class PeerSchema {
 
   bool ready() const { return peer_hash_.has_value() && (same_build_ || build_ != nullptr); }
   bool same_build() const { return same_build_; }
+  // Whether the peer's schema has a message of ours of this name (what it can take: snapshotDelta,
+  // mapRestTable...). False until ready(); true for the same build.
+  bool peer_lists(std::string_view message_name) const;
   const std::optional<wire::Hash16>& peer_hash() const { return peer_hash_; }
   const std::string& peer_build_name() const { return peer_build_name_; }
   // Set once the session must end (a fatal refusal); nothing is dispatched after it.

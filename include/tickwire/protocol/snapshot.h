@@ -36,6 +36,7 @@ struct PawnDetail {
     w.flags8("flags", flags, kEntityFlagsDef);
     w.u8("placementEpoch", placement_epoch);
   }
+  friend bool operator==(const PawnDetail&, const PawnDetail&) = default;
 };
 
 // What the server did with the claim that rode the tick's input (telemetry for the owning client:
@@ -52,6 +53,7 @@ struct InputAck {
   void fields(W& w) {
     w.u32("sequence", sequence);
   }
+  friend bool operator==(const InputAck&, const InputAck&) = default;
 };
 
 struct OwnerDetail {
@@ -68,6 +70,7 @@ struct OwnerDetail {
     w.shape("pawn", pawn);
     w.enum8("claim", claim, kClaimOutcomeDef);
   }
+  friend bool operator==(const OwnerDetail&, const OwnerDetail&) = default;
 };
 
 struct Snapshot {

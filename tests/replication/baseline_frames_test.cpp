@@ -1,0 +1,106 @@
+// SentFrames (server) and HeldFrames (client): a frame becomes a delta reference only once the
+// client reports holding it, references stay inside the window, and the report round-trips.
+#include <gtest/gtest.h>
+
+#include "tickwire/replication/held_frames.h"
+#include "tickwire/replication/sent_frames.h"
+
+namespace tickwire {
+namespace {
+
+ReplicaFrame frame_of(uint32_t tick) {
+  ReplicaFrame frame;
+  frame.tick = tick;
+  ReplicaState state;
+  state.id = tick;
+  frame.states.push_back(state);
+  return frame;
+}
+
+TEST(SentFrames, NoReferenceUntilTheClientReportsHolding) {
+  SentFrames sent;
+  for (uint32_t t = 1; t <= 10; ++t) sent.record(t).states.push_back(ReplicaState{});
+  EXPECT_EQ(sent.refs(11).baseline, nullptr);
+  sent.on_held(protocol::SnapshotsHeld{7, 0b101, 0});  // holds 7, 6 and 4
+  const DeltaRefs refs = sent.refs(11);
+  ASSERT_NE(refs.baseline, nullptr);
+  EXPECT_EQ(refs.baseline->tick, 7u);
+  ASSERT_NE(refs.older, nullptr);
+  EXPECT_EQ(refs.older->tick, 6u);
+}
+
+TEST(SentFrames, ReferencesNeverLeaveTheWindow) {
+  SentFrames sent;
+  for (uint32_t t = 1; t <= 5; ++t) (void)sent.record(t);
+  sent.on_held(protocol::SnapshotsHeld{5, 0xffffffffu, 0});
+  EXPECT_EQ(sent.refs(6).baseline->tick, 5u);
+  const uint32_t far = 5 + static_cast<uint32_t>(protocol::MaxBaselineTicks) + 1;
+  EXPECT_EQ(sent.refs(far).baseline, nullptr) << "a baseline too old falls back to none";
+}
+
+TEST(SentFrames, AForgottenFrameIsNeverAReference) {
+  SentFrames sent;
+  (void)sent.record(1);
+  (void)sent.record(2);
+  sent.forget(2);
+  sent.on_held(protocol::SnapshotsHeld{2, 0b1, 0});  // a report naming a frame never sent
+  ASSERT_NE(sent.refs(3).baseline, nullptr);
+  EXPECT_EQ(sent.refs(3).baseline->tick, 1u);
+  EXPECT_EQ(sent.refs(3).older, nullptr);
+}
+
+TEST(SentFrames, OldEntriesAreReplacedInOrder) {
+  SentFrames sent;
+  const uint32_t n = static_cast<uint32_t>(SentFrames::kCapacity) + 8;
+  for (uint32_t t = 1; t <= n; ++t) (void)sent.record(t);
+  sent.on_held(protocol::SnapshotsHeld{8, 0xffffffffu, 0});  // all long replaced
+  EXPECT_EQ(sent.refs(n + 1).baseline, nullptr);
+  sent.reset();
+  EXPECT_EQ(sent.refs(n + 1).baseline, nullptr);
+}
+
+TEST(HeldFrames, KeepsFindsAndReports) {
+  HeldFrames held;
+  EXPECT_TRUE(held.empty());
+  held.keep(frame_of(10));
+  held.keep(frame_of(12));
+  held.keep(frame_of(13));
+  ASSERT_NE(held.find(12), nullptr);
+  EXPECT_EQ(held.find(12)->states[0].id, 12u);
+  EXPECT_EQ(held.find(11), nullptr);
+  const protocol::SnapshotsHeld report = held.report(4);
+  EXPECT_EQ(report.newest_tick, 13u);
+  EXPECT_EQ(report.held_mask, 0b101u);  // 12 and 10
+  EXPECT_EQ(report.rest_revision, 4u);
+}
+
+TEST(HeldFrames, TheReportFeedsTheServersReferences) {
+  SentFrames sent;
+  HeldFrames held;
+  for (uint32_t t = 1; t <= 40; ++t) {
+    ReplicaFrame& frame = sent.record(t);
+    frame.states.push_back(ReplicaState{});
+    frame.states.back().id = t;
+    if (t % 3 != 0) held.keep(frame);  // every third snapshot lost
+  }
+  sent.on_held(held.report(0));
+  const DeltaRefs refs = sent.refs(41);
+  ASSERT_NE(refs.baseline, nullptr);
+  EXPECT_EQ(refs.baseline->tick, 40u);
+  EXPECT_EQ(refs.older->tick, 38u);
+  EXPECT_EQ(*held.find(refs.baseline->tick), *refs.baseline);
+  EXPECT_EQ(held.find(39), nullptr);
+}
+
+TEST(HeldFrames, FramesOlderThanTheWindowAreNotKept) {
+  HeldFrames held;
+  held.keep(frame_of(100));
+  held.keep(frame_of(100 - static_cast<uint32_t>(HeldFrames::kCapacity)));
+  EXPECT_EQ(held.find(100 - static_cast<uint32_t>(HeldFrames::kCapacity)), nullptr);
+  EXPECT_NE(held.find(100), nullptr);
+  held.reset();
+  EXPECT_EQ(held.find(100), nullptr);
+}
+
+}  // namespace
+}  // namespace tickwire
