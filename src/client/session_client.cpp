@@ -13,6 +13,7 @@ SessionClient::SessionClient(ReliableClient& transport, SchemaCache& cache, cons
       cache_(cache),
       config_(config),
       inputs_(0, config.max_inputs_per_frame),
+      delta_(config.kinds),
       reassembler_(SnapshotReassemblerConfig{
           SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])}) {}
 
@@ -27,6 +28,7 @@ void SessionClient::on_connection() {
   inputs_ = InputSender(0, config_.max_inputs_per_frame);
   latest_.reset();
   queue_.clear();
+  delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
 }
@@ -66,6 +68,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
   switch (message.id) {
     case protocol::RoomWelcome::wire_id: on_welcome(message.body); return;
     case protocol::Snapshot::wire_id: on_snapshot(message.body, 1 + message.body.size()); return;
+    case protocol::SnapshotDelta::wire_id: on_snapshot_delta(message.body, 1 + message.body.size()); return;
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
@@ -103,11 +106,11 @@ void SessionClient::on_fragment(std::span<const uint8_t> body) {
   if (verdict.outcome != FragmentOutcome::completed || verdict.snapshot.empty()) return;
   // The joined bytes are a whole message of the server's build: rewrite it like any other.
   auto ours = peer_->rewrite(verdict.snapshot[0], verdict.snapshot.subspan(1));
-  if (!ours || ours->id != protocol::Snapshot::wire_id) {
-    drops_.add(ClientDrop::undecodable);
-    return;
+  if (ours && ours->id == protocol::Snapshot::wire_id) return on_snapshot(ours->body, verdict.snapshot.size());
+  if (ours && ours->id == protocol::SnapshotDelta::wire_id) {
+    return on_snapshot_delta(ours->body, verdict.snapshot.size());
   }
-  on_snapshot(ours->body, verdict.snapshot.size());
+  drops_.add(ClientDrop::undecodable);
 }
 
 void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes) {
@@ -119,14 +122,41 @@ void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_
     drops_.add(ClientDrop::undecodable);
     return;
   }
-  if (guard_->check(std::span<const uint8_t>(decoded_.contract_hash.bytes)) != ContractVerdict::accept) {
+  if (!admissible(decoded_.contract_hash, decoded_.tick)) return;
+  accept(wire_bytes);
+}
+
+void SessionClient::on_snapshot_delta(std::span<const uint8_t> body, std::size_t wire_bytes) {
+  if (!guard_) {
+    drops_.add(ClientDrop::before_welcome);
+    return;
+  }
+  if (!wire::decode_counted(body, delta_message_, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (!admissible(delta_message_.contract_hash, delta_message_.tick)) return;
+  if (!delta_.read(delta_message_, decoded_)) {
+    drops_.add(ClientDrop::delta_unresolved);
+    return;
+  }
+  accept(wire_bytes);
+}
+
+// The contract guard and the order rule every authority frame passes before it is used.
+bool SessionClient::admissible(const wire::Hash16& contract_hash, uint32_t tick) {
+  if (guard_->check(std::span<const uint8_t>(contract_hash.bytes)) != ContractVerdict::accept) {
     drops_.add(ClientDrop::frame_refused);
-    return;
+    return false;
   }
-  if (latest_ && decoded_.tick <= latest_->tick) {
+  if (latest_ && tick <= latest_->tick) {
     drops_.add(ClientDrop::stale_snapshot);
-    return;
+    return false;
   }
+  return true;
+}
+
+void SessionClient::accept(std::size_t wire_bytes) {
   if (decoded_.owner && decoded_.owner->ack) inputs_.ack(decoded_.owner->ack->sequence);
   if (queue_.full()) {
     (void)queue_.pop();
@@ -147,7 +177,10 @@ bool SessionClient::pop_snapshot(protocol::Snapshot& out, std::size_t* wire_byte
 
 void SessionClient::resend_inputs() {
   if (!welcome_ || refused_ || !net_) return;
-  if (inputs_.build_frame(frame_)) (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  if (inputs_.build_frame(frame_)) {
+    frame_.held = delta_.report();
+    (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  }
 }
 
 std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd,
@@ -156,6 +189,7 @@ std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd,
   const uint32_t sequence = inputs_.push(cmd);
   if (inputs_.build_frame(frame_)) {
     frame_.claim = claim;
+    frame_.held = delta_.report();
     (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
   }
   return sequence;

@@ -27,6 +27,9 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
   connections_.resize(max_clients);
   to_drop_.reserve(max_clients);
   snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
+  world_states_.reserve(protocol::MaxRecordsPerSnapshot);
+  client_frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
+  body_.reserve(protocol::MaxSnapshotBytes);
   encoded_.resize(1 + protocol::MaxSnapshotBytes);
 }
 
@@ -122,6 +125,7 @@ void RoomServer::admit(uint32_t slot) {
     return;
   }
   c.admitted = true;
+  c.takes_deltas = c.peer.peer_lists(protocol::SnapshotDelta::message_name);
   ++sessions_admitted_;
   protocol::RoomWelcome welcome;
   welcome.owner_id = c.owner;
@@ -142,6 +146,7 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InputFrame frame;
       if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
       c.stats.inputs_received += frame.inputs.size();
+      if (frame.held) c.sent.on_held(*frame.held);
       (void)room_.receive_input(c.owner, frame);
       return;
     }
@@ -180,6 +185,7 @@ void RoomServer::on_tick_completed(Tick tick) {
   snapshot_.records.clear();
   room_.simulation().write_records(tick, snapshot_.records);
   snapshot_.record_count = static_cast<uint16_t>(snapshot_.records.size());
+  bool quantized = false;
   for (auto& c : connections_) {
     if (!c || !c->admitted) continue;
     const RoomSession* session = room_.session(c->owner);
@@ -190,7 +196,11 @@ void RoomServer::on_tick_completed(Tick tick) {
     owner.queue_depth = report.queue_depth;
     owner.pawn = room_.simulation().pawn_detail(session->pawn);
     snapshot_.owner = owner;
-    if (!send_snapshot(*c, tick)) continue;
+    if (c->takes_deltas && !quantized) {
+      quantize_records(snapshot_.records, config_.kinds, world_states_);
+      quantized = true;
+    }
+    if (!(c->takes_deltas ? send_delta_snapshot(*c, tick) : send_snapshot(*c, tick))) continue;
     if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
     c->stats.last_snapshot_tick = tick;
     ++c->stats.snapshots_sent;
@@ -198,14 +208,55 @@ void RoomServer::on_tick_completed(Tick tick) {
   }
 }
 
-// Encodes the client's snapshot once and sends it whole, or sliced into fragments keyed by tick.
+// A full snapshot, for a client whose build does not take deltas.
 bool RoomServer::send_snapshot(Connection& c, Tick tick) {
   auto written = wire::encode_message(snapshot_, std::span<uint8_t>(encoded_));
   if (!written.ok()) {
     drops_.add(SessionDrop::snapshot_over_ceiling);
     return false;
   }
-  const std::span<const uint8_t> whole(encoded_.data(), *written);
+  return send_encoded(c, tick, *written);
+}
+
+// The client's frame coded against the newest frame it holds; the frame is kept as a reference
+// for later ticks only once the client reports holding it.
+bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
+  const uint32_t wire_tick = tick.wire_u32();
+  client_frame_.tick = wire_tick;
+  client_frame_.owner = snapshot_.owner;
+  client_frame_.states.assign(world_states_.begin(), world_states_.end());
+  const DeltaRefs refs = c.sent.refs(wire_tick);
+  auto coded = encode_snapshot_delta(client_frame_, refs, config_.kinds, body_);
+  if (!coded.ok()) {
+    drops_.add(SessionDrop::snapshot_over_ceiling);
+    return false;
+  }
+  delta_.tick = wire_tick;
+  delta_.contract_hash = snapshot_.contract_hash;
+  delta_.rest_revision = 0;
+  delta_.baseline_age = refs.baseline ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
+  delta_.predict_age = refs.older ? static_cast<uint8_t>(wire_tick - refs.older->tick) : 0;
+  delta_.body.resize(body_.size());
+  for (std::size_t i = 0; i < body_.size(); ++i) delta_.body[i].value = body_[i];
+  auto written = wire::encode_message(delta_, std::span<uint8_t>(encoded_));
+  ReplicaFrame& kept = c.sent.record(wire_tick);
+  kept.owner = client_frame_.owner;
+  kept.states.assign(client_frame_.states.begin(), client_frame_.states.end());
+  if (!written.ok() || !send_encoded(c, tick, *written)) {
+    if (!written.ok()) drops_.add(SessionDrop::snapshot_over_ceiling);
+    c.sent.forget(wire_tick);
+    return false;
+  }
+  if (refs.baseline) {
+    ++c.stats.delta_snapshots;
+    c.stats.baseline_age_ticks += delta_.baseline_age;
+  }
+  return true;
+}
+
+// Sends the encoded message (encoded_[0, bytes)) whole, or sliced into fragments keyed by tick.
+bool RoomServer::send_encoded(Connection& c, Tick tick, std::size_t bytes) {
+  const std::span<const uint8_t> whole(encoded_.data(), bytes);
   const SliceResult sliced = slicer_.slice(tick, whole);
   if (sliced.outcome == SliceOutcome::over_ceiling) {
     drops_.add(SessionDrop::snapshot_over_ceiling);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "tickwire/client/delta_snapshot_reader.h"
 #include "tickwire/client/input_sender.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/ring_buffer.h"
@@ -34,6 +35,7 @@ struct SessionClientConfig {
   uint8_t reliable_channel = kSessionReliableChannel;
   uint8_t unreliable_channel = kSessionUnreliableChannel;
   std::size_t max_inputs_per_frame = protocol::MaxInputsPerPacket;
+  ReplicaKinds kinds = ReplicaKinds::defaults();  // the game's kinds (precision; unregistered ones ignored)
 };
 
 // Why a server message was not used.
@@ -46,6 +48,7 @@ enum class ClientDrop : uint8_t {
   undecodable,            // a message that did not decode as its shape
   unexpected,             // a message a client never takes
   queue_overflow,         // the game did not drain snapshots: the oldest was dropped
+  delta_unresolved,       // a delta snapshot with a missing reference or a malformed body (deltas().drops())
   count_,
 };
 
@@ -85,6 +88,7 @@ class SessionClient {
   uint64_t fragments_received() const { return fragments_received_; }
   uint64_t snapshots_accepted() const { return snapshots_accepted_; }
   const ReasonCounters<ClientDrop>& drops() const { return drops_; }
+  const DeltaSnapshotReader& deltas() const { return delta_; }
   ReliableClient& transport() { return transport_; }
 
  private:
@@ -93,6 +97,9 @@ class SessionClient {
   void dispatch(const PeerMessage& message);
   void on_welcome(std::span<const uint8_t> body);
   void on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes);
+  void on_snapshot_delta(std::span<const uint8_t> body, std::size_t wire_bytes);
+  bool admissible(const wire::Hash16& contract_hash, uint32_t tick);
+  void accept(std::size_t wire_bytes);
   void on_fragment(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
@@ -107,6 +114,8 @@ class SessionClient {
   InputSender inputs_;
   protocol::InputFrame frame_;
   protocol::Snapshot decoded_;
+  protocol::SnapshotDelta delta_message_;
+  DeltaSnapshotReader delta_;
   std::optional<protocol::Snapshot> latest_;
   struct Queued {
     protocol::Snapshot snapshot;

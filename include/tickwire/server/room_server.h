@@ -15,6 +15,9 @@
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/replica_kinds.h"
+#include "tickwire/replication/sent_frames.h"
 #include "tickwire/replication/snapshot_slicer.h"
 #include "tickwire/server/room.h"
 #include "tickwire/transport/net_channel.h"
@@ -27,6 +30,7 @@ struct RoomServerConfig {
   std::string build_name = "tickwire";
   uint8_t reliable_channel = kSessionReliableChannel;
   uint8_t unreliable_channel = kSessionUnreliableChannel;
+  ReplicaKinds kinds = ReplicaKinds::defaults();  // the game's kinds: each one's wire precision
 };
 
 // Why a session's message was not acted on (counted; the session goes on).
@@ -44,6 +48,8 @@ struct SessionStats {
   uint64_t snapshots_sent = 0;
   uint64_t fragments_sent = 0;
   uint64_t snapshot_bytes = 0;  // encoded snapshot bytes (id byte included), fragment headers not
+  uint64_t delta_snapshots = 0;     // of snapshots_sent, coded against a frame the client held
+  uint64_t baseline_age_ticks = 0;  // summed over delta_snapshots
   uint64_t inputs_received = 0;
   Tick first_snapshot_tick;
   Tick last_snapshot_tick;
@@ -84,6 +90,8 @@ class RoomServer : public TickObserver {
     NetChannel net;
     PeerSchema peer;
     bool admitted = false;
+    bool takes_deltas = false;  // the peer's schema lists snapshotDelta
+    SentFrames sent;            // what a delta client was sent, and what it holds
     SessionStats stats;
   };
 
@@ -95,6 +103,8 @@ class RoomServer : public TickObserver {
   void dispatch(Connection& connection, const PeerMessage& message);
   void drop_client(uint32_t slot, MonoTime now);
   bool send_snapshot(Connection& c, Tick tick);
+  bool send_delta_snapshot(Connection& c, Tick tick);
+  bool send_encoded(Connection& c, Tick tick, std::size_t bytes);
 
   ReliableServer& transport_;
   Room& room_;
@@ -103,6 +113,10 @@ class RoomServer : public TickObserver {
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
+  std::vector<ReplicaState> world_states_;              // the tick's records quantized, once per tick
+  ReplicaFrame client_frame_;                           // one delta client's frame, reused
+  protocol::SnapshotDelta delta_;                       // one delta client's message, reused
+  std::vector<uint8_t> body_;                           // its body bytes
   std::vector<uint8_t> encoded_;                        // one client's encoded snapshot (id first)
   SnapshotSlicer slicer_;
   ReasonCounters<SessionDrop> drops_;

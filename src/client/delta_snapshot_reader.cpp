@@ -1,0 +1,62 @@
+// Resolving, decoding and keeping delta snapshots on the client.
+#include "tickwire/client/delta_snapshot_reader.h"
+
+namespace tickwire {
+
+DeltaSnapshotReader::DeltaSnapshotReader(const ReplicaKinds& kinds) : kinds_(kinds) {
+  frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
+  body_.reserve(protocol::MaxSnapshotBytes);
+}
+
+bool DeltaSnapshotReader::read(const protocol::SnapshotDelta& message, protocol::Snapshot& out) {
+  DeltaRefs refs;
+  if (message.baseline_age != 0) {
+    refs.baseline = message.tick > message.baseline_age ? held_.find(message.tick - message.baseline_age) : nullptr;
+    if (message.predict_age != 0) {
+      refs.older = message.tick > message.predict_age && message.predict_age > message.baseline_age
+                       ? held_.find(message.tick - message.predict_age)
+                       : nullptr;
+      if (refs.older == nullptr) refs.baseline = nullptr;
+    }
+    if (refs.baseline == nullptr) {
+      drops_.add(DeltaDrop::baseline_missing);
+      return false;
+    }
+  } else if (message.rest_revision != 0 || message.predict_age != 0) {
+    drops_.add(DeltaDrop::rest_table_missing);
+    return false;
+  }
+  body_.resize(message.body.size());
+  for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = message.body[i].value;
+  if (!decode_snapshot_delta(body_, message.tick, refs, kinds_, frame_).ok()) {
+    drops_.add(DeltaDrop::body_malformed);
+    return false;
+  }
+  held_.keep(frame_);
+  to_snapshot(message, out);
+  return true;
+}
+
+void DeltaSnapshotReader::to_snapshot(const protocol::SnapshotDelta& message, protocol::Snapshot& out) {
+  out.tick = message.tick;
+  out.contract_hash = message.contract_hash;
+  out.owner = frame_.owner;
+  out.records.clear();
+  for (const ReplicaState& state : frame_.states) {
+    if (state.form == ReplicaForm::entity && !kinds_.registered(state.kind)) {
+      ++records_ignored_;
+      continue;
+    }
+    out.records.emplace_back();
+    dequantize_state(state, kinds_, out.records.back());
+  }
+  out.record_count = static_cast<uint16_t>(out.records.size());
+}
+
+void DeltaSnapshotReader::reset() {
+  held_.reset();
+  frame_.states.clear();
+  frame_.owner.reset();
+}
+
+}  // namespace tickwire
