@@ -36,7 +36,7 @@ TEST(RestRevisions, NeverZeroAndStrictlyIncreasing) {
 }
 
 TEST(MapRestTable, EveryTakeMintsANewServerWideRevision) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;  // one per server: two rooms' tables never share a revision
   MapRestTable a(kinds), b(kinds);
   EXPECT_FALSE(a.taken());
@@ -51,7 +51,7 @@ TEST(MapRestTable, EveryTakeMintsANewServerWideRevision) {
 }
 
 TEST(MapRestTable, TakeSortsByEntityIdAndAssertsOnAGameError) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;
   MapRestTable table(kinds);
   auto records = rest_objects(20);
@@ -69,7 +69,7 @@ TEST(MapRestTable, TakeSortsByEntityIdAndAssertsOnAGameError) {
 }
 
 void expect_chunks(uint32_t objects, std::size_t expected_chunks) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;
   MapRestTable table(kinds);
   const auto records = rest_objects(objects);
@@ -84,7 +84,9 @@ void expect_chunks(uint32_t objects, std::size_t expected_chunks) {
     EXPECT_EQ(chunk.chunk_index, i);
     EXPECT_EQ(chunk.chunk_count, expected_chunks);
     EXPECT_LE(chunk.records.size(), protocol::RestTableChunkRecords);
-    if (i + 1 < expected_chunks) EXPECT_EQ(chunk.records.size(), protocol::RestTableChunkRecords);
+    if (i + 1 < expected_chunks) {
+      EXPECT_EQ(chunk.records.size(), protocol::RestTableChunkRecords);
+    }
     // Each chunk is a well-formed mapRestTable body: it encodes and decodes to itself.
     std::vector<uint8_t> body(wire::measure(chunk));
     ASSERT_TRUE(wire::encode(chunk, body).ok());
@@ -107,7 +109,7 @@ TEST(MapRestTable, ChunksExactMultiplesWithoutAnEmptyTail) {
 TEST(MapRestTable, AnEmptyTableIsOneEmptyChunk) { expect_chunks(0, 1); }
 
 TEST(MapRestTable, NamesItsEntitiesAndObjects) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;
   MapRestTable table(kinds);
   table.take(rest_objects(5, 100), revisions);
@@ -121,7 +123,7 @@ TEST(MapRestTable, NamesItsEntitiesAndObjects) {
 }
 
 TEST(MapRestTable, ARetakeIsDueWhenANamedEntityStopsBeingCollected) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;
   MapRestTable table(kinds);
   const auto objects = rest_objects(50, 1000);
@@ -152,7 +154,7 @@ TEST(MapRestTable, ARetakeIsDueWhenANamedEntityStopsBeingCollected) {
 }
 
 TEST(MapRestTable, AnEmptyTableNeverAsksForARetake) {
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   RestRevisions revisions;
   MapRestTable table(kinds);
   table.take({}, revisions);

@@ -96,7 +96,7 @@ TEST(RestTableChunkFuzzSeeds, CheckedInSeedsAreTheStreamsTheyClaim) {
   const auto dir = test::fixtures_dir() / "fuzz" / "fuzz_rest_table_chunk";
   const char* mode = std::getenv("TICKWIRE_FUZZ_SEEDS");
   const bool write = mode != nullptr && std::string(mode) == "write";
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  const ReplicaKinds kinds{};
   for (const auto& [name, seed] : build_seeds()) {
     const Bytes fresh = serialize(seed);
     EXPECT_LE(fresh.size(), 4096u) << name << " must fit scripts/fuzz-all's -max_len";

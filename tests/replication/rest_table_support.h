@@ -8,6 +8,7 @@
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/replication/rest_table.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire::test {
 
@@ -44,6 +45,17 @@ inline std::vector<protocol::Record> rest_objects(uint32_t count, uint32_t first
 inline std::vector<protocol::RestTableChunk> chunks_of(const RestTable& table) {
   std::vector<protocol::RestTableChunk> out(table.chunk_count());
   for (std::size_t i = 0; i < out.size(); ++i) table.write_chunk(i, out[i]);
+  return out;
+}
+
+// A table as its wire bytes (revision, header and every record): equal bytes, equal tables.
+inline std::vector<uint8_t> table_bytes(const RestTable& table) {
+  std::vector<uint8_t> out;
+  for (const protocol::RestTableChunk& chunk : chunks_of(table)) {
+    std::vector<uint8_t> body(wire::measure(chunk));
+    if (!wire::encode(chunk, body).ok()) return {};
+    out.insert(out.end(), body.begin(), body.end());
+  }
   return out;
 }
 

@@ -16,16 +16,6 @@
 namespace tickwire {
 namespace {
 
-template <class M>
-NetMessage message_of(const M& m) {
-  NetMessage out;
-  out.type = M::wire_id;
-  out.from = 1;
-  out.payload.resize(wire::measure(m));
-  EXPECT_TRUE(wire::encode(m, out.payload).ok());
-  return out;
-}
-
 struct Server {
   Server() : cache(protocol::protocol_messages().schema_text()), endpoint(session_endpoint_config()), net(endpoint, 0, 1) {}
   SchemaCache cache;
@@ -33,13 +23,24 @@ struct Server {
   NetChannel net;
   PeerSchema peer{cache, wire::Direction::client_to_server, "server", kSessionReliableChannel};
 
+  template <class M>
+  void deliver(const M& m) {
+    std::vector<uint8_t> body(wire::measure(m));
+    EXPECT_TRUE(wire::encode(m, body).ok());
+    NetMessage message;
+    message.type = M::wire_id;
+    message.from = 1;
+    message.payload = body;
+    (void)peer.receive(net, message, true);
+  }
+
   void hello(const wire::Hash16& hash) {
     peer.start(net);
     protocol::ConnectRequest request;
     request.protocol_version = protocol::kProtocolVersion;
     request.schema_hash = hash;
     request.build_name = "client";
-    (void)peer.receive(net, message_of(request), true);
+    deliver(request);
   }
 };
 
@@ -69,7 +70,7 @@ TEST(RestTableThinning, AClientOfTheV0BuildKeepsFullSnapshots) {
   protocol::SchemaText text;
   text.schema_hash = wire::hash_schema_text(v0_text);
   text.text = v0_text;
-  (void)server.peer.receive(server.net, message_of(text), true);
+  server.deliver(text);
   ASSERT_TRUE(server.peer.ready());
   EXPECT_FALSE(server.peer.same_build());
   EXPECT_FALSE(peer_takes_rest_table(server.peer, server.cache));

@@ -113,7 +113,9 @@ TEST(ReferenceGame, WritesEveryMapObjectWholeForTheRestTable) {
     const auto& object = std::get<protocol::ObjectRecord>(rest[i].body);
     EXPECT_EQ(object.object_index, *table.index_of(map.objects()[i].key)) << "the table's index";
     EXPECT_EQ(rest[i].entity_id, map_object_entity_id(object.object_index));
-    if (i > 0) EXPECT_GT(rest[i].entity_id, rest[i - 1].entity_id) << "ascending ids";
+    if (i > 0) {
+      EXPECT_GT(rest[i].entity_id, rest[i - 1].entity_id) << "ascending ids";
+    }
     ASSERT_EQ(object.sections.size(), map.objects()[i].components.size());
     for (std::size_t c = 0; c < object.sections.size(); ++c) {
       const ObjectComponent& authored = map.objects()[i].components[c];

@@ -51,7 +51,6 @@ class RestTable {
   // Chunk `index` (< chunk_count()): its header and at most RestTableChunkRecords records.
   void write_chunk(std::size_t index, protocol::RestTableChunk& out) const;
 
-  friend bool operator==(const RestTable&, const RestTable&) = default;
 
  private:
   uint32_t revision_ = 0;
