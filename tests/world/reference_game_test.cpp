@@ -131,7 +131,7 @@ TEST(ReferenceGame, MapObjectIdsNeverCollideWithPawns) {
   const Map map = reference_map();
   ReferenceGame game(map);
   game.set_object_records(ObjectRecords::whole);
-  for (uint32_t i = 1; i <= 4; ++i) game.spawn_pawn(EntityRef::make(EntityNetHandle::make(0, i), 1), i, Tick::from_value(0));
+  for (uint8_t i = 1; i <= 4; ++i) game.spawn_pawn(EntityRef::make(EntityNetHandle::make(0, i), 1), i, Tick::from_value(0));
   std::vector<protocol::Record> records;
   game.write_records(Tick::from_value(0), records);
   ASSERT_EQ(records.size(), 4 + map.objects().size()) << "whole: every pawn and every object, every tick";
