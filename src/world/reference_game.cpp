@@ -32,14 +32,30 @@ uint8_t pawn_entity_flags(const PawnState& pawn) {
 
 ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings, double forgiveness)
     : map_(map), mover_(settings), gate_(ForgivenessConfig{forgiveness}) {
-  const auto objects = map_.objects();
-  objects_.reserve(objects.size());
-  uint32_t lights = 0;
-  for (uint32_t i = 0; i < objects.size(); ++i) {
-    objects_.push_back(ObjectState{objects[i].components, true});
-    if (objects[i].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(i);
-  }
+  install_objects();
 }
+
+// Every map object at its authored state, held by its object index (the MapObjectTable's).
+void ReferenceGame::install_objects() {
+  const MapObjectTable& table = object_tables_.of(map_);
+  const auto objects = map_.objects();
+  objects_.clear();
+  map_positions_.clear();
+  flickering_.clear();
+  objects_.reserve(table.size());
+  map_positions_.reserve(table.size());
+  uint32_t lights = 0;
+  for (uint32_t index = 0; index < table.size(); ++index) {
+    const std::optional<uint32_t> at = map_.object_index(table.key_of(index));
+    TW_ASSERT(at.has_value(), "the object table names a key the map does not hold");
+    map_positions_.push_back(*at);
+    objects_.push_back(ObjectState{objects[*at].components, true});
+    if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
+  }
+  ++map_generation_;
+}
+
+void ReferenceGame::reinstall_objects() { install_objects(); }
 
 void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
   const auto spawns = map_.spawn_points();
@@ -114,7 +130,7 @@ const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
 }
 
 bool ReferenceGame::differs_from_map(uint32_t index) const {
-  return !objects_[index].enabled || objects_[index].components != map_.objects()[index].components;
+  return !objects_[index].enabled || objects_[index].components != map_.objects()[map_positions_[index]].components;
 }
 
 std::size_t ReferenceGame::changed_objects() const {
@@ -128,7 +144,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
   protocol::ObjectRecord record;
   record.object_index = index;
   record.flags = state.enabled ? 1 : 0;
-  const auto& authored = map_.objects()[index].components;
+  const auto& authored = map_.objects()[map_positions_[index]].components;
   for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
     const ObjectComponent& now = state.components[c];
     protocol::ComponentSection section;
@@ -146,8 +162,33 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
     }
     if (section.dirty != 0) record.sections.push_back(section);
   }
-  // Entity ids of map objects live above every pawn handle's index space: the object index is the id.
-  return protocol::Record{index, record};
+  return protocol::Record{map_object_entity_id(index), record};
+}
+
+// The object as it stands, every section with every field: what a rest table holds.
+protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
+  const ObjectState& state = objects_[index];
+  protocol::ObjectRecord record;
+  record.object_index = index;
+  record.flags = state.enabled ? 1 : 0;
+  for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
+    const ObjectComponent& now = state.components[c];
+    protocol::ComponentSection section;
+    section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
+    for (uint8_t ch = 0; ch < now.channel_count && ch < 4; ++ch) {
+      section.dirty = static_cast<uint8_t>(section.dirty | (1u << ch));
+      section.channel[ch] = now.channels[ch];
+    }
+    section.channel_count = now.channel_count;
+    section.bits = now.bits;
+    section.dirty = static_cast<uint8_t>(section.dirty | (1u << 4) | (1u << 5));
+    record.sections.push_back(section);
+  }
+  return protocol::Record{map_object_entity_id(index), record};
+}
+
+void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const {
+  for (uint32_t i = 0; i < objects_.size(); ++i) out.push_back(whole_object_record(i));
 }
 
 void ReferenceGame::write_records(Tick, std::vector<protocol::Record>& out) const {
@@ -162,7 +203,11 @@ void ReferenceGame::write_records(Tick, std::vector<protocol::Record>& out) cons
     out.push_back(protocol::Record{EntityRef::from_raw(ref).handle().raw(), record});
   }
   for (uint32_t i = 0; i < objects_.size(); ++i) {
-    if (differs_from_map(i)) out.push_back(object_record(i));
+    if (object_records_ == ObjectRecords::whole) {
+      out.push_back(whole_object_record(i));
+    } else if (differs_from_map(i)) {
+      out.push_back(object_record(i));
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "tickwire/world/map_loader.h"
+#include "tickwire/world/map_object_table.h"
 #include "tickwire/world/reference_map.h"
 
 namespace tickwire::world {
@@ -99,6 +100,54 @@ TEST(ReferenceGame, ObjectsAtRestWriteNoRecordsAndAToggledOneDoes) {
     toggled_sent = toggled_sent || std::get<protocol::ObjectRecord>(r.body).object_index == 0;
   }
   EXPECT_TRUE(toggled_sent);
+}
+
+TEST(ReferenceGame, WritesEveryMapObjectWholeForTheRestTable) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  std::vector<protocol::Record> rest;
+  game.write_rest_records(rest);
+  ASSERT_EQ(rest.size(), map.objects().size());
+  MapObjectTable table = MapObjectTable::build(map);
+  for (uint32_t i = 0; i < rest.size(); ++i) {
+    const auto& object = std::get<protocol::ObjectRecord>(rest[i].body);
+    EXPECT_EQ(object.object_index, *table.index_of(map.objects()[i].key)) << "the table's index";
+    EXPECT_EQ(rest[i].entity_id, map_object_entity_id(object.object_index));
+    if (i > 0) {
+      EXPECT_GT(rest[i].entity_id, rest[i - 1].entity_id) << "ascending ids";
+    }
+    ASSERT_EQ(object.sections.size(), map.objects()[i].components.size());
+    for (std::size_t c = 0; c < object.sections.size(); ++c) {
+      const ObjectComponent& authored = map.objects()[i].components[c];
+      const protocol::ComponentSection& section = object.sections[c];
+      EXPECT_EQ(section.channel_count, authored.channel_count);
+      EXPECT_EQ(section.bits, authored.bits);
+      for (uint8_t ch = 0; ch < authored.channel_count; ++ch) EXPECT_EQ(section.channel[ch], authored.channels[ch]);
+    }
+  }
+}
+
+TEST(ReferenceGame, MapObjectIdsNeverCollideWithPawns) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  game.set_object_records(ObjectRecords::whole);
+  for (uint8_t i = 1; i <= 4; ++i) game.spawn_pawn(EntityRef::make(EntityNetHandle::make(0, i), 1), i, Tick::from_value(0));
+  std::vector<protocol::Record> records;
+  game.write_records(Tick::from_value(0), records);
+  ASSERT_EQ(records.size(), 4 + map.objects().size()) << "whole: every pawn and every object, every tick";
+  for (std::size_t i = 1; i < records.size(); ++i) EXPECT_GT(records[i].entity_id, records[i - 1].entity_id);
+}
+
+TEST(ReferenceGame, AReinstallMovesTheMapGenerationAndRestoresTheAuthoredState) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  const uint64_t installed = game.map_generation();
+  EXPECT_GT(installed, 0u);
+  game.toggle_object(3);
+  EXPECT_EQ(game.changed_objects(), 1u);
+  game.reinstall_objects();
+  EXPECT_EQ(game.map_generation(), installed + 1);
+  EXPECT_EQ(game.changed_objects(), 0u);
 }
 
 }  // namespace

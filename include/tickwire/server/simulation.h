@@ -35,6 +35,16 @@ class Simulation {
   // The tick's state as records, appended to `out` (called once per snapshot tick).
   virtual void write_records(Tick tick, std::vector<protocol::Record>& out) const = 0;
 
+  // The rest table's source (seed 000, "The rest table"): every map object's record as it stands
+  // now, whole (every section, every field), ascending entity id. The room takes a MapRestTable
+  // from it when map_generation() changes and when an entity the table names stops being written
+  // by write_records. The default writes nothing: a game without map objects has no rest table.
+  virtual void write_rest_records(std::vector<protocol::Record>& out) const { (void)out; }
+  // Bumped each time the game installs or rebinds its map objects (a map switch, a reinstall, a
+  // hot reload); the room polls it once per tick and retakes the rest table when it moves.
+  // 0 means no map objects were ever installed.
+  virtual uint64_t map_generation() const { return 0; }
+
   // A client's request naming `target`: called only after the room checked the target's
   // generation (a stale ref never reaches the game). The game judges range and rules itself.
   virtual void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) {

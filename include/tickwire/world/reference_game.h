@@ -14,12 +14,24 @@
 #include "tickwire/server/simulation.h"
 #include "tickwire/world/character_mover.h"
 #include "tickwire/world/map.h"
+#include "tickwire/world/map_object_table.h"
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 
 namespace tickwire::world {
 
 inline constexpr uint32_t kFlickerEveryNthLight = 40;  // about 8 of the reference map's lights
+
+// Map objects' entity ids sit past every authority-owned handle (owner byte 0, indices below 2^24),
+// so a pawn's id and an object's id never collide in a frame: id = base + object index.
+inline constexpr uint32_t kMapObjectEntityIdBase = uint32_t{1} << 24;
+inline constexpr uint32_t map_object_entity_id(uint32_t object_index) { return kMapObjectEntityIdBase + object_index; }
+
+// What write_records says about map objects. `changed`: only the objects that differ from the
+// authored map, each section sparse against it (clients fill the rest in from their own map).
+// `whole`: every map object, whole, every tick: the full state a room thinning by the rest table
+// and the delta codec needs (an object missing from it reads as gone).
+enum class ObjectRecords : uint8_t { changed, whole };
 
 // Component wire ids the reference game registers (values are only ever appended).
 enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics_prop = 4, other = 15 };
@@ -36,6 +48,13 @@ class ReferenceGame final : public Simulation {
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override;
   void write_records(Tick tick, std::vector<protocol::Record>& out) const override;
   void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
+  void write_rest_records(std::vector<protocol::Record>& out) const override;
+  uint64_t map_generation() const override { return map_generation_; }
+
+  // Puts every map object back at its authored state and rebinds it (a hot reload of the same
+  // map): map_generation() moves, so the room retakes its rest table.
+  void reinstall_objects();
+  void set_object_records(ObjectRecords mode) { object_records_ = mode; }
 
   // Toggles a map object's state by index (a door opens/closes, a button or light switches).
   void toggle_object(uint32_t object_index);
@@ -54,6 +73,8 @@ class ReferenceGame final : public Simulation {
     bool enabled = true;
   };
   protocol::Record object_record(uint32_t index) const;
+  protocol::Record whole_object_record(uint32_t index) const;
+  void install_objects();
   bool differs_from_map(uint32_t index) const;
 
   const Map& map_;
@@ -64,7 +85,11 @@ class ReferenceGame final : public Simulation {
   std::map<uint64_t, PawnState> pawns_;  // by EntityRef raw
   std::map<uint64_t, ClaimLedger> ledgers_;  // each pawn's speed allowance for claims
   ForgivenessGate gate_;
+  MapObjectTableCache object_tables_;
   std::vector<ObjectState> objects_;     // by object index
+  std::vector<uint32_t> map_positions_;  // objects_[index] is map().objects()[map_positions_[index]]
+  uint64_t map_generation_ = 0;
+  ObjectRecords object_records_ = ObjectRecords::changed;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   uint32_t next_spawn_ = 0;
 };
