@@ -3,13 +3,13 @@
 
 namespace tickwire {
 
-DeltaSnapshotReader::DeltaSnapshotReader(const ReplicaKinds& kinds) : kinds_(kinds) {
+DeltaSnapshotReader::DeltaSnapshotReader(const ReplicaKinds& kinds) : kinds_(kinds), rest_(kinds_) {
   frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
   body_.reserve(protocol::MaxSnapshotBytes);
 }
 
-bool DeltaSnapshotReader::read(const protocol::SnapshotDelta& message, protocol::Snapshot& out) {
-  DeltaRefs refs;
+// The message's references among what this client holds; false (counted) when one is missing.
+bool DeltaSnapshotReader::resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs) {
   if (message.baseline_age != 0) {
     refs.baseline = message.tick > message.baseline_age ? held_.find(message.tick - message.baseline_age) : nullptr;
     if (message.predict_age != 0) {
@@ -18,14 +18,27 @@ bool DeltaSnapshotReader::read(const protocol::SnapshotDelta& message, protocol:
                        : nullptr;
       if (refs.older == nullptr) refs.baseline = nullptr;
     }
-    if (refs.baseline == nullptr) {
-      drops_.add(DeltaDrop::baseline_missing);
-      return false;
-    }
-  } else if (message.rest_revision != 0 || message.predict_age != 0) {
-    drops_.add(DeltaDrop::rest_table_missing);
+    if (refs.baseline == nullptr) drops_.add(DeltaDrop::baseline_missing);
+    return refs.baseline != nullptr;
+  }
+  if (message.predict_age != 0) {
+    drops_.add(DeltaDrop::baseline_missing);
     return false;
   }
+  if (message.rest_revision == 0) return true;
+  if (rest_.holds(message.rest_revision)) {
+    refs.baseline = &rest_.frame();
+    return true;
+  }
+  drops_.add(DeltaDrop::rest_table_missing);
+  if (set_aside_) drops_.add(DeltaDrop::set_aside_replaced);
+  set_aside_ = message;
+  return false;
+}
+
+bool DeltaSnapshotReader::read(const protocol::SnapshotDelta& message, protocol::Snapshot& out) {
+  DeltaRefs refs;
+  if (!resolve(message, refs)) return false;
   body_.resize(message.body.size());
   for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = message.body[i].value;
   if (!decode_snapshot_delta(body_, message.tick, refs, kinds_, frame_).ok()) {
@@ -53,8 +66,21 @@ void DeltaSnapshotReader::to_snapshot(const protocol::SnapshotDelta& message, pr
   out.record_count = static_cast<uint16_t>(out.records.size());
 }
 
+bool DeltaSnapshotReader::accept_rest_chunk(const protocol::RestTableChunk& chunk) {
+  return rest_.accept(chunk).outcome == RestChunkOutcome::completed;
+}
+
+bool DeltaSnapshotReader::read_set_aside(protocol::Snapshot& out) {
+  if (!set_aside_ || !rest_.holds(set_aside_->rest_revision)) return false;
+  const protocol::SnapshotDelta message = std::move(*set_aside_);
+  set_aside_.reset();
+  return read(message, out);
+}
+
 void DeltaSnapshotReader::reset() {
   held_.reset();
+  rest_ = RestTableAssembler(kinds_);
+  set_aside_.reset();
   frame_.states.clear();
   frame_.owner.reset();
 }

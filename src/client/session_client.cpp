@@ -69,6 +69,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::RoomWelcome::wire_id: on_welcome(message.body); return;
     case protocol::Snapshot::wire_id: on_snapshot(message.body, 1 + message.body.size()); return;
     case protocol::SnapshotDelta::wire_id: on_snapshot_delta(message.body, 1 + message.body.size()); return;
+    case protocol::RestTableChunk::wire_id: on_rest_chunk(message.body); return;
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
@@ -141,6 +142,16 @@ void SessionClient::on_snapshot_delta(std::span<const uint8_t> body, std::size_t
     return;
   }
   accept(wire_bytes);
+}
+
+void SessionClient::on_rest_chunk(std::span<const uint8_t> body) {
+  if (!wire::decode_counted(body, rest_chunk_, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (!delta_.accept_rest_chunk(rest_chunk_) || !guard_) return;
+  // A snapshot set aside for this table: usable now if it is still the newest.
+  if (delta_.read_set_aside(decoded_) && (!latest_ || decoded_.tick > latest_->tick)) accept(0);
 }
 
 // The contract guard and the order rule every authority frame passes before it is used.

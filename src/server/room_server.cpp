@@ -21,7 +21,8 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
       room_(room),
       cache_(cache),
       config_(config),
-      slicer_(SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])) {
+      slicer_(SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])),
+      rest_(config_.kinds) {
   const uint32_t max_clients = transport_.netcode().max_clients();
   TW_ASSERT(max_clients <= kRoomMaxSessions, "a room has at most 255 client owners");
   connections_.resize(max_clients);
@@ -126,6 +127,7 @@ void RoomServer::admit(uint32_t slot) {
   }
   c.admitted = true;
   c.takes_deltas = c.peer.peer_lists(protocol::SnapshotDelta::message_name);
+  c.takes_rest = c.takes_deltas && c.peer.peer_lists(protocol::RestTableChunk::message_name);
   ++sessions_admitted_;
   protocol::RoomWelcome welcome;
   welcome.owner_id = c.owner;
@@ -146,7 +148,10 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InputFrame frame;
       if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
       c.stats.inputs_received += frame.inputs.size();
-      if (frame.held) c.sent.on_held(*frame.held);
+      if (frame.held) {
+        c.sent.on_held(*frame.held);
+        c.rest_held = frame.held->rest_revision;
+      }
       (void)room_.receive_input(c.owner, frame);
       return;
     }
@@ -185,6 +190,7 @@ void RoomServer::on_tick_completed(Tick tick) {
   snapshot_.records.clear();
   room_.simulation().write_records(tick, snapshot_.records);
   snapshot_.record_count = static_cast<uint16_t>(snapshot_.records.size());
+  refresh_rest_table();
   bool quantized = false;
   for (auto& c : connections_) {
     if (!c || !c->admitted) continue;
@@ -196,6 +202,7 @@ void RoomServer::on_tick_completed(Tick tick) {
     owner.queue_depth = report.queue_depth;
     owner.pawn = room_.simulation().pawn_detail(session->pawn);
     snapshot_.owner = owner;
+    if (c->takes_rest && rest_.taken() && c->rest_sent != rest_.revision()) send_rest_table(*c);
     if (c->takes_deltas && !quantized) {
       quantize_records(snapshot_.records, config_.kinds, world_states_);
       quantized = true;
@@ -206,6 +213,29 @@ void RoomServer::on_tick_completed(Tick tick) {
     ++c->stats.snapshots_sent;
     ++snapshots_sent_;
   }
+}
+
+// Retakes the rest table when the game installed its map objects anew, or when an entity the
+// table names is no longer collected (so a despawned object never lingers as a ghost).
+void RoomServer::refresh_rest_table() {
+  Simulation& game = room_.simulation();
+  const bool reinstalled = game.map_generation() != rest_generation_;
+  if (!reinstalled && !(rest_.taken() && rest_.needs_retake(std::span<const protocol::Record>(snapshot_.records)))) {
+    return;
+  }
+  rest_generation_ = game.map_generation();
+  rest_records_.clear();
+  game.write_rest_records(rest_records_);
+  if (!rest_records_.empty() || rest_.taken()) rest_.take(rest_records_, revisions_);
+}
+
+// The whole table on the reliable channel, ahead of the first snapshot that falls back on it.
+void RoomServer::send_rest_table(Connection& c) {
+  for (std::size_t i = 0; i < rest_.chunk_count(); ++i) {
+    rest_.write_chunk(i, rest_chunk_);
+    (void)wire::send_message(c.net, config_.reliable_channel, rest_chunk_);  // a refusal fails the endpoint
+  }
+  c.rest_sent = rest_.revision();
 }
 
 // A full snapshot, for a client whose build does not take deltas.
@@ -225,7 +255,12 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   client_frame_.tick = wire_tick;
   client_frame_.owner = snapshot_.owner;
   client_frame_.states.assign(world_states_.begin(), world_states_.end());
-  const DeltaRefs refs = c.sent.refs(wire_tick);
+  DeltaRefs refs = c.sent.refs(wire_tick);
+  delta_.rest_revision = 0;
+  if (refs.baseline == nullptr && rest_.taken() && c.takes_rest && c.rest_held == rest_.revision()) {
+    refs.baseline = &rest_.frame();
+    delta_.rest_revision = rest_.revision();
+  }
   auto coded = encode_snapshot_delta(client_frame_, refs, config_.kinds, body_);
   if (!coded.ok()) {
     drops_.add(SessionDrop::snapshot_over_ceiling);
@@ -233,8 +268,7 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   }
   delta_.tick = wire_tick;
   delta_.contract_hash = snapshot_.contract_hash;
-  delta_.rest_revision = 0;
-  delta_.baseline_age = refs.baseline ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
+  delta_.baseline_age = refs.baseline && refs.baseline->tick != 0 ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
   delta_.predict_age = refs.older ? static_cast<uint8_t>(wire_tick - refs.older->tick) : 0;
   delta_.body.resize(body_.size());
   for (std::size_t i = 0; i < body_.size(); ++i) delta_.body[i].value = body_[i];
@@ -247,7 +281,7 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
     c.sent.forget(wire_tick);
     return false;
   }
-  if (refs.baseline) {
+  if (delta_.baseline_age != 0) {
     ++c.stats.delta_snapshots;
     c.stats.baseline_age_ticks += delta_.baseline_age;
   }

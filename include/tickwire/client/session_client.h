@@ -98,6 +98,7 @@ class SessionClient {
   void on_welcome(std::span<const uint8_t> body);
   void on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes);
   void on_snapshot_delta(std::span<const uint8_t> body, std::size_t wire_bytes);
+  void on_rest_chunk(std::span<const uint8_t> body);
   bool admissible(const wire::Hash16& contract_hash, uint32_t tick);
   void accept(std::size_t wire_bytes);
   void on_fragment(std::span<const uint8_t> body);
@@ -115,6 +116,7 @@ class SessionClient {
   protocol::InputFrame frame_;
   protocol::Snapshot decoded_;
   protocol::SnapshotDelta delta_message_;
+  protocol::RestTableChunk rest_chunk_;
   DeltaSnapshotReader delta_;
   std::optional<protocol::Snapshot> latest_;
   struct Queued {

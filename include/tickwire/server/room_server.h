@@ -16,6 +16,7 @@
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/map_rest_table.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/sent_frames.h"
 #include "tickwire/replication/snapshot_slicer.h"
@@ -82,6 +83,7 @@ class RoomServer : public TickObserver {
   uint64_t snapshots_sent() const { return snapshots_sent_; }
   const SnapshotSlicer& slicer() const { return slicer_; }
   uint64_t sessions_admitted() const { return sessions_admitted_; }
+  const MapRestTable& rest_table() const { return rest_; }
 
  private:
   struct Connection {
@@ -91,6 +93,9 @@ class RoomServer : public TickObserver {
     PeerSchema peer;
     bool admitted = false;
     bool takes_deltas = false;  // the peer's schema lists snapshotDelta
+    bool takes_rest = false;    // ... and mapRestTable: it is sent the rest table
+    uint32_t rest_sent = 0;     // the rest table revision it was sent
+    uint32_t rest_held = 0;     // the revision it reports holding whole
     SentFrames sent;            // what a delta client was sent, and what it holds
     SessionStats stats;
   };
@@ -102,6 +107,8 @@ class RoomServer : public TickObserver {
   void admit(uint32_t slot);
   void dispatch(Connection& connection, const PeerMessage& message);
   void drop_client(uint32_t slot, MonoTime now);
+  void refresh_rest_table();
+  void send_rest_table(Connection& c);
   bool send_snapshot(Connection& c, Tick tick);
   bool send_delta_snapshot(Connection& c, Tick tick);
   bool send_encoded(Connection& c, Tick tick, std::size_t bytes);
@@ -119,6 +126,11 @@ class RoomServer : public TickObserver {
   std::vector<uint8_t> body_;                           // its body bytes
   std::vector<uint8_t> encoded_;                        // one client's encoded snapshot (id first)
   SnapshotSlicer slicer_;
+  RestRevisions revisions_;                             // this server's rest table revisions
+  MapRestTable rest_;                                   // the map objects as taken
+  uint64_t rest_generation_ = 0;                        // the game's map generation it was taken at
+  std::vector<protocol::Record> rest_records_;          // the game's rest records, reused
+  protocol::RestTableChunk rest_chunk_;                 // one chunk, reused
   ReasonCounters<SessionDrop> drops_;
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;

@@ -89,7 +89,7 @@ class ReferenceGame final : public Simulation {
   std::vector<ObjectState> objects_;     // by object index
   std::vector<uint32_t> map_positions_;  // objects_[index] is map().objects()[map_positions_[index]]
   uint64_t map_generation_ = 0;
-  ObjectRecords object_records_ = ObjectRecords::changed;
+  ObjectRecords object_records_ = ObjectRecords::whole;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   uint32_t next_spawn_ = 0;
 };
