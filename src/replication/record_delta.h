@@ -44,7 +44,7 @@ inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
 
 inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
   const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
-  return rotation_max_step(p.rotation_bits);
+  return p.rotation_max_step();
 }
 
 template <class C>

@@ -67,8 +67,9 @@ TEST(SnapshotDeltaRoundTrip, RandomChainsWithEveryReferenceChoice) {
   const uint64_t seed = test::test_seed(0xde17a);
   Rng rng(seed);
   ReplicaKinds kinds = ReplicaKinds::defaults();
-  kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12});
-  kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11});
+  kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12, 0});
+  kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11, 0});
   for (int chain = 0; chain < 12; ++chain) {
     const uint32_t max_id = static_cast<uint32_t>(rng.between(0, 300));
     ReplicaFrame rest = random_frame(rng, 0, max_id, 0.5);
