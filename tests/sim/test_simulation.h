@@ -67,10 +67,17 @@ class TestSimulation final : public Simulation {
     return detail;
   }
   void write_records(Tick tick, std::vector<protocol::Record>& out) const override {
-    for (uint32_t i = 0; i < extra_records; ++i) {  // scenery, so snapshots can outgrow a message
+    for (uint32_t i = 0; i < extra_records; ++i) {  // props jumping at random, so snapshots outgrow a message
       protocol::EntityRecord prop;
       prop.kind = protocol::NetKind::prop;
-      prop.position = {static_cast<float>(i), static_cast<float>(tick.value() % 100), 0};
+      const auto jump = [&](uint64_t axis) {  // a hash of (prop, tick, axis): no delta predicts it
+        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL ^ (tick.value() + 1) * 0xc2b2ae3d27d4eb4fULL ^ axis;
+        h ^= h >> 31;
+        h *= 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 29;
+        return static_cast<float>(h % 100000) / 100.0f;
+      };
+      prop.position = {jump(1), jump(2), jump(3)};
       out.push_back(protocol::Record{1'000'000 + i, prop});
     }
     for (const auto& [ref, p] : pawns) {

@@ -82,6 +82,7 @@ TEST(ReferenceGame, AnAuthoritativeRoomAdoptsNothing) {
 TEST(ReferenceGame, ObjectsAtRestWriteNoRecordsAndAToggledOneDoes) {
   const Map map = reference_map();
   ReferenceGame game(map);
+  game.set_object_records(ObjectRecords::changed);
   std::vector<protocol::Record> records;
   game.write_records(Tick::from_value(0), records);
   EXPECT_TRUE(records.empty()) << "no pawn, nothing changed yet";
