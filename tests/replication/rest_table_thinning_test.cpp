@@ -1,12 +1,13 @@
-// Who gets thinned snapshots: a client of our build (its schema lists mapRestTable) does; a client
-// of the v0 build, whose schema predates the message, keeps full snapshots; nobody is thinned
-// before the connect sequence has told us which build it is.
-#include "tickwire/replication/rest_table_thinning.h"
-
+// Who gets thinned snapshots (PeerSchema::peer_lists of mapRestTable, as the room asks): a client
+// of our build (its schema lists the message) does; a client of the v0 build, whose schema predates
+// the message, keeps full snapshots; nobody is thinned before the connect sequence has told us
+// which build it is.
 #include <gtest/gtest.h>
 
 #include "legacy_v0.h"
 #include "tickwire/protocol/fixed_frame.h"
+#include "tickwire/protocol/peer_schema.h"
+#include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/wire/codec.h"
@@ -44,21 +45,23 @@ struct Server {
   }
 };
 
+bool thinned(const PeerSchema& peer) { return peer.peer_lists(protocol::RestTableChunk::message_name); }
+
 TEST(RestTableThinning, OurSchemaListsTheMessageAndV0DoesNot) {
   auto ours = wire::parse_schema(protocol::protocol_messages().schema_text());
   ASSERT_TRUE(ours.ok());
-  EXPECT_TRUE(schema_lists_rest_table(ours.value()));
+  EXPECT_NE(ours.value().find_message(protocol::RestTableChunk::message_name), nullptr);
   auto v0 = wire::parse_schema(test::legacy_v0_schema_text());
   ASSERT_TRUE(v0.ok());
-  EXPECT_FALSE(schema_lists_rest_table(v0.value()));
+  EXPECT_EQ(v0.value().find_message(protocol::RestTableChunk::message_name), nullptr);
 }
 
 TEST(RestTableThinning, AClientOfOurBuildIsThinned) {
   Server server;
-  EXPECT_FALSE(peer_takes_rest_table(server.peer, server.cache)) << "not before the hello";
+  EXPECT_FALSE(thinned(server.peer)) << "not before the hello";
   server.hello(server.cache.our_hash());
   ASSERT_TRUE(server.peer.ready());
-  EXPECT_TRUE(peer_takes_rest_table(server.peer, server.cache));
+  EXPECT_TRUE(thinned(server.peer));
 }
 
 TEST(RestTableThinning, AClientOfTheV0BuildKeepsFullSnapshots) {
@@ -66,14 +69,14 @@ TEST(RestTableThinning, AClientOfTheV0BuildKeepsFullSnapshots) {
   const std::string v0_text = test::legacy_v0_schema_text();
   server.hello(wire::hash_schema_text(v0_text));
   EXPECT_FALSE(server.peer.ready());
-  EXPECT_FALSE(peer_takes_rest_table(server.peer, server.cache)) << "not while its schema is unknown";
+  EXPECT_FALSE(thinned(server.peer)) << "not while its schema is unknown";
   protocol::SchemaText text;
   text.schema_hash = wire::hash_schema_text(v0_text);
   text.text = v0_text;
   server.deliver(text);
   ASSERT_TRUE(server.peer.ready());
   EXPECT_FALSE(server.peer.same_build());
-  EXPECT_FALSE(peer_takes_rest_table(server.peer, server.cache));
+  EXPECT_FALSE(thinned(server.peer));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The reference game's Simulation: pawns spawn at the map's spawn points and walk by the shared
 // mover; with forgiveness below 1 a claim near the server's own answer is adopted whole, one beyond
-// the radius is not (the server's answer stands); map objects at rest write no records, a toggled or
-// flickering one does.
+// the radius is not (the server's answer stands); in `changed` mode map objects at rest write no
+// records, a toggled or flickering one does; the rest records state every object whole.
 #include "tickwire/world/reference_game.h"
 
 #include <gtest/gtest.h>
@@ -79,10 +79,10 @@ TEST(ReferenceGame, AnAuthoritativeRoomAdoptsNothing) {
   EXPECT_EQ(game.gate().refusals()[ClaimRefusal::authoritative], 1u);
 }
 
-TEST(ReferenceGame, ObjectsAtRestWriteNoRecordsAndAToggledOneDoes) {
+TEST(ReferenceGame, InChangedModeObjectsAtRestWriteNoRecordsAndAToggledOneDoes) {
   const Map map = reference_map();
   ReferenceGame game(map);
-  game.set_object_records(ObjectRecords::changed);
+  game.set_object_records(ObjectRecords::changed);  // the default is whole: the rest table thins
   std::vector<protocol::Record> records;
   game.write_records(Tick::from_value(0), records);
   EXPECT_TRUE(records.empty()) << "no pawn, nothing changed yet";
