@@ -114,6 +114,8 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
   DeltaBodyStats stats;
+  stats.used_baseline = body.baseline != nullptr;
+  stats.used_older = body.ex.active;
   uint64_t header = (body.baseline ? 1u : 0u) | (body.ex.active ? 2u : 0u);
   c.raw(header, 2);
   bool owner = current.owner.has_value();
