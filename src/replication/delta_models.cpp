@@ -46,10 +46,13 @@ const FrameModels& FrameModels::fresh() {
   static const FrameModels kFresh = [] {
     FrameModels m;
     m.owner_present = BitModel::with_p1(kLikely);
+    m.keep[0] = BitModel::with_p1(kOften);
+    m.keep[1] = BitModel::with_p1(4000);
+    m.keep[2] = BitModel::with_p1(600);
+    m.end = BitModel::with_p1(1024);
     for (auto& by_previous : m.op) {
       by_previous[0] = BitModel::with_p1(2048);
       by_previous[1] = BitModel::with_p1(1024);
-      by_previous[2] = BitModel::with_p1(2048);
     }
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();
