@@ -17,6 +17,7 @@ RecordModels RecordModels::fresh() {
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
+  m.extras_same = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1000);
   m.rotation_same = BitModel::with_p1(1800);
   m.look_same = BitModel::with_p1(kOften);
