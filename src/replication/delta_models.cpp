@@ -25,7 +25,7 @@ RecordModels RecordModels::fresh() {
   m.payload_same.fill(BitModel::with_p1(kLikely));
   m.channel_same.fill(BitModel::with_p1(kOften));
   for (UIntModel* u : {&m.position[0], &m.position[1], &m.position[2], &m.rotation[0], &m.rotation[1], &m.rotation[2]}) {
-    *u = UIntModel::with_continue(3200);
+    *u = UIntModel::with_continue(3200, 2048);
   }
   return m;
 }
@@ -35,11 +35,12 @@ OwnerModels OwnerModels::fresh() {
   for (BitModel* b : {&m.ack_present, &m.ack_exact, &m.ref_same, &m.heights_same, &m.bits_same}) {
     *b = BitModel::with_p1(kLikely);
   }
-  m.queue_same = BitModel::with_p1(kOften);
+  m.queue_same = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1500);
   m.velocity_same = BitModel::with_p1(kOften);
-  m.position = UIntModel::with_continue(3400);
-  m.velocity = UIntModel::with_continue(3400);
+  // A pawn's float residuals are zero (on course) or many bits (a turn): one body, no adapting.
+  m.position = UIntModel::with_continue(3600, 2048);
+  m.velocity = UIntModel::with_continue(3600, 2048);
   return m;
 }
 

@@ -2,6 +2,7 @@
 // hostile bytes. Every count is capped, every id must ascend, every operation must name a record
 // the baseline holds, and a body needing a reference it was not given is refused, never misapplied.
 #include "delta_frame.h"
+#include "tickwire/core/assert.h"
 #include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire {
@@ -93,6 +94,7 @@ Status refuse(DeltaRefusal reason, DeltaRefusal* refusal) {
 
 Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
                              ReplicaFrame& out, DeltaRefusal* refusal) {
+  TW_ASSERT(&out != refs.baseline && &out != refs.older, "decode into a frame other than its references");
   DecodeIO c(body);
   if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);
   FrameModels models = FrameModels::fresh();
