@@ -125,5 +125,26 @@ TEST(SnapshotDeltaRoundTrip, UnchangedRunsCostLittle) {
   expect_round_trip(current, {&baseline, nullptr}, kinds, "all unchanged");
 }
 
+TEST(SnapshotDeltaRoundTrip, OlderFramesAreUsedOnlyWhenTheyQualify) {
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  Rng rng(test::test_seed(77));
+  ReplicaFrame rest = random_frame(rng, 0, 50, 0.5);
+  ReplicaFrame older = test::successor(rng, rest, 10, 50);
+  ReplicaFrame baseline = test::successor(rng, older, 3, 50);
+  ReplicaFrame current = test::successor(rng, baseline, 3, 50);
+  const struct {
+    DeltaRefs refs;
+    bool baseline, older;
+  } cases[] = {{{&baseline, &older}, true, true},  {{&baseline, nullptr}, true, false},
+               {{&rest, &older}, true, false},     {{&older, &baseline}, true, false},
+               {{nullptr, &older}, false, false}};
+  for (const auto& c : cases) {
+    const Coded coded = encode(current, c.refs, kinds);
+    EXPECT_EQ(coded.stats.used_baseline, c.baseline);
+    EXPECT_EQ(coded.stats.used_older, c.older);
+    expect_round_trip(current, c.refs, kinds, "reference choice");
+  }
+}
+
 }  // namespace
 }  // namespace tickwire
