@@ -111,7 +111,7 @@ TEST(SnapshotDeltaRoundTrip, UnrelatedFramesAndExtremeValues) {
   }
 }
 
-TEST(SnapshotDeltaRoundTrip, UnchangedRunsCostLittle) {
+TEST(SnapshotDeltaRoundTrip, UnchangedRecordsCostLittle) {
   const ReplicaKinds kinds = ReplicaKinds::defaults();
   Rng rng(7);
   ReplicaFrame baseline = random_frame(rng, 100, 2000, 0.8);
