@@ -1,6 +1,8 @@
 // The server's per-client record of sent frames and the client's reports of them.
 #include "tickwire/replication/sent_frames.h"
 
+#include <cstdint>
+
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
@@ -50,7 +52,21 @@ DeltaRefs SentFrames::refs(uint32_t tick) const {
   const Entry* baseline = newest_held_before(tick, oldest);
   if (baseline == nullptr) return refs;
   refs.baseline = &baseline->frame;
-  const Entry* older = newest_held_before(baseline->frame.tick, oldest);
+  // The prediction reference about as far behind the baseline as the baseline is behind this
+  // tick: the two references' quantization noise, extrapolated, grows with age / span.
+  const uint32_t age = tick - baseline->frame.tick;
+  const uint32_t target = baseline->frame.tick > age ? baseline->frame.tick - age : 0;
+  const Entry* older = nullptr;
+  uint32_t best_miss = UINT32_MAX;
+  for (const Entry& entry : entries_) {
+    const uint32_t t = entry.frame.tick;
+    if (!entry.recorded || !entry.held || t >= baseline->frame.tick || t < oldest) continue;
+    const uint32_t miss = t > target ? t - target : target - t;
+    if (miss < best_miss || (miss == best_miss && t > older->frame.tick)) {
+      older = &entry;
+      best_miss = miss;
+    }
+  }
   if (older != nullptr) refs.older = &older->frame;
   return refs;
 }

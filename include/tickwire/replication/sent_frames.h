@@ -1,6 +1,7 @@
 // SentFrames: the server's record, per client, of the frames it sent in the last MaxBaselineTicks
 // ticks and which of them the client says it holds (its SnapshotsHeld report). The delta baseline
-// is the newest held frame, the prediction reference the next-newest: a frame the client never
+// is the newest held frame, the prediction reference a held frame about as far behind the
+// baseline as the baseline is behind the new tick: a frame the client never
 // reported is never a reference, so a reordered, abandoned or set-aside snapshot cannot poison the
 // chain. Allocated once; frames keep their capacity across ticks.
 #pragma once
@@ -28,7 +29,7 @@ class SentFrames {
   // frames we sent; a frame it claims falsely is the client's own loss).
   void on_held(const protocol::SnapshotsHeld& held);
   // The references for a frame of `tick`: the newest held frame at most MaxBaselineTicks back,
-  // and the held frame before it.
+  // and the held frame nearest to one baseline age before it.
   DeltaRefs refs(uint32_t tick) const;
   void reset();
 
