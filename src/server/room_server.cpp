@@ -189,6 +189,7 @@ void RoomServer::on_tick_completed(Tick tick) {
     if (report.ack_sequence) owner.ack = protocol::InputAck{*report.ack_sequence};
     owner.queue_depth = report.queue_depth;
     owner.pawn = room_.simulation().pawn_detail(session->pawn);
+    owner.claim = room_.simulation().claim_outcome(session->pawn);
     snapshot_.owner = owner;
     if (!send_snapshot(*c, tick)) continue;
     if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
