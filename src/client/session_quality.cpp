@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "tickwire/core/assert.h"
 
@@ -98,6 +99,8 @@ void SessionQuality::fill(QualityReport& report) const {
   report.readings = figures_.readings;
   report.starved_readings = figures_.starved_readings;
   report.settle_s = figures_.settle_s;
+  report.sessions = 1;
+  report.settled_sessions = figures_.settle_s ? 1 : 0;
   report.readings_after_settle = figures_.readings_after_settle;
   report.starved_after_settle = figures_.starved_after_settle;
   report.in_band_after_settle = figures_.in_band_after_settle;
@@ -115,6 +118,8 @@ void merge_quality_reports(QualityReport& a, const QualityReport& b) {
   a.starved_readings += b.starved_readings;
   if (!b.settle_s) a.settle_s.reset();
   else if (a.settle_s) a.settle_s = std::max(*a.settle_s, *b.settle_s);
+  a.sessions += b.sessions;
+  a.settled_sessions += b.settled_sessions;
   a.readings_after_settle += b.readings_after_settle;
   a.starved_after_settle += b.starved_after_settle;
   a.in_band_after_settle += b.in_band_after_settle;
@@ -160,8 +165,12 @@ std::string format_quality_report(std::string_view name, const QualityReport& r)
                   static_cast<ull>(r.depth_histogram[i]));
     out += line;
   }
-  char settle[32] = "never";
+  char settle[48] = "never";
   if (r.settle_s) std::snprintf(settle, sizeof settle, "%.2f s", *r.settle_s);
+  if (r.sessions > 1) {
+    const std::size_t used = std::strlen(settle);
+    std::snprintf(settle + used, sizeof settle - used, " (%u/%u settled)", r.settled_sessions, r.sessions);
+  }
   std::snprintf(line, sizeof line, "\n%s clock: settle %s, starved %llu/%llu (%.3f%%), after settle %llu/%llu (%.3f%%, "
                 "%.1f%% in band), rate x%.4f..x%.4f, holds %llu, margin %.1f t\n",
                 n.c_str(), settle,

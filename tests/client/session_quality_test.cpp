@@ -79,14 +79,20 @@ TEST(SessionQuality, MergingAddsCountsAndKeepsTheWorstFigures) {
   b.settle_s = 3.0;
   b.ack_p99_ms = 80;
   b.min_rate = 0.985;
+  a.sessions = b.sessions = a.settled_sessions = b.settled_sessions = 1;
   merge_quality_reports(a, b);
   EXPECT_EQ(a.readings, 15u);
+  EXPECT_EQ(a.settled_sessions, 2u);
   EXPECT_DOUBLE_EQ(*a.settle_s, 3.0);
   EXPECT_DOUBLE_EQ(a.ack_p99_ms, 80.0);
   EXPECT_DOUBLE_EQ(a.min_rate, 0.985);
   b.settle_s.reset();
+  b.settled_sessions = 0;
   merge_quality_reports(a, b);
   EXPECT_FALSE(a.settle_s.has_value());  // one client that never settled: the merge never did
+  EXPECT_EQ(a.sessions, 3u);
+  EXPECT_EQ(a.settled_sessions, 2u);
+  EXPECT_NE(format_quality_report("m", a).find("settle never (2/3 settled)"), std::string::npos);
 }
 
 }  // namespace

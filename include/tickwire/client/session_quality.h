@@ -43,7 +43,9 @@ struct QualityReport {
   std::array<uint64_t, kQualityDepthBins> depth_histogram{};
   uint64_t readings = 0;
   uint64_t starved_readings = 0;  // negative depth: the server had no input for that tick
-  std::optional<double> settle_s;  // from the welcome
+  std::optional<double> settle_s;  // from the welcome (merged: the latest, absent if any never settled)
+  uint32_t sessions = 0;           // the sessions in this report (1, or more when merged)
+  uint32_t settled_sessions = 0;   // of those, the ones whose depth settled
   uint64_t readings_after_settle = 0;
   uint64_t starved_after_settle = 0;
   uint64_t in_band_after_settle = 0;
