@@ -1,6 +1,7 @@
 // The named link profiles through the whole game: N wandering bots on the reference map, each on
-// the profile both ways, rendering at 144 Hz with jittered frames, for a stretch of simulated time;
-// the quick tests and the soak share it, and each prints every client's quality report.
+// the profile both ways, half rendering at 144 Hz and half at 60 Hz (jittered frames), for a
+// stretch of simulated time; the clock, interpolation and figures tests share it and print every
+// client's quality report.
 #pragma once
 
 #include <string>
@@ -29,7 +30,10 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
   GameSim sim(seed, config);
   GameClientSetup setup;
   setup.up = setup.down = *link;
-  for (uint32_t i = 0; i < clients; ++i) sim.add_client(setup);
+  for (uint32_t i = 0; i < clients; ++i) {
+    setup.frame_hz = i % 2 == 0 ? 144.0 : 60.0;  // half render at 144 Hz, half at 60 Hz (both jittered)
+    sim.add_client(setup);
+  }
   sim.run_for(run);
   ProfileRun out;
   const std::string name = std::string("[ game ] ") + std::string(profile) + (burst_host_server ? "+server-bursts" : "");
