@@ -77,6 +77,8 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
                          {"max", bot.snapshot_bytes.max()}};
   j["fragments"] = c.session().fragments_received();
   j["inputs_sent"] = c.counters().inputs_sent;
+  j["claims_accepted"] = c.counters().claims_accepted;    // ClaimAccepted telemetry
+  j["claims_corrected"] = c.counters().claims_corrected;
   j["frame_refused"] = c.session().drops()[ClientDrop::frame_refused];
   if (const auto* r = c.regulator()) {
     j["rate"] = r->rate();

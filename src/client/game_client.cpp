@@ -19,10 +19,20 @@ void GameClient::on_welcome(MonoTime now) {
   accumulator_.emplace(period);
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
+  quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
   if (model_ != nullptr) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz);
     predictor_->set_forgiveness(session_.forgiveness());
   }
+}
+
+void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now) {
+  regulator_->on_depth_reading(tick, owner.queue_depth, now);
+  quality_->on_depth_reading(owner.queue_depth, regulator_->target_depth_ticks(), now);
+  if (owner.ack) quality_->on_ack(owner.ack->sequence, now);
+  if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
+  if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
+  if (predictor_) (void)predictor_->reconcile(owner);
 }
 
 void GameClient::take_snapshots(MonoTime now) {
@@ -33,10 +43,7 @@ void GameClient::take_snapshots(MonoTime now) {
     counters_.max_snapshot_bytes = std::max(counters_.max_snapshot_bytes, static_cast<uint32_t>(bytes));
     if (snapshot_sizes_.size() < kSnapshotSizeLogCap) snapshot_sizes_.push_back(static_cast<uint32_t>(bytes));
     const Tick tick = Tick::from_value(snapshot_.tick);
-    if (snapshot_.owner) {
-      regulator_->on_depth_reading(tick, snapshot_.owner->queue_depth, now);
-      if (predictor_) (void)predictor_->reconcile(*snapshot_.owner);
-    }
+    if (snapshot_.owner) take_owner_detail(tick, *snapshot_.owner, now);
     samples_.clear();
     const uint32_t own = EntityRef::from_raw(*welcomed_pawn_).handle().raw();
     for (const protocol::Record& record : snapshot_.records) {
@@ -67,6 +74,7 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
   if (regulator_) {
     take_snapshots(now);
     regulator_->update(now, static_cast<uint32_t>(session_.inputs().pending_count()));
+    quality_->on_rate(regulator_->rate());
     const uint32_t ticks = accumulator_->advance(dt, regulator_->rate());
     for (uint32_t i = 0; i < ticks; ++i) {
       ++counters_.client_ticks;
@@ -82,12 +90,45 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
         predictor_->predict(sequence, cmd);
         claim = predictor_->claim();
       }
-      if (session_.send_input(cmd, claim)) ++counters_.inputs_sent;
+      if (session_.send_input(cmd, claim)) {
+        ++counters_.inputs_sent;
+        quality_->on_input_sent(sequence, now);
+      }
     }
     if (predictor_) predictor_->decay(dt);
     (void)interpolator_->frame(now);
   }
   session_.send(now);
+}
+
+std::optional<QualityReport> GameClient::quality_report() const {
+  if (!quality_) return std::nullopt;
+  QualityReport r;
+  quality_->fill(r);
+  r.holds = regulator_->counters().holds;
+  r.margin_ticks = regulator_->margin_ticks();
+  const InterpCounters& interp = interpolator_->counters();
+  r.frames = interp.frames;
+  r.held_frames = interp.held_frames;
+  r.render_snaps = interp.snaps;
+  r.max_burst = interp.max_burst;
+  if (predictor_) {
+    r.corrections = predictor_->stats().corrections;
+    r.correction_p99_m = predictor_->stats().correction_m.quantile_m(0.99);
+    r.correction_max_m = predictor_->stats().correction_m.max_m();
+    r.prediction_snaps = predictor_->stats().snaps.total();
+  }
+  r.claims_accepted = counters_.claims_accepted;
+  r.claims_corrected = counters_.claims_corrected;
+  return r;
+}
+
+protocol::Vec3 GameClient::drawn_position() const {
+  return predictor_ && accumulator_ ? predictor_->drawn_position(accumulator_->alpha()) : protocol::Vec3{};
+}
+
+float GameClient::drawn_eye_height_m() const {
+  return predictor_ && accumulator_ ? predictor_->drawn_eye_height_m(accumulator_->alpha()) : 0.0f;
 }
 
 std::vector<uint32_t> GameClient::take_snapshot_sizes() {

@@ -201,6 +201,7 @@ void RoomServer::on_tick_completed(Tick tick) {
     if (report.ack_sequence) owner.ack = protocol::InputAck{*report.ack_sequence};
     owner.queue_depth = report.queue_depth;
     owner.pawn = room_.simulation().pawn_detail(session->pawn);
+    owner.claim = room_.simulation().claim_outcome(session->pawn);
     snapshot_.owner = owner;
     if (c->takes_rest && rest_.taken() && c->rest_sent != rest_.revision()) send_rest_table(*c);
     if (c->takes_deltas && !quantized) {

@@ -69,6 +69,22 @@ void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
 void ReferenceGame::despawn_pawn(EntityRef pawn) {
   pawns_.erase(pawn.raw());
   ledgers_.erase(pawn.raw());
+  claim_outcomes_.erase(pawn.raw());
+}
+
+void ReferenceGame::place_pawn(EntityRef pawn, const Placement& where) {
+  auto it = pawns_.find(pawn.raw());
+  if (it != pawns_.end()) placer_.place(it->second, where, mover_.settings());
+}
+
+void ReferenceGame::set_noclip(EntityRef pawn, bool noclip) {
+  auto it = pawns_.find(pawn.raw());
+  if (it != pawns_.end()) it->second.noclip = noclip;
+}
+
+void ReferenceGame::set_frozen(EntityRef pawn, bool frozen) {
+  auto it = pawns_.find(pawn.raw());
+  if (it != pawns_.end()) it->second.frozen = frozen;
 }
 
 void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick, double dt_s) {
@@ -76,18 +92,28 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick, doub
   if (it == pawns_.end()) return;
   const PawnState before = it->second;
   it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_.boxes());
-  if (input.fresh() && input.claim) judge_claim(pawn, before, *input.claim, dt_s);
+  protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
+  outcome = protocol::ClaimOutcome::none;
+  if (input.fresh() && input.claim) {
+    outcome = judge_claim(pawn, before, *input.claim, dt_s) ? protocol::ClaimOutcome::accepted
+                                                             : protocol::ClaimOutcome::corrected;
+  }
+}
+
+protocol::ClaimOutcome ReferenceGame::claim_outcome(EntityRef pawn) const {
+  auto it = claim_outcomes_.find(pawn.raw());
+  return it == claim_outcomes_.end() ? protocol::ClaimOutcome::none : it->second;
 }
 
 // The gate adopts the claim whole (within the forgiveness radius and the mover's speed) or keeps
 // the mover's answer; look angles, server-owned flags and the placement epoch stay the server's.
-void ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s) {
+bool ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s) {
   PawnState& state = pawns_.at(pawn.raw());
   const MoverSpeedLimit limit = max_speed_mps(mover_.settings(), state);
   const ClaimVerdict verdict = gate_.judge({before.feet.to_wire(), pawn_detail_of(state, pawn.raw()),
                                             {limit.horizontal_mps, limit.vertical_mps}, dt_s},
                                            claim, ledgers_[pawn.raw()]);
-  if (!verdict.adopted) return;
+  if (!verdict.adopted) return false;
   PawnState adopted = pawn_from_predicted(predicted_from_detail(verdict.pawn));
   adopted.yaw_deg = state.yaw_deg;
   adopted.pitch_deg = state.pitch_deg;
@@ -95,6 +121,7 @@ void ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const p
   adopted.frozen = state.frozen;
   adopted.placement_epoch = state.placement_epoch;
   state = adopted;
+  return true;
 }
 
 void ReferenceGame::step_world(Tick tick, double dt_s) {

@@ -20,11 +20,12 @@
 
 namespace tickwire::test {
 
-inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60) {
+inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60, double forgiveness = 1.0) {
   RoomPolicy policy;
   policy.identity = {"room-sim", "tickwire-test", "sim", "content-1", "test", "", ""};
   policy.cadence.tick_rate_hz = tick_rate_hz;
   policy.cadence.snapshot_rate_hz = tick_rate_hz;
+  policy.input.forgiveness = forgiveness;
   auto resolved = resolve_netcode_contract(policy);
   TW_ASSERT(resolved.ok(), "the test policy resolves");
   return *resolved.contract;
@@ -49,6 +50,17 @@ struct RoomInvariants {
     return catch_up_over_cap + queue_over_cap + ack_not_applied + server_ack_ahead + clock_unbalanced;
   }
 };
+
+// The checks every server iteration must pass whatever the game: catch-up within the contract's
+// cap, every session's queue within its capacity, executed + declared + behind = ideal.
+inline void check_room_update(const Room& room, const RoomUpdate& update, MonoTime now, RoomInvariants& invariants) {
+  if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
+  if (!room.clock().account(now).balanced()) ++invariants.clock_unbalanced;
+  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
+    const RoomSession* s = room.session(static_cast<OwnerId>(owner));
+    if (s != nullptr && s->inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
+  }
+}
 
 struct SimSessionClient {
   SimSessionClient(SimWorld& world, const Address& address, SchemaCache& cache, const SessionClientConfig& config)
@@ -172,13 +184,9 @@ class RoomSim {
   void after_server_update(const RoomUpdate& update) {
     ++server_iterations;
     deepest_update = std::max(deepest_update, update.ticks_run);
-    if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
-    if (!room.clock().account(world.now).balanced()) ++invariants.clock_unbalanced;
+    check_room_update(room, update, world.now, invariants);
     for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-      const RoomSession* s = room.session(static_cast<OwnerId>(owner));
-      if (s == nullptr) continue;
-      if (s->inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
-      check_pawn(*s);
+      if (const RoomSession* s = room.session(static_cast<OwnerId>(owner))) check_pawn(*s);
     }
   }
 

@@ -51,8 +51,10 @@ TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
   claim.flags = server_answer.grounded ? 1 : 0;
   claim.placement_epoch = settled.placement_epoch.value;
   near.claim = claim;
+  EXPECT_EQ(game.claim_outcome(pawn), protocol::ClaimOutcome::none);  // no claim judged yet
   game.step_pawn(pawn, near, Tick::from_value(61), 1.0 / 60);
   EXPECT_EQ(game.gate().adopted(), 1u);
+  EXPECT_EQ(game.claim_outcome(pawn), protocol::ClaimOutcome::accepted);  // ClaimAccepted for the owner detail
   EXPECT_FLOAT_EQ(game.pawn(pawn)->feet.x, claim.position.x) << "adopted whole, not blended";
 
   TickInput far = walking(61);
@@ -62,7 +64,10 @@ TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
   game.step_pawn(pawn, far, Tick::from_value(62), 1.0 / 60);
   EXPECT_EQ(game.gate().adopted(), 1u);
   EXPECT_EQ(game.gate().refusals().total(), 1u);
+  EXPECT_EQ(game.claim_outcome(pawn), protocol::ClaimOutcome::corrected);
   EXPECT_LT(game.pawn(pawn)->feet.x - before_x, 1.0f) << "the server's answer stood";
+  game.step_pawn(pawn, walking(62), Tick::from_value(63), 1.0 / 60);  // a tick without a claim
+  EXPECT_EQ(game.claim_outcome(pawn), protocol::ClaimOutcome::none);
 }
 
 TEST(ReferenceGame, AnAuthoritativeRoomAdoptsNothing) {

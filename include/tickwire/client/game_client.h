@@ -15,6 +15,7 @@
 #include "tickwire/client/predictor.h"
 #include "tickwire/client/remote_interpolator.h"
 #include "tickwire/client/session_client.h"
+#include "tickwire/client/session_quality.h"
 #include "tickwire/client/tick_accumulator.h"
 
 namespace tickwire {
@@ -30,6 +31,9 @@ struct GameClientCounters {
   uint64_t snapshots = 0;
   uint64_t snapshot_bytes = 0;
   uint32_t max_snapshot_bytes = 0;
+  // ClaimAccepted telemetry: what the server did with the claims on our inputs (per snapshot).
+  uint64_t claims_accepted = 0;
+  uint64_t claims_corrected = 0;
 };
 
 class GameClient {
@@ -48,12 +52,19 @@ class GameClient {
   const RemoteInterpolator* interpolator() const { return interpolator_ ? &*interpolator_ : nullptr; }
   const Predictor* predictor() const { return predictor_ ? &*predictor_ : nullptr; }
   const GameClientCounters& counters() const { return counters_; }
+  // The session's quality figures so far (present once welcomed).
+  std::optional<QualityReport> quality_report() const;
+  // Where the camera is: the predicted own pawn, lerped by the tick accumulator's fraction, plus the
+  // easing offsets (feet, and eye height above them). Zero until prediction started.
+  protocol::Vec3 drawn_position() const;
+  float drawn_eye_height_m() const;
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
 
  private:
   void on_welcome(MonoTime now);
   void take_snapshots(MonoTime now);
+  void take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now);
 
   SessionClient session_;
   std::optional<ClockRegulator> regulator_;
@@ -61,6 +72,7 @@ class GameClient {
   std::optional<RemoteInterpolator> interpolator_;
   const PredictionModel* model_;
   std::optional<Predictor> predictor_;
+  std::optional<SessionQuality> quality_;
   std::optional<uint64_t> welcomed_pawn_;
   MonoTime last_frame_;
   bool started_ = false;

@@ -32,6 +32,12 @@ class Simulation {
 
   // The owning client's view of its pawn as simulated (what prediction reconciles against).
   virtual protocol::PawnDetail pawn_detail(EntityRef pawn) const = 0;
+  // What the game did with the claim that rode the pawn's input this tick (ClaimAccepted in the
+  // owner detail, telemetry for its client): none when no claim was judged.
+  virtual protocol::ClaimOutcome claim_outcome(EntityRef pawn) const {
+    (void)pawn;
+    return protocol::ClaimOutcome::none;
+  }
   // The tick's state as records, appended to `out` (called once per snapshot tick).
   virtual void write_records(Tick tick, std::vector<protocol::Record>& out) const = 0;
 

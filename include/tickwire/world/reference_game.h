@@ -46,6 +46,7 @@ class ReferenceGame final : public Simulation {
   void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override;
   void step_world(Tick tick, double dt_s) override;
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override;
+  protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override;
   void write_records(Tick tick, std::vector<protocol::Record>& out) const override;
   void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
@@ -55,6 +56,14 @@ class ReferenceGame final : public Simulation {
   // map): map_generation() moves, so the room retakes its rest table.
   void reinstall_objects();
   void set_object_records(ObjectRecords mode) { object_records_ = mode; }
+
+  // An admin teleport or a respawn: puts the pawn at `where` through the PawnPlacer (which bumps its
+  // placement epoch, so its client snaps and the claims simulated before it are refused).
+  void place_pawn(EntityRef pawn, const Placement& where);
+  // The server-owned movement flags (an admin grants flight or freezes a pawn); the mover obeys
+  // them from the pawn's next step, and claims can never set them.
+  void set_noclip(EntityRef pawn, bool noclip);
+  void set_frozen(EntityRef pawn, bool frozen);
 
   // Toggles a map object's state by index (a door opens/closes, a button or light switches).
   void toggle_object(uint32_t object_index);
@@ -80,10 +89,12 @@ class ReferenceGame final : public Simulation {
   const Map& map_;
   CharacterMover mover_;
   PawnPlacer placer_;
-  void judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s);
+  // Whether the claim was adopted.
+  bool judge_claim(EntityRef pawn, const PawnState& before, const protocol::Claim& claim, double dt_s);
 
   std::map<uint64_t, PawnState> pawns_;  // by EntityRef raw
   std::map<uint64_t, ClaimLedger> ledgers_;  // each pawn's speed allowance for claims
+  std::map<uint64_t, protocol::ClaimOutcome> claim_outcomes_;  // each pawn's claim verdict this tick
   ForgivenessGate gate_;
   MapObjectTableCache object_tables_;
   std::vector<ObjectState> objects_;     // by object index

@@ -1,0 +1,59 @@
+// The quality figures of the four named link profiles through the whole game: 8 wandering bots on
+// the reference map for 60 simulated seconds each, every client's report printed (and the merge of
+// all 8). What each profile must keep: broadband and transatlantic a settled, unstarved lead;
+// burst-host no held frame and no snap; all of them the rate range, no hold and the room's caps.
+#include <gtest/gtest.h>
+
+#include "game_profiles.h"
+
+namespace tickwire {
+namespace {
+
+using namespace tickwire::test;
+
+constexpr uint32_t kClients = 8;
+constexpr Duration kRun = Duration::seconds(60);
+
+void expect_rate_and_caps(const ProfileRun& run, std::string_view name) {
+  EXPECT_EQ(run.welcomed, kClients) << name;
+  EXPECT_EQ(run.invariants.total(), 0u) << name;
+  EXPECT_GE(run.all.min_rate, 0.98) << name;
+  EXPECT_LE(run.all.max_rate, 1.02) << name;
+  EXPECT_EQ(run.all.holds, 0u) << name;
+}
+
+void expect_steady_lead(const ProfileRun& run, std::string_view name) {
+  for (const QualityReport& r : run.clients) {
+    ASSERT_TRUE(r.settle_s.has_value()) << name;
+    EXPECT_LE(*r.settle_s, 5.0) << name;
+    EXPECT_LT(static_cast<double>(r.starved_after_settle), 0.005 * static_cast<double>(r.readings_after_settle)) << name;
+    EXPECT_EQ(r.render_snaps, 0u) << name;
+  }
+}
+
+TEST(GameProfileFigures, Broadband) {
+  const ProfileRun run = run_profile("broadband", test_seed(0xf1), kClients, kRun);
+  expect_rate_and_caps(run, "broadband");
+  expect_steady_lead(run, "broadband");
+}
+
+TEST(GameProfileFigures, Transatlantic) {
+  const ProfileRun run = run_profile("transatlantic", test_seed(0xf2), kClients, kRun);
+  expect_rate_and_caps(run, "transatlantic");
+  expect_steady_lead(run, "transatlantic");
+}
+
+TEST(GameProfileFigures, MobileBad) {
+  const ProfileRun run = run_profile("mobile-bad", test_seed(0xf3), kClients, kRun);
+  expect_rate_and_caps(run, "mobile-bad");
+}
+
+TEST(GameProfileFigures, BurstHost) {
+  const ProfileRun run = run_profile("burst-host", test_seed(0xf4), kClients, kRun);
+  expect_rate_and_caps(run, "burst-host");
+  EXPECT_EQ(run.all.held_frames, 0u);
+  EXPECT_EQ(run.all.render_snaps, 0u);
+}
+
+}  // namespace
+}  // namespace tickwire

@@ -1,0 +1,285 @@
+// The whole game on the simulated network: a real RoomServer running the reference game (the
+// shared CharacterMover, the PawnPlacer, the ForgivenessGate) and N real GameClients (session,
+// clock regulation, prediction through the mover, interpolation), each on its own seeded link and
+// rendering at its own jittered frame rate, all on one virtual clock and reproducible from the seed.
+// Tests watch every server tick (the game is wrapped) and every client frame, and judge the
+// per-client QualityReport.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "room_sim.h"
+#include "tickwire/client/game_client.h"
+#include "tickwire/core/rng.h"
+#include "tickwire/world/bot_brain.h"
+#include "tickwire/world/map_loader.h"
+#include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/reference_game.h"
+#include "tickwire/world/reference_map.h"
+
+namespace tickwire::test {
+
+// A flat 1 km floor with spawn points in a row along x, every one facing +z (yaw 0), so a pawn
+// walking forward goes straight for hundreds of metres. `slab`: a ceiling 1.2 m up over the first
+// spawn's path from 3 m to 20 m ahead (crouched pawns fit under it, standing ones do not).
+inline std::string flat_map_json(bool slab = false) {
+  std::string boxes = R"({"tag": "floor", "material": "concrete", "min": [-500, -1, -500], "max": [500, 0, 500]})";
+  if (slab) boxes += R"(, {"tag": "slab", "material": "concrete", "min": [-2, 1.2, -397], "max": [2, 1.5, -380]})";
+  std::string spawns;
+  for (int i = 0; i < 16; ++i) {
+    spawns += (i ? ", " : "") + std::string(R"({"position": [)") + std::to_string(i * 10) + R"(, 0, -400], "yaw_deg": 0})";
+  }
+  return R"({"format": "tickwire-map", "version": 1, "name": "flat", "boxes": [)" + boxes + R"(], "spawns": [)" +
+         spawns + R"(], "objects": []})";
+}
+
+inline world::Map load_test_map(const std::string& text) {
+  auto loaded = world::load_map(text);
+  TW_ASSERT(loaded.ok(), "the test map loads");
+  return std::move(loaded).value();
+}
+
+// The reference game as the room sees it, with a hook after each tick's world step (the tick's
+// state is final; its snapshot is written next) and a log of which input each pawn applied when.
+class WatchedGame final : public Simulation {
+ public:
+  explicit WatchedGame(world::ReferenceGame& game) : game_(game) {}
+  void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.spawn_pawn(pawn, owner, tick); }
+  void despawn_pawn(EntityRef pawn) override { game_.despawn_pawn(pawn); }
+  void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {
+    game_.step_pawn(pawn, input, tick, dt_s);
+    if (on_input) on_input(pawn, input);
+  }
+  void step_world(Tick tick, double dt_s) override {
+    game_.step_world(tick, dt_s);
+    if (after_tick) after_tick(tick);
+  }
+  protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
+  protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override { return game_.claim_outcome(pawn); }
+  void write_records(Tick tick, std::vector<protocol::Record>& out) const override { game_.write_records(tick, out); }
+  void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
+    game_.interact(actor, target, action, tick);
+  }
+
+  std::function<void(EntityRef, const TickInput&)> on_input;
+  std::function<void(Tick)> after_tick;
+
+ private:
+  world::ReferenceGame& game_;
+};
+
+struct GameSimConfig {
+  uint32_t tick_rate_hz = 60;
+  double forgiveness = 1.0;
+  world::MoverSettings mover;
+  std::string map_text;  // empty: the reference map
+  // Nonzero: the server's host oversleeps to multiples of this (a burst host); when the room is
+  // behind it runs again at once (the pacer returns immediately), at most max catch-up per update.
+  Duration server_wake_every;
+};
+
+struct GameClientSetup {
+  LinkModel up;    // client -> server
+  LinkModel down;  // server -> client
+  double frame_hz = 144.0;
+  double frame_jitter = 0.2;  // each frame's length varies uniformly by +- this fraction
+  InputSource input;          // empty: a wandering bot seeded from the run's seed
+  const PredictionModel* model = nullptr;  // empty: the honest mover over the map's boxes
+};
+
+struct SimGameClient {
+  SimGameClient(SimWorld& world, const Address& address, SchemaCache& cache, const PredictionModel* model)
+      : socket(world.net.bind(address)), netcode(*socket), reliable(netcode, session_endpoint_config()),
+        client(reliable, cache, world.now, model) {}
+  std::unique_ptr<SimSocket> socket;
+  NetcodeClient netcode;
+  ReliableClient reliable;
+  GameClient client;
+  InputSource input;
+  Duration frame_period;
+  double frame_jitter = 0.0;
+  MonoTime next_frame;
+  std::vector<MonoTime> produced_at;      // when each input sequence was made (index: sequence)
+  std::vector<double> input_to_apply_ms;  // server side: from making an input to its tick applying it
+
+  EntityRef pawn() const { return EntityRef::from_raw(client.session().welcome()->pawn_ref); }
+};
+
+class GameSim {
+ public:
+  GameSim(uint64_t seed, const GameSimConfig& config, uint32_t max_clients = 16)
+      : config_(config),
+        world(seed),
+        rng_(seed ^ 0x9e3779b97f4a7c15ull),
+        seed_(seed),
+        key(fixed_key(static_cast<uint8_t>(seed))),
+        server_socket(world.net.bind(server_address())),
+        netcode(*server_socket, server_config(key, server_address(), max_clients)),
+        reliable(netcode, session_endpoint_config()),
+        server_cache(protocol::protocol_messages().schema_text()),
+        client_cache(protocol::protocol_messages().schema_text()),
+        map(load_test_map(config.map_text.empty() ? std::string(world::reference_map_text()) : config.map_text)),
+        game(map, config.mover, config.forgiveness),
+        watched(game),
+        mover(config.mover),
+        honest_model(mover, map.boxes()),
+        room(RoomConfig{default_test_contract(config.tick_rate_hz, config.forgiveness), world.now}, watched),
+        server(reliable, room, server_cache) {
+    netcode.start(world.now);
+    server_wake_ = room.next_due();
+    watched.on_input = [this](EntityRef pawn, const TickInput& input) { note_applied(pawn, input); };
+  }
+
+  SimGameClient& add_client(const GameClientSetup& setup) {
+    const uint32_t i = static_cast<uint32_t>(clients.size());
+    const Address address = client_address(i);
+    world.net.set_link(address, server_address(), setup.up);
+    world.net.set_link(server_address(), address, setup.down);
+    clients.push_back(std::make_unique<SimGameClient>(world, address, client_cache,
+                                                      setup.model != nullptr ? setup.model : &honest_model));
+    SimGameClient& c = *clients.back();
+    c.input = setup.input;
+    if (!c.input) {
+      auto brain = std::make_shared<world::BotBrain>(world::BotBehaviour::wander, seed_ * 7919 + i);
+      c.input = [brain](uint32_t sequence) { return brain->next(sequence); };
+    }
+    c.frame_period = Duration::from_seconds(1.0 / setup.frame_hz);
+    c.frame_jitter = setup.frame_jitter;
+    c.next_frame = world.now;
+    c.netcode.connect(mint_token(key, 7000 + i, {server_address()}, world.wall(), 10, 3600), world.now);
+    return c;
+  }
+
+  bool all_welcomed() const {
+    return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->client.session().welcomed(); });
+  }
+
+  void run_for(Duration duration) {
+    const MonoTime end = world.now + duration;
+    while (world.now < end) {
+      run_clients_until(std::min(server_wake_, end));
+      if (world.now >= server_wake_) {
+        const RoomUpdate update = server.update(world.now, world.wall());
+        check_room_update(room, update, world.now, invariants);
+        server_wake_ = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
+      }
+    }
+  }
+
+  const world::PawnState& pawn_of(const SimGameClient& c) const { return *game.pawn(c.pawn()); }
+
+  // Every client's report, printed under `name` (and their merge as "all").
+  QualityReport print_reports(const std::string& name) const {
+    QualityReport all;
+    bool first = true;
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+      const auto report = clients[i]->client.quality_report();
+      if (!report) continue;
+      if (clients.size() <= 4) std::fputs(format_quality_report(name + " c" + std::to_string(i), *report).c_str(), stdout);
+      if (first) all = *report;
+      else merge_quality_reports(all, *report);
+      first = false;
+    }
+    std::fputs(format_quality_report(name + " all", all).c_str(), stdout);
+    std::vector<double> apply_ms;
+    for (const auto& c : clients) apply_ms.insert(apply_ms.end(), c->input_to_apply_ms.begin(), c->input_to_apply_ms.end());
+    std::sort(apply_ms.begin(), apply_ms.end());
+    if (!apply_ms.empty()) {
+      std::printf("%s all input->apply (server): %zu inputs, p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", name.c_str(),
+                  apply_ms.size(), apply_ms[apply_ms.size() / 2], apply_ms[apply_ms.size() * 99 / 100], apply_ms.back());
+    }
+    std::fflush(stdout);
+    return all;
+  }
+
+  // Called after each client frame (every client, in time order).
+  std::function<void(SimGameClient&)> after_frame;
+
+ private:
+  GameSimConfig config_;
+
+ public:
+  SimWorld world;
+
+ private:
+  Rng rng_;
+  uint64_t seed_;
+
+ public:
+  netcode::Key key;
+  std::unique_ptr<SimSocket> server_socket;
+  NetcodeServer netcode;
+  ReliableServer reliable;
+  SchemaCache server_cache;
+  SchemaCache client_cache;
+  world::Map map;
+  world::ReferenceGame game;
+  WatchedGame watched;
+  world::CharacterMover mover;
+  world::MoverPredictionModel honest_model;
+  Room room;
+  RoomServer server;
+  std::vector<std::unique_ptr<SimGameClient>> clients;
+  RoomInvariants invariants;
+
+ private:
+  MonoTime server_wake_;
+
+  MonoTime wake(MonoTime due) const {
+    const int64_t every = config_.server_wake_every.ns();
+    if (every == 0 || due <= world.now) return due;
+    return MonoTime::from_ns((due.ns() + every - 1) / every * every);
+  }
+
+  void note_applied(EntityRef pawn, const TickInput& input) {
+    if (!input.fresh()) return;
+    for (auto& c : clients) {
+      if (!c->client.session().welcomed() || c->pawn() != pawn) continue;
+      if (input.sequence < c->produced_at.size()) {
+        c->input_to_apply_ms.push_back((world.now - c->produced_at[input.sequence]).milliseconds_f());
+      }
+      return;
+    }
+  }
+
+  void run_clients_until(MonoTime until) {
+    while (true) {
+      MonoTime next = until;
+      for (const auto& c : clients) next = std::min(next, c->next_frame);
+      if (next > world.now) world.advance(next - world.now);
+      if (next >= until) break;
+      for (const auto& c : clients) {
+        if (world.now >= c->next_frame) client_frame(*c);
+      }
+    }
+  }
+
+  void client_frame(SimGameClient& c) {
+    c.client.frame(world.now, [this, &c](uint32_t sequence) {
+      if (c.produced_at.size() <= sequence) c.produced_at.resize(sequence + 1);
+      c.produced_at[sequence] = world.now;
+      return c.input(sequence);
+    });
+    if (after_frame) after_frame(c);
+    const double scale = 1.0 + c.frame_jitter * (2.0 * rng_.unit() - 1.0);
+    c.next_frame = world.now + Duration::from_seconds(c.frame_period.seconds_f() * scale);
+  }
+};
+
+// A scripted walker: forward at a fixed heading (yaw 0 walks +z), nothing else.
+inline InputSource walk_forward(float yaw_deg = 0.0f) {
+  return [yaw_deg](uint32_t) {
+    protocol::InputCmd cmd;
+    cmd.move_y = 1.0f;
+    cmd.yaw_deg = yaw_deg;
+    return cmd;
+  };
+}
+
+}  // namespace tickwire::test
