@@ -58,6 +58,7 @@ void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
   TW_ASSERT(tick.entities.size() == tick.frame->states.size(), "one interest index per world frame state");
   tick_ = tick;
   in_tick_ = true;
+  composed_for_ = nullptr;
   in_frame_.clear();
   const std::vector<ReplicaState>& states = tick.frame->states;
   for (uint32_t i = 0; i < states.size(); ++i) {
@@ -221,12 +222,22 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   const bool predict = config_.predict_from_older && refs_.baseline != nullptr && refs_.older != nullptr;
   diag.predict_age_ticks = predict ? static_cast<uint32_t>(tick_.tick - refs_.older->tick) : 0;
   client.last = diag;
+  composed_for_ = &client;
+  composed_ = &out;
   return out;
 }
 
 Result<ClientSnapshot> ClientSnapshotBuilder::build(const ClientView& view, MonoTime now,
                                                     ClientReplicationState& client, std::vector<uint8_t>& body) {
-  const SentFrame& frame = compose(view, client);
+  (void)compose(view, client);
+  return encode(now, client, body);
+}
+
+Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplicationState& client,
+                                                     std::vector<uint8_t>& body) {
+  TW_ASSERT(composed_for_ == &client && composed_ != nullptr, "encode() of a client compose() did not just serve");
+  const SentFrame& frame = *composed_;
+  composed_for_ = nullptr;
   SnapshotDiagnostics& diag = client.last;
   DeltaRefs refs;
   if (refs_.baseline != nullptr) refs.baseline = &refs_.baseline->frame;

@@ -127,7 +127,9 @@ TEST(ClientSnapshotBuilder, StalenessStaysUnderTheDerivedBoundWithATightBudget) 
   int64_t worst = 0;
   for (int64_t t = 1; t <= kTicks; ++t) {
     for (uint32_t e = 0; e <= kEntities; ++e) rig.touch(e, t);  // everything changes every tick
-    if (t > kAckDelayTicks) ASSERT_TRUE(client.acknowledge(Tick::from_value(t - kAckDelayTicks)));
+    if (t > kAckDelayTicks) {
+      ASSERT_TRUE(client.acknowledge(Tick::from_value(t - kAckDelayTicks)));
+    }
     rig.begin(t);
     const SentFrame& sent = rig.builder.compose(view, client);
     ASSERT_LE(client.last.estimated_record_bytes, client.last.record_budget_bytes) << "tick " << t;

@@ -12,6 +12,7 @@
 #include "client_snapshot_rig.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire {
 namespace {
@@ -19,6 +20,14 @@ namespace {
 using test::SnapshotRig;
 
 float uniform(Rng& rng, float lo, float hi) { return lo + static_cast<float>(rng.unit()) * (hi - lo); }
+
+// The owner detail as its wire bytes (floats travel exactly, so equal bytes are equal values).
+std::vector<uint8_t> owner_bytes(const std::optional<protocol::OwnerDetail>& owner) {
+  if (!owner) return {};
+  std::vector<uint8_t> bytes(wire::measure(*owner));
+  EXPECT_TRUE(wire::encode(*owner, bytes).ok());
+  return bytes;
+}
 
 struct Peer {
   explicit Peer(const ClientReplicationConfig& config) : state(config) {}
@@ -68,7 +77,9 @@ TEST(ClientSnapshotBuilder, EveryBodyDecodesToTheFrameTheClientIsSaidToHold) {
     rig.begin(t);
     const MonoTime now = MonoTime::from_ns(t * 16'666'667);
     for (Peer& p : peers) {
-      if (p.delivered[t - kAckDelayTicks]) ASSERT_TRUE(p.state.acknowledge(Tick::from_value(t - kAckDelayTicks)));
+      if (p.delivered[t - kAckDelayTicks]) {
+        ASSERT_TRUE(p.state.acknowledge(Tick::from_value(t - kAckDelayTicks)));
+      }
       p.view.owner = protocol::OwnerDetail{};
       p.view.owner->queue_depth = static_cast<int8_t>(t % 5);
       p.view.owner->pawn.position = protocol::Vec3{rig.world.x_m(p.view.pawn), 0.0f, rig.world.z_m(p.view.pawn)};
@@ -97,7 +108,9 @@ TEST(ClientSnapshotBuilder, EveryBodyDecodesToTheFrameTheClientIsSaidToHold) {
       }
       ReplicaFrame out;
       ASSERT_TRUE(decode_snapshot_delta(body, static_cast<uint32_t>(t), refs, rig.kinds, out).ok()) << "tick " << t;
-      ASSERT_EQ(out, snap.frame->frame) << "client " << p.view.client << " tick " << t;
+      ASSERT_EQ(out.tick, snap.frame->frame.tick);
+      ASSERT_TRUE(out.states == snap.frame->frame.states) << "client " << p.view.client << " tick " << t;
+      ASSERT_EQ(owner_bytes(out.owner), owner_bytes(snap.frame->frame.owner)) << "tick " << t;
       p.decoded[t] = std::move(out);
       p.decoded.erase(t - 40);
       ++decoded;

@@ -43,8 +43,12 @@ TEST(SentFrameHistory, ANewFrameNeverOverwritesAReferenceOrTheNewest) {
     EXPECT_NE(&slot, refs.baseline);
     EXPECT_NE(&slot, refs.older);
     EXPECT_NE(&slot, newest);
-    if (refs.baseline) EXPECT_EQ(refs.baseline->tick, base_tick) << "a reference was overwritten";
-    if (t % 10 == 0) EXPECT_TRUE(history.acknowledge(T(t)));
+    if (refs.baseline) {
+      EXPECT_EQ(refs.baseline->tick, base_tick) << "a reference was overwritten";
+    }
+    if (t % 10 == 0) {
+      EXPECT_TRUE(history.acknowledge(T(t)));
+    }
   }
   EXPECT_FALSE(history.acknowledge(T(1))) << "long overwritten";
 }

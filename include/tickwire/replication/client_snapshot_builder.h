@@ -72,11 +72,14 @@ class ClientSnapshotBuilder {
   // as unacknowledged. Does not encode: build() does both; tests call this to look at the choice.
   const SentFrame& compose(const ClientView& view, ClientReplicationState& client);
 
-  // compose(), then encode the frame against the client's references into `body` (cleared first),
-  // and record the diagnostics and the budget log. An error (the body would pass MaxSnapshotBytes)
-  // means nothing may be sent: the frame is discarded from the history.
+  // compose(), then encode(): what the room calls per client per tick.
   Result<ClientSnapshot> build(const ClientView& view, MonoTime now, ClientReplicationState& client,
                                std::vector<uint8_t>& body);
+
+  // Encodes the frame the last compose() made for `client` against its references into `body`
+  // (cleared first), and records the diagnostics and the budget log. An error (the body would pass
+  // MaxSnapshotBytes) means nothing may be sent: the frame is discarded from the history.
+  Result<ClientSnapshot> encode(MonoTime now, ClientReplicationState& client, std::vector<uint8_t>& body);
 
   const ClientSnapshotBuilderConfig& config() const { return config_; }
 
@@ -108,6 +111,8 @@ class ClientSnapshotBuilder {
   ClientSnapshotBuilderConfig config_;
   WorldTickFrame tick_;
   bool in_tick_ = false;
+  const ClientReplicationState* composed_for_ = nullptr;  // the client of the last compose()
+  const SentFrame* composed_ = nullptr;
   uint32_t message_overhead_bytes_ = 0;  // SnapshotDelta without its body, id byte included
 
   // Scratch, sized once; every vector is reserved to its cap at construction.
