@@ -197,7 +197,8 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   SnapshotDiagnostics diag;
   diag.tick = tick_.tick;
   diag.client = view.client;
-  diag.record_budget_bytes = record_budget(view);
+  diag.estimate_scale = config_.calibrate_estimates ? client.estimate_scale : 1.0f;
+  diag.record_budget_bytes = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
   measure_candidates(diag);
   reserve_holds(diag);
   fit_ = budget_.fit(world_, viewer, set_, sizes_, tick_.tick, diag.record_budget_bytes - hold_total_bytes_,
@@ -225,6 +226,20 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   composed_for_ = &client;
   composed_ = &out;
   return out;
+}
+
+// The encoder's record bytes against the estimate, smoothed; with a 10% margin so a body passes its
+// budget only when a tick's records code worse than the recent ones.
+void ClientSnapshotBuilder::learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client) {
+  constexpr uint32_t kMinSampleBytes = 64;  // a sample from a few bytes says little
+  constexpr float kWeight = 0.1f;
+  constexpr float kMargin = 1.1f;
+  if (!config_.calibrate_estimates || diag.estimated_record_bytes < kMinSampleBytes) return;
+  const float real_bytes = static_cast<float>(diag.entity_bits + diag.object_bits) / 8.0f;
+  const float sample = kMargin * real_bytes / static_cast<float>(diag.estimated_record_bytes);
+  const float scale = (1.0f - kWeight) * client.estimate_scale + kWeight * sample;
+  client.estimate_scale = std::clamp(scale, ClientReplicationState::kMinEstimateScale,
+                                     ClientReplicationState::kMaxEstimateScale);
 }
 
 Result<ClientSnapshot> ClientSnapshotBuilder::build(const ClientView& view, MonoTime now,
@@ -260,6 +275,7 @@ Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplica
   diag.removal_bits = stats.removal_bits;
   diag.skip_bits = stats.skip_bits;
   diag.body_bytes = body.size();
+  learn_estimate_scale(diag, client);
   diag.message_bytes = message_overhead_bytes_ + body.size();
   const std::size_t fragments = client.fragments.fragments_for(diag.message_bytes);
   diag.fragments = fragments;

@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "tickwire/replication/client_snapshot_builder.h"
@@ -29,6 +33,7 @@ struct SnapshotRig {
   ClientReplicationConfig client_config() const {
     ClientReplicationConfig c;
     c.max_entities = world.max_entities();
+    c.logger = logger;
     return c;
   }
 
@@ -70,6 +75,9 @@ struct SnapshotRig {
     return static_cast<int64_t>(it->payloads[0].channels[0]);
   }
 
+  // The budget log's lines are counted, not printed.
+  std::shared_ptr<spdlog::logger> logger =
+      std::make_shared<spdlog::logger>("snapshot_rig", std::make_shared<spdlog::sinks::null_sink_st>());
   InterestWorld world;
   ReplicaKinds kinds = ReplicaKinds::defaults();
   ClientSnapshotBuilder builder;

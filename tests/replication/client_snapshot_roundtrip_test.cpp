@@ -62,8 +62,8 @@ TEST(ClientSnapshotBuilder, EveryBodyDecodesToTheFrameTheClientIsSaidToHold) {
     Peer& p = peers.back();
     p.view.client = c;
     p.view.pawn = c;
-    p.view.radius_m = 80.0f;
-    p.view.budget_bytes = c == 0 ? 2400u : 600u;  // one client fragmented, the others tight
+    p.view.radius_m = c == 0 ? 400.0f : 80.0f;  // client 0 sees the whole map, with room for it
+    p.view.budget_bytes = c == 0 ? 6000u : 600u;  // so its snapshots fragment; the others are tight
   }
   std::vector<uint8_t> body;
   uint64_t decoded = 0, lost = 0, with_baseline = 0;

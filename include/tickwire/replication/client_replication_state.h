@@ -42,6 +42,10 @@ class ClientReplicationState {
   ClientPriorityState priority;
   SentFrameHistory history;
   SnapshotBudgetLog budget_log;     // one line per composition change, and a periodic summary
+  // Real record bytes per estimated byte, learnt from this client's bodies (ClientSnapshotBuilder).
+  static constexpr float kMinEstimateScale = 0.1f;
+  static constexpr float kMaxEstimateScale = 2.0f;
+  float estimate_scale = 1.0f;
   SnapshotDiagnostics last;         // the newest build's figures
   SnapshotDiagnosticsWindow window;  // sums since the caller last formatted and reset it
 };

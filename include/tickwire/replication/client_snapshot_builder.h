@@ -50,6 +50,9 @@ struct ClientSnapshotBuilderConfig {
   bool predict_from_older = true;  // give the codec the second acked frame as well
   // Bytes kept from the budget for what fitting does not choose: removals and unchanged runs.
   uint32_t reserve_bytes = 24;
+  // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit
+  // against the budget in estimate units (the estimate errs high; the entropy coder adapts).
+  bool calibrate_estimates = true;
 };
 
 // What a build produced; `body` is the caller's buffer, `frame` lives in the client's history.
@@ -105,6 +108,7 @@ class ClientSnapshotBuilder {
   void collect_picks(SnapshotDiagnostics& diag);
   void drop_orphans(SnapshotDiagnostics& diag);
   uint32_t record_budget(const ClientView& view) const;
+  void learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client);
 
   const InterestWorld& world_;
   const ReplicaKinds& kinds_;

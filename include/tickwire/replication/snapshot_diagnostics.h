@@ -38,7 +38,8 @@ struct SnapshotDiagnostics {
   std::size_t body_bytes = 0;
   std::size_t message_bytes = 0;      // the SnapshotDelta message, id byte included
   uint32_t estimated_record_bytes = 0;  // what budget fitting expected the records to take
-  uint32_t record_budget_bytes = 0;     // what it was allowed
+  uint32_t record_budget_bytes = 0;     // what it was allowed, in estimate units (real bytes / scale)
+  float estimate_scale = 1.0f;          // real record bytes per estimated byte, as learnt so far
 
   // References and transport.
   uint32_t baseline_age_ticks = 0;  // 0: no acknowledged baseline (coded against nothing)
