@@ -21,12 +21,21 @@ void ClientSnapshotBuilder::FrameIndex::index(const SentFrame* indexed) {
   }
 }
 
-const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uint32_t incarnation, uint32_t id) const {
+// Reads only the index and the frame's entity list: the state itself is fetched by the caller
+// (prefetched first: a client's frames are cold by the time its next tick comes).
+const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uint32_t incarnation) const {
   if (!marks.test(entity)) return nullptr;
   const uint32_t i = slot[entity];
-  const ReplicaState& state = frame->frame.states[i];
-  return frame->entities[i].incarnation == incarnation && state.id == id ? &state : nullptr;
+  return frame->entities[i].incarnation == incarnation ? &frame->frame.states[i] : nullptr;
 }
+
+namespace {
+void prefetch_state(const ReplicaState* state) {
+  if (state == nullptr) return;
+  const char* bytes = reinterpret_cast<const char*>(state);
+  for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
+}
+}  // namespace
 
 ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const ReplicaKinds& kinds,
                                              const ClientSnapshotBuilderConfig& config)
@@ -48,6 +57,7 @@ ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const R
             "baseline age cap out of range");
   sizes_.reserve(config.max_visible);
   holds_.reserve(config.max_visible);
+  bases_.reserve(config.max_visible);
   hold_bytes_.reserve(config.max_visible);
   picks_.reserve(config.max_visible);
   message_overhead_bytes_ = static_cast<uint32_t>(1 + wire::measure(protocol::SnapshotDelta{}));
@@ -82,28 +92,37 @@ InterestViewer ClientSnapshotBuilder::viewer_of(const ClientView& view) const {
 
 // Per visible entity: what sending its current state adds, and what keeping its last-sent state
 // costs (nothing once the baseline holds that state; nothing for one never sent: it stays absent).
+// Two passes: find every reference and prefetch it, then estimate.
 void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
-  sizes_.clear();
+  const std::span<const uint32_t> entities = set_.entities();
+  bases_.clear();
   holds_.clear();
+  for (uint32_t entity : entities) {
+    const bool known = in_frame_.test(entity);  // interest knows it; if this tick's frame does not, never sent
+    const uint32_t incarnation = world_.incarnation(entity);
+    const ReplicaState* base = known ? base_.find(entity, incarnation) : nullptr;
+    const ReplicaState* hold = known ? last_.find(entity, incarnation) : nullptr;
+    prefetch_state(base);
+    prefetch_state(hold);
+    bases_.push_back(base);
+    holds_.push_back(hold);
+  }
+  sizes_.clear();
   hold_bytes_.clear();
   hold_total_bytes_ = 0;
-  for (uint32_t entity : set_.entities()) {
-    if (!in_frame_.test(entity)) {  // interest knows it, this tick's frame does not: never sent
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    if (!in_frame_.test(entities[i])) {
       sizes_.push_back(0);
-      holds_.push_back(nullptr);
       hold_bytes_.push_back(0);
       continue;
     }
-    const ReplicaState& current = tick_.frame->states[state_of_[entity]];
-    const uint32_t incarnation = world_.incarnation(entity);
-    const ReplicaState* base = base_.find(entity, incarnation, current.id);
-    const ReplicaState* hold = last_.find(entity, incarnation, current.id);
-    const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, base) : 0;
+    const ReplicaState& current = tick_.frame->states[state_of_[entities[i]]];
+    const ReplicaState* hold = holds_[i];
+    const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, bases_[i]) : 0;
     // Sending what the client is being sent anyway adds nothing; otherwise the whole record is
     // charged (not the difference to the hold), so a state in flight is not re-sent for free every
     // tick while the others wait.
-    sizes_.push_back(hold != nullptr && *hold == current ? 0 : estimate_record_bytes(current, base));
-    holds_.push_back(hold);
+    sizes_.push_back(hold != nullptr && *hold == current ? 0 : estimate_record_bytes(current, bases_[i]));
     hold_bytes_.push_back(hold_bytes);
     hold_total_bytes_ += hold_bytes;
   }
@@ -116,8 +135,7 @@ void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
 void ClientSnapshotBuilder::reserve_holds(SnapshotDiagnostics& diag) {
   const std::span<const uint32_t> entities = set_.entities();
   const auto revert = [&](std::size_t i) {
-    const ReplicaState& current = tick_.frame->states[state_of_[entities[i]]];
-    holds_[i] = base_.find(entities[i], world_.incarnation(entities[i]), current.id);
+    holds_[i] = bases_[i];
     hold_total_bytes_ -= hold_bytes_[i];
     hold_bytes_[i] = 0;
     ++diag.reverted;

@@ -30,8 +30,9 @@ uint32_t payload_bits(const ReplicaPayload& current, const ReplicaPayload* refer
   return bits + 8;  // the eight bits
 }
 
+// The bits of the fields that differ (0: none differ), framing aside.
 uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
-  uint32_t bits = kFramingBits;
+  uint32_t bits = 0;
   if (r == nullptr || s.form != r->form || s.kind != r->kind || s.object_index != r->object_index) {
     bits += 8 + (s.form == ReplicaForm::object ? varint_bits(s.object_index) : 0);
     r = nullptr;  // a different record in the same id: everything travels
@@ -60,8 +61,9 @@ uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
 }  // namespace
 
 uint32_t estimate_record_bytes(const ReplicaState& current, const ReplicaState* reference) {
-  if (reference != nullptr && current == *reference) return 0;
-  return (state_bits(current, reference) + 7) / 8;
+  const uint32_t bits = state_bits(current, reference);
+  if (bits == 0 && reference != nullptr && current == *reference) return 0;  // rare: compare fully only here
+  return (kFramingBits + bits + 7) / 8;
 }
 
 }  // namespace tickwire

@@ -96,8 +96,9 @@ class ClientSnapshotBuilder {
   struct FrameIndex {
     explicit FrameIndex(uint32_t max_entities) : slot(max_entities, 0), marks(max_entities) {}
     void index(const SentFrame* frame);
-    // The frame's state for `entity` if it holds this incarnation of it as record `id`.
-    const ReplicaState* find(uint32_t entity, uint32_t incarnation, uint32_t id) const;
+    // The frame's state for `entity` if it holds this incarnation of it (a record id is the same
+    // for the whole of an incarnation: the room's mapping from interest index to record id).
+    const ReplicaState* find(uint32_t entity, uint32_t incarnation) const;
     const SentFrame* frame = nullptr;
     std::vector<uint32_t> slot;
     EntityMarks marks;
@@ -128,6 +129,7 @@ class ClientSnapshotBuilder {
   InterestComposer composer_;
   InterestSet set_;
   std::vector<uint32_t> sizes_;  // per set entry: estimated bytes of its current state (0: nothing new)
+  std::vector<const ReplicaState*> bases_;  // per set entry: the baseline's state (null: none)
   std::vector<const ReplicaState*> holds_;  // per set entry: the state kept when not selected (null: absent)
   std::vector<uint32_t> hold_bytes_;        // per set entry: what keeping it costs against the baseline
   uint32_t hold_total_bytes_ = 0;
