@@ -17,6 +17,7 @@ RecordModels RecordModels::fresh() {
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
+  m.extras_same = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1000);
   m.rotation_same = BitModel::with_p1(1800);
   m.look_same = BitModel::with_p1(kOften);
@@ -46,10 +47,13 @@ const FrameModels& FrameModels::fresh() {
   static const FrameModels kFresh = [] {
     FrameModels m;
     m.owner_present = BitModel::with_p1(kLikely);
+    m.keep[0] = BitModel::with_p1(kOften);
+    m.keep[1] = BitModel::with_p1(4000);
+    m.keep[2] = BitModel::with_p1(600);
+    m.end = BitModel::with_p1(1024);
     for (auto& by_previous : m.op) {
       by_previous[0] = BitModel::with_p1(2048);
       by_previous[1] = BitModel::with_p1(1024);
-      by_previous[2] = BitModel::with_p1(2048);
     }
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();

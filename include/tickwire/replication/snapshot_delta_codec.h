@@ -36,6 +36,9 @@ struct DeltaBodyStats {
   std::size_t removal_bits = 0;
   std::size_t skip_bits = 0;     // the runs naming unchanged records
   uint32_t unchanged = 0, changed = 0, added = 0, removed = 0;
+  // The references the body is coded against (the message's ages must name them: an older frame
+  // the encoder could not use is left out, and predictAge may then be 0).
+  bool used_baseline = false, used_older = false;
   std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
 };
 
