@@ -21,7 +21,7 @@ class ReplicaKinds {
   bool registered(uint8_t kind) const;
   const ReplicaPrecision& of(uint8_t kind) const;  // an unregistered kind reads the default
   const ReplicaPrecision& objects() const { return objects_; }
-  void set_objects(const ReplicaPrecision& precision) { objects_ = precision; }
+  void set_objects(const ReplicaPrecision& precision);
 
  private:
   std::array<bool, 256> registered_{};

@@ -45,11 +45,18 @@ struct ReplicaState {
   friend bool operator==(const ReplicaState&, const ReplicaState&) = default;
 };
 
+// Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
+// against them exactly).
+bool same_owner_detail(const protocol::OwnerDetail& a, const protocol::OwnerDetail& b);
+
 struct ReplicaFrame {
   uint32_t tick = 0;
   std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
   std::vector<ReplicaState> states;            // ascending id
-  friend bool operator==(const ReplicaFrame&, const ReplicaFrame&) = default;
+  friend bool operator==(const ReplicaFrame& a, const ReplicaFrame& b) {
+    return a.tick == b.tick && a.owner.has_value() == b.owner.has_value() &&
+           (!a.owner || same_owner_detail(*a.owner, *b.owner)) && a.states == b.states;
+  }
 };
 
 }  // namespace tickwire

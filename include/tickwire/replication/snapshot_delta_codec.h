@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "tickwire/core/status.h"
+#include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/replication/delta_refusal.h"
+#include "tickwire/replication/record_quantizer.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/replica_state.h"
 
@@ -36,19 +39,23 @@ struct DeltaBodyStats {
   std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
 };
 
-// Records (floats) to a frame's states at the kinds' precision, ascending id; and back.
-void quantize_records(std::span<const protocol::Record> records, const ReplicaKinds& kinds,
-                      std::vector<ReplicaState>& out);
-void dequantize_state(const ReplicaState& state, const ReplicaKinds& kinds, protocol::Record& out);
+// The most states a decoded frame may hold: a rest table's objects plus a snapshot's records.
+inline constexpr std::size_t kMaxReplicaFrameStates = protocol::MaxRestTableObjects + protocol::MaxRecordsPerSnapshot;
 
 // Encodes `current` against `refs` into `out` (cleared first). Deterministic: the same inputs give
-// the same bytes. Returns an error only if the body would pass MaxSnapshotBytes.
+// the same bytes. `older` is used only when older.tick < baseline.tick < current.tick, the baseline
+// is not the rest table's frame (tick 0) and both ages fit a byte; otherwise it is ignored (the body
+// says which references it used). Returns count_over_max past kMaxReplicaFrameStates and
+// buffer_full past MaxSnapshotBytes. Asserts: states ascend by id, rotation steps within
+// kMaxRotationStep, the baseline not newer than `current`.
 Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds,
                                              std::vector<uint8_t>& out);
 
 // Decodes a body into `out` (its tick set to `tick`). Any malformed, truncated or over-cap body
-// returns an error and leaves `out` unspecified (the caller drops it); it never reads past `body`.
+// returns an error (and, when `refusal` is given, the rule it broke) and leaves `out` unspecified
+// (the caller drops it); it never reads past `body`. A body using a reference `refs` lacks is
+// refused; a reference given but unused is ignored. Bytes after the stream's end are refused.
 Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
-                             ReplicaFrame& out);
+                             ReplicaFrame& out, DeltaRefusal* refusal = nullptr);
 
 }  // namespace tickwire

@@ -1,0 +1,38 @@
+// Why a SnapshotDelta body was refused. Bodies arrive from the network, so a hostile or damaged
+// one is ordinary traffic: the decoder names the rule it broke (counted by the caller), and the
+// frame is dropped, never misapplied.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/core/status.h"
+
+namespace tickwire {
+
+enum class DeltaRefusal : uint8_t {
+  missing_baseline,         // the body is coded against a baseline the caller did not give
+  missing_older,            // the body predicts from an older frame the caller did not give
+  reference_ticks,          // the references' ticks are not older < baseline < the body's tick
+  corrupt_stream,           // a range-coded stream no encoder writes
+  trailing_bytes,           // bytes after the stream's end
+  too_many_records,         // more coded records, or a larger frame, than the caps allow
+  id_out_of_order,          // an added id not above the previous id
+  duplicate_id,             // an added id the baseline already holds at that place
+  not_in_baseline,          // a change, removal or run past the baseline's records
+  bad_form,                 // a record form that is neither entity nor object
+  too_many_sections,        // more than MaxComponentSections payloads
+  too_many_channels,        // a payload declaring more than MaxKindChannels channels
+  value_out_of_range,       // a decoded value outside its type (a position past int32, ...)
+  bad_enum,                 // an enum value its type does not have (the claim outcome)
+  count_,
+};
+
+std::string_view delta_refusal_name(DeltaRefusal reason);
+// The general error class a refusal reports through Status.
+Error delta_refusal_error(DeltaRefusal reason);
+
+using DeltaRefusalCounters = ReasonCounters<DeltaRefusal>;
+
+}  // namespace tickwire

@@ -1,0 +1,61 @@
+// The priors every SnapshotDelta body's models start from: most fields of a changed record stay
+// as they were, residuals are small. Both ends must start from the same values; changing one
+// changes the body format (docs/snapshot-delta.md).
+#include "delta_frame.h"
+
+namespace tickwire::delta {
+namespace {
+
+constexpr uint32_t kLikely = 3900;  // of 4096: "same" almost always
+constexpr uint32_t kOften = 3000;
+
+}  // namespace
+
+RecordModels RecordModels::fresh() {
+  RecordModels m;
+  for (BitModel* b : {&m.head_same, &m.flags_same, &m.shape_same, &m.scale_same, &m.eye_same, &m.wire_same,
+                      &m.count_same, &m.largest_predicted}) {
+    *b = BitModel::with_p1(kLikely);
+  }
+  m.position_same = BitModel::with_p1(1000);
+  m.rotation_same = BitModel::with_p1(1800);
+  m.look_same = BitModel::with_p1(kOften);
+  m.bits_same = BitModel::with_p1(kOften);
+  m.payload_same.fill(BitModel::with_p1(kLikely));
+  m.channel_same.fill(BitModel::with_p1(kOften));
+  for (UIntModel* u : {&m.position[0], &m.position[1], &m.position[2], &m.rotation[0], &m.rotation[1], &m.rotation[2]}) {
+    *u = UIntModel::with_continue(3200);
+  }
+  return m;
+}
+
+OwnerModels OwnerModels::fresh() {
+  OwnerModels m;
+  for (BitModel* b : {&m.ack_present, &m.ack_exact, &m.ref_same, &m.heights_same, &m.bits_same}) {
+    *b = BitModel::with_p1(kLikely);
+  }
+  m.queue_same = BitModel::with_p1(kOften);
+  m.position_same = BitModel::with_p1(1500);
+  m.velocity_same = BitModel::with_p1(kOften);
+  m.position = UIntModel::with_continue(3400);
+  m.velocity = UIntModel::with_continue(3400);
+  return m;
+}
+
+const FrameModels& FrameModels::fresh() {
+  static const FrameModels kFresh = [] {
+    FrameModels m;
+    m.owner_present = BitModel::with_p1(kLikely);
+    for (auto& by_previous : m.op) {
+      by_previous[0] = BitModel::with_p1(2048);
+      by_previous[1] = BitModel::with_p1(1024);
+      by_previous[2] = BitModel::with_p1(2048);
+    }
+    m.record = RecordModels::fresh();
+    m.owner = OwnerModels::fresh();
+    return m;
+  }();
+  return kFresh;
+}
+
+}  // namespace tickwire::delta

@@ -1,0 +1,186 @@
+// The binary adaptive range coder under the SnapshotDelta body: each yes/no decision is coded at
+// the probability its model has learnt so far in this body, so a decision that almost always goes
+// one way costs a small fraction of a bit. Integer-only and deterministic on every platform.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire::delta {
+
+inline constexpr unsigned kProbBits = 12;
+inline constexpr uint32_t kProbOne = 1u << kProbBits;
+inline constexpr uint32_t kRangeTop = 1u << 24;
+
+// The probability (of a 0) learnt for one decision; adapts fast at first, then settles.
+struct BitModel {
+  uint16_t p0 = kProbOne / 2;
+  uint8_t seen = 0;
+
+  static constexpr BitModel with_p1(uint32_t p1_per_4096) {
+    return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
+  }
+  void update(unsigned bit) {
+    constexpr std::array<uint8_t, 6> kShiftBySeen{2, 3, 3, 4, 4, 5};
+    const unsigned shift = kShiftBySeen[seen];
+    if (seen + 1u < kShiftBySeen.size()) ++seen;
+    if (bit == 0) {
+      p0 = static_cast<uint16_t>(p0 + ((kProbOne - p0) >> shift));
+    } else {
+      p0 = static_cast<uint16_t>(p0 - (p0 >> shift));
+    }
+  }
+};
+
+// Writes into a caller's byte vector (reused across bodies). The stream's first byte is always 0
+// and is not written; finish() ends on a value with as many trailing zero bytes as the interval
+// allows and trims every trailing zero byte, which the decoder reads back as implicit zeros.
+class RangeEncoder {
+ public:
+  explicit RangeEncoder(std::vector<uint8_t>& out) : out_(out) {}
+
+  void encode(BitModel& m, unsigned bit) {
+    const uint32_t bound = (range_ >> kProbBits) * m.p0;
+    if (bit == 0) {
+      range_ = bound;
+    } else {
+      low_ += bound;
+      range_ -= bound;
+    }
+    m.update(bit);
+    normalize();
+  }
+  // `bits` equiprobable bits of value, most significant first (bits <= 32).
+  void encode_direct(uint32_t value, unsigned bits) {
+    while (bits > 0) {
+      --bits;
+      range_ >>= 1;
+      if ((value >> bits) & 1u) low_ += range_;
+      normalize();
+    }
+  }
+  void finish() {
+    // Round low up to the value in [low, low + range) with the most trailing zero bits.
+    for (unsigned k = 32; k > 0; --k) {
+      const uint64_t mask = (uint64_t{1} << k) - 1;
+      const uint64_t v = (low_ + mask) & ~mask;
+      if (v < low_ + range_) {
+        low_ = v;
+        break;
+      }
+    }
+    for (int i = 0; i < 5; ++i) shift_low();
+    while (!out_.empty() && out_.back() == 0) out_.pop_back();
+  }
+  // Whole bits spent so far (an estimate within a bit or two; for the body's statistics).
+  std::size_t bits_so_far() const {
+    unsigned range_bits = 0;
+    for (uint32_t r = range_; r > 1; r >>= 1) ++range_bits;
+    return (out_.size() + cache_size_) * 8 + 32 - range_bits;
+  }
+
+ private:
+  void normalize() {
+    while (range_ < kRangeTop) {
+      range_ <<= 8;
+      shift_low();
+    }
+  }
+  void shift_low() {
+    if (static_cast<uint32_t>(low_) < 0xFF000000u || (low_ >> 32) != 0) {
+      const auto carry = static_cast<uint8_t>(low_ >> 32);
+      uint8_t held = cache_;
+      do {
+        emit(static_cast<uint8_t>(held + carry));
+        held = 0xFF;
+      } while (--cache_size_ != 0);
+      cache_ = static_cast<uint8_t>(low_ >> 24);
+    }
+    ++cache_size_;
+    low_ = (low_ & 0x00FFFFFFu) << 8;
+  }
+  void emit(uint8_t byte) {
+    if (skip_first_) {
+      TW_ASSERT(byte == 0, "a range coder's first byte is always zero");
+      skip_first_ = false;
+      return;
+    }
+    out_.push_back(byte);
+  }
+
+  std::vector<uint8_t>& out_;
+  uint64_t low_ = 0;
+  uint32_t range_ = 0xFFFFFFFFu;
+  uint8_t cache_ = 0;
+  uint64_t cache_size_ = 1;
+  bool skip_first_ = true;
+};
+
+// Reads a body; bytes past its end read as zero (never touched), and consumed() tells how many
+// bytes the stream has used, implicit ones included, so trailing bytes can be refused.
+class RangeDecoder {
+ public:
+  explicit RangeDecoder(std::span<const uint8_t> in) : in_(in) {
+    for (int i = 0; i < 4; ++i) code_ = (code_ << 8) | next_byte();
+    if (code_ >= range_) corrupt_ = true;
+  }
+
+  unsigned decode(BitModel& m) {
+    const uint32_t bound = (range_ >> kProbBits) * m.p0;
+    unsigned bit = 0;
+    if (code_ < bound) {
+      range_ = bound;
+    } else {
+      code_ -= bound;
+      range_ -= bound;
+      bit = 1;
+    }
+    m.update(bit);
+    normalize();
+    return bit;
+  }
+  uint32_t decode_direct(unsigned bits) {
+    uint32_t value = 0;
+    while (bits > 0) {
+      --bits;
+      range_ >>= 1;
+      unsigned bit = 0;
+      if (code_ >= range_) {
+        code_ -= range_;
+        bit = 1;
+      }
+      value = (value << 1) | bit;
+      normalize();
+    }
+    return value;
+  }
+  std::size_t consumed() const { return pos_; }
+  // A stream no encoder could have written (its code past its range).
+  bool corrupt() const { return corrupt_ || code_ >= range_; }
+
+ private:
+  void normalize() {
+    while (range_ < kRangeTop) {
+      range_ <<= 8;
+      code_ = (code_ << 8) | next_byte();
+    }
+  }
+  uint32_t next_byte() {
+    const uint32_t byte = pos_ < in_.size() ? in_[pos_] : 0u;
+    ++pos_;
+    return byte;
+  }
+
+  std::span<const uint8_t> in_;
+  std::size_t pos_ = 0;
+  uint32_t range_ = 0xFFFFFFFFu;
+  uint32_t code_ = 0;
+  bool corrupt_ = false;
+};
+
+}  // namespace tickwire::delta

@@ -1,0 +1,169 @@
+// One record of the SnapshotDelta body, coded against its reference (the baseline's record of the
+// same id, or a default state for a record the baseline lacks) with the older frame's record, when
+// given, for prediction. One walk for both directions: only the fields that differ cost more than
+// a learnt decision, and every field of ReplicaState is covered, so decoding reproduces it exactly.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "delta_coding.h"
+#include "delta_prediction.h"
+#include "tickwire/protocol/constants.h"
+#include "tickwire/replication/replica_kinds.h"
+#include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/smallest_three.h"
+
+namespace tickwire::delta {
+
+struct RecordModels {
+  BitModel head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
+  BitModel scale_same, look_same, eye_same;
+  std::array<BitModel, 4> payload_same;
+  BitModel wire_same, count_same, bits_same;
+  std::array<BitModel, 4> channel_same;
+  UIntModel object_index, scale, look, eye, channel;
+  std::array<UIntModel, 3> position, rotation;
+
+  static RecordModels fresh();
+};
+
+// What a record is coded against. `base` is never null; `older` only with an active extrapolation.
+struct RecordRefs {
+  const ReplicaState* base = nullptr;
+  const ReplicaState* older = nullptr;
+  Extrapolation ex;
+  const ReplicaKinds* kinds = nullptr;
+};
+
+inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
+  return a.wire_id == b.wire_id && a.channel_count == b.channel_count && a.bits == b.bits &&
+         same_bits(a.channels, b.channels);
+}
+
+inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
+  const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
+  return rotation_max_step(p.rotation_bits);
+}
+
+template <class C>
+void code_head(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+  bool same = s.form == b.form && s.kind == b.kind && s.object_index == b.object_index;
+  c.bit(m.head_same, same);
+  if (same) return;
+  uint64_t form = static_cast<uint64_t>(s.form);
+  c.raw(form, 2);
+  c.require(form == 1 || form == 2, DeltaRefusal::bad_form);
+  s.form = form == 2 ? ReplicaForm::object : ReplicaForm::entity;
+  code_raw(c, s.kind, 8);
+  uint64_t index = s.object_index;
+  c.uint(m.object_index, index, 32);
+  s.object_index = static_cast<uint32_t>(index);
+}
+
+template <class C>
+void code_shape(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+  bool same = s.has_transform == b.has_transform && s.has_rotation == b.has_rotation &&
+              s.has_scale == b.has_scale && s.payload_count == b.payload_count;
+  c.bit(m.shape_same, same);
+  if (same) return;
+  code_raw(c, s.has_transform, 1);
+  code_raw(c, s.has_rotation, 1);
+  code_raw(c, s.has_scale, 1);
+  code_raw(c, s.payload_count, 3);
+  c.require(s.payload_count <= protocol::MaxComponentSections, DeltaRefusal::too_many_sections);
+}
+
+template <class C>
+void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+  const ReplicaState& b = *r.base;
+  if (code_same(c, m.position_same, s.position, b.position)) return;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const int64_t predicted = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
+    code_int32(c, m.position[i], s.position[i], predicted);
+  }
+}
+
+template <class C>
+void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+  const ReplicaState& b = *r.base;
+  bool same = s.rotation_largest == b.rotation_largest && s.rotation == b.rotation;
+  c.bit(m.rotation_same, same);
+  if (same) return;
+  const int32_t base_step = max_step_of(b, *r.kinds);
+  Quat30 predicted = b.has_rotation ? quat30_of(b.rotation_largest, b.rotation, base_step) : Quat30{0, 0, 0, kQuatOne};
+  if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
+    const Quat30 older = quat30_of(r.older->rotation_largest, r.older->rotation, max_step_of(*r.older, *r.kinds));
+    predicted = extrapolate_rotation(predicted, older, r.ex);
+  }
+  const uint8_t predicted_largest = largest_component(predicted);
+  bool as_predicted = s.rotation_largest == predicted_largest;
+  c.bit(m.largest_predicted, as_predicted);
+  if (as_predicted) {
+    s.rotation_largest = predicted_largest;
+  } else {
+    code_raw(c, s.rotation_largest, 2);
+  }
+  const std::array<int32_t, 3> steps = steps_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
+  for (std::size_t i = 0; i < 3; ++i) {
+    code_int32(c, m.rotation[i], s.rotation[i], steps[i]);
+    c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);
+  }
+}
+
+template <class C>
+void code_look(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+  bool same = s.yaw == b.yaw && s.pitch == b.pitch;
+  c.bit(m.look_same, same);
+  if (same) return;
+  for (auto [value, base] : {std::pair<uint16_t*, uint16_t>{&s.yaw, b.yaw}, {&s.pitch, b.pitch}}) {
+    int64_t step = static_cast<int16_t>(static_cast<uint16_t>(*value - base));
+    c.sint(m.look, step, 17);
+    c.require(step >= INT16_MIN && step <= INT16_MAX, DeltaRefusal::value_out_of_range);
+    *value = static_cast<uint16_t>(base + step);
+  }
+}
+
+template <class C>
+void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, ReplicaPayload& s) {
+  if (!code_same(c, m.wire_same, s.wire_id, b.wire_id)) code_raw(c, s.wire_id, 8);
+  if (!code_same(c, m.count_same, s.channel_count, b.channel_count)) {
+    code_raw(c, s.channel_count, 3);
+    c.require(s.channel_count <= protocol::MaxKindChannels, DeltaRefusal::too_many_channels);
+  }
+  if (!code_same(c, m.bits_same, s.bits, b.bits)) code_raw(c, s.bits, 8);
+  for (std::size_t i = 0; i < 4; ++i) {
+    bool same = same_bits(s.channels[i], b.channels[i]);
+    c.bit(m.channel_same[i], same);
+    if (!same) code_real(c, m.channel, s.channels[i], ordered_of(b.channels[i]));
+  }
+}
+
+// The fields of a record whose reference is r.base; `s` holds the current state when encoding and
+// a copy of r.base (its id set) when decoding.
+template <class C>
+void code_record(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+  const ReplicaState& b = *r.base;
+  code_head(c, m, b, s);
+  if (!code_same(c, m.flags_same, s.flags, b.flags)) code_raw(c, s.flags, 8);
+  code_shape(c, m, b, s);
+  code_position(c, m, r, s);
+  code_rotation(c, m, r, s);
+  bool scale_same = same_bits(s.scale, b.scale);
+  c.bit(m.scale_same, scale_same);
+  if (!scale_same) {
+    for (std::size_t i = 0; i < 3; ++i) code_real(c, m.scale, s.scale[i], ordered_of(b.scale[i]));
+  }
+  code_look(c, m, b, s);
+  bool eye_same = same_bits(s.eye_height, b.eye_height);
+  c.bit(m.eye_same, eye_same);
+  if (!eye_same) code_real(c, m.eye, s.eye_height, ordered_of(b.eye_height));
+  for (std::size_t k = 0; k < 4; ++k) {
+    bool same = same_payload(s.payloads[k], b.payloads[k]);
+    c.bit(m.payload_same[k], same);
+    if (!same) code_payload(c, m, b.payloads[k], s.payloads[k]);
+  }
+}
+
+}  // namespace tickwire::delta

@@ -1,0 +1,126 @@
+// The SnapshotDelta body decoder: rebuilds the full frame from the baseline and the body, reading
+// hostile bytes. Every count is capped, every id must ascend, every operation must name a record
+// the baseline holds, and a body needing a reference it was not given is refused, never misapplied.
+#include "delta_frame.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
+
+namespace tickwire {
+namespace {
+
+using namespace delta;
+
+struct Reader {
+  DecodeIO& c;
+  FrameModels& m;
+  const BodyRefs& refs;
+  const ReplicaKinds& kinds;
+  ReplicaFrame& out;
+  OlderCursor older;
+  RecordOp previous = RecordOp::end;
+  int64_t last_id = -1;
+
+  bool push(const ReplicaState& s) {
+    c.require(out.states.size() < kMaxReplicaFrameStates, DeltaRefusal::too_many_records);
+    if (c.failed()) return false;
+    out.states.push_back(s);
+    return true;
+  }
+  void copy_run(const std::vector<ReplicaState>& base, std::size_t& i, uint64_t run) {
+    for (uint64_t k = 0; k < run && push(base[i]); ++k) last_id = base[i++].id;
+  }
+  void record(const ReplicaState& base, uint32_t id, const ReplicaState* older_state) {
+    if (!push(base)) return;
+    ReplicaState& s = out.states.back();
+    s.id = id;
+    RecordRefs r{&base, older_state, refs.ex, &kinds};
+    if (older_state == nullptr) r.ex.active = false;
+    code_record(c, m.record, r, s);
+    last_id = id;
+  }
+};
+
+void decode_records(Reader& rd) {
+  static const ReplicaState kNothing{};
+  static const std::vector<ReplicaState> kNoStates;
+  const std::vector<ReplicaState>& base = rd.refs.baseline ? rd.refs.baseline->states : kNoStates;
+  const std::size_t nb = base.size();
+  std::size_t i = 0;
+  // Each operation consumes a baseline record or adds one to the (capped) frame.
+  for (std::size_t ops = 0; ops <= nb + kMaxReplicaFrameStates && !rd.c.failed(); ++ops) {
+    const RecordOp op = code_op(rd.c, rd.m, rd.previous, RecordOp::end);
+    rd.previous = op;
+    if (op == RecordOp::end) {
+      rd.copy_run(base, i, nb - i);
+      return;
+    }
+    uint64_t run = 0;
+    rd.c.uint(rd.m.run, run, 32);
+    rd.c.require(run <= nb - i, DeltaRefusal::not_in_baseline);
+    if (rd.c.failed()) return;
+    rd.copy_run(base, i, run);
+    if (op == RecordOp::added) {
+      uint64_t gap = 0;
+      rd.c.uint(rd.m.id_gap, gap, 33);
+      const int64_t id = rd.last_id + 1 + static_cast<int64_t>(gap);
+      rd.c.require(id <= static_cast<int64_t>(UINT32_MAX), DeltaRefusal::id_out_of_order);
+      rd.c.require(i == nb || id <= static_cast<int64_t>(base[i].id), DeltaRefusal::id_out_of_order);
+      rd.c.require(i == nb || id != static_cast<int64_t>(base[i].id), DeltaRefusal::duplicate_id);
+      if (rd.c.failed()) return;
+      rd.record(kNothing, static_cast<uint32_t>(id), nullptr);
+      continue;
+    }
+    rd.c.require(i < nb, DeltaRefusal::not_in_baseline);
+    if (rd.c.failed()) return;
+    const ReplicaState& b = base[i++];
+    if (op == RecordOp::removed) {
+      rd.last_id = b.id;
+    } else {
+      rd.record(b, b.id, rd.older.find(b.id, b));
+    }
+  }
+  rd.c.require(false, DeltaRefusal::too_many_records);
+}
+
+Status refuse(DeltaRefusal reason, DeltaRefusal* refusal) {
+  if (refusal != nullptr) *refusal = reason;
+  return delta_refusal_error(reason);
+}
+
+}  // namespace
+
+Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
+                             ReplicaFrame& out, DeltaRefusal* refusal) {
+  DecodeIO c(body);
+  if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);
+  FrameModels models = FrameModels::fresh();
+  uint64_t header = 0;
+  c.raw(header, 2);
+  const bool uses_baseline = (header & 1u) != 0, uses_older = (header & 2u) != 0;
+  if (uses_baseline && refs.baseline == nullptr) return refuse(DeltaRefusal::missing_baseline, refusal);
+  if (uses_older && (refs.older == nullptr || !uses_baseline)) return refuse(DeltaRefusal::missing_older, refusal);
+  if (uses_baseline && refs.baseline->tick > tick) return refuse(DeltaRefusal::reference_ticks, refusal);
+  if (uses_older && !older_usable(*refs.baseline, *refs.older, tick)) return refuse(DeltaRefusal::reference_ticks, refusal);
+  const BodyRefs body_ref = body_refs(uses_baseline ? refs.baseline : nullptr, uses_older ? refs.older : nullptr, tick);
+  out.tick = tick;
+  out.states.clear();
+  bool owner = false;
+  c.bit(models.owner_present, owner);
+  out.owner.reset();
+  if (owner) {
+    static const protocol::OwnerDetail kNoOwner{};
+    const ReplicaFrame* b = body_ref.baseline;
+    const protocol::OwnerDetail& base_owner = b && b->owner ? *b->owner : kNoOwner;
+    const protocol::OwnerDetail* older_owner =
+        body_ref.ex.active && body_ref.older->owner && b->owner ? &*body_ref.older->owner : nullptr;
+    out.owner = base_owner;
+    code_owner(c, models.owner, base_owner, older_owner, body_ref.ex, *out.owner);
+  }
+  Reader reader{c, models, body_ref, kinds, out, OlderCursor(body_ref.older)};
+  if (!c.failed()) decode_records(reader);
+  if (c.failed()) return refuse(c.refusal(), refusal);
+  if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);
+  if (body.size() > c.decoder().consumed()) return refuse(DeltaRefusal::trailing_bytes, refusal);
+  return Status{};
+}
+
+}  // namespace tickwire

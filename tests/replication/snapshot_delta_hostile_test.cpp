@@ -1,0 +1,200 @@
+// Hostile SnapshotDelta bodies: each rule the decoder enforces, broken by a body crafted with the
+// codec's own coder (unchecked), is refused with its reason, and nothing is misapplied: a body
+// needing a reference it was not given, ids out of order or repeated, operations past the
+// baseline, too many channels or sections, a bad form, a corrupt stream, trailing bytes.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "../../src/replication/delta_frame.h"
+#include "replica_frame_support.h"
+#include "support.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
+
+namespace tickwire {
+namespace {
+
+using delta::EncodeIO;
+using delta::FrameModels;
+using delta::RecordOp;
+
+// Writes a body by hand: header, no owner, then whatever ops the test scripts.
+class Crafter {
+ public:
+  Crafter(bool baseline, bool older) : io_(bytes_, false), models_(FrameModels::fresh()) {
+    uint64_t header = (baseline ? 1u : 0u) | (older ? 2u : 0u);
+    io_.raw(header, 2);
+    bool owner = false;
+    io_.bit(models_.owner_present, owner);
+  }
+  void op(RecordOp op, uint32_t run = 0) {
+    delta::code_op(io_, models_, previous_, op);
+    previous_ = op;
+    if (op == RecordOp::end) return;
+    uint64_t r = run;
+    io_.uint(models_.run, r, 32);
+  }
+  void gap(uint64_t gap) { io_.uint(models_.id_gap, gap, 33); }
+  void record(const ReplicaState& base, ReplicaState s, const ReplicaKinds& kinds) {
+    delta::RecordRefs refs{&base, nullptr, {}, &kinds};
+    delta::code_record(io_, models_.record, refs, s);
+  }
+  std::vector<uint8_t> finish() {
+    io_.finish();
+    return bytes_;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  EncodeIO io_;
+  FrameModels models_;
+  RecordOp previous_ = RecordOp::end;
+};
+
+struct Fixture {
+  ReplicaKinds kinds = ReplicaKinds::defaults();
+  ReplicaFrame older, baseline;
+  Fixture() {
+    Rng rng(11);
+    older.tick = 4;
+    baseline.tick = 7;
+    for (uint32_t id : {2u, 5u, 9u}) {
+      older.states.push_back(test::random_state(rng, id));
+      baseline.states.push_back(test::random_state(rng, id));
+    }
+  }
+  DeltaRefusal refused(const std::vector<uint8_t>& body, DeltaRefs refs, uint32_t tick = 10) {
+    ReplicaFrame out;
+    DeltaRefusal reason = DeltaRefusal::count_;
+    const Status status = decode_snapshot_delta(body, tick, refs, kinds, out, &reason);
+    EXPECT_FALSE(status.ok());
+    return status.ok() ? DeltaRefusal::count_ : reason;
+  }
+};
+
+TEST(SnapshotDeltaHostile, MissingReferencesAreRefused) {
+  Fixture f;
+  ReplicaFrame current = f.baseline;
+  current.tick = 10;
+  current.states[1].position[0] += 3;
+  std::vector<uint8_t> body;
+  ASSERT_TRUE(encode_snapshot_delta(current, {&f.baseline, &f.older}, f.kinds, body).ok());
+  EXPECT_EQ(f.refused(body, {}), DeltaRefusal::missing_baseline);
+  EXPECT_EQ(f.refused(body, {&f.baseline, nullptr}), DeltaRefusal::missing_older);
+  EXPECT_EQ(f.refused(body, {&f.baseline, &f.older}, 7), DeltaRefusal::reference_ticks);
+  EXPECT_EQ(f.refused(body, {&f.older, &f.baseline}), DeltaRefusal::reference_ticks);
+  ReplicaFrame out;
+  EXPECT_TRUE(decode_snapshot_delta(body, 10, {&f.baseline, &f.older}, f.kinds, out).ok());
+  EXPECT_EQ(out, current);
+}
+
+TEST(SnapshotDeltaHostile, AddedIdsMustAscendAndBeNew) {
+  Fixture f;
+  Rng rng(3);
+  const ReplicaState fresh = test::random_state(rng, 0);
+  {
+    Crafter c(true, false);  // id 6 added before 5 is passed: 2 unchanged, then gap 3 -> id 6 > 5
+    c.op(RecordOp::added, 1);
+    c.gap(3);
+    c.record(ReplicaState{}, fresh, f.kinds);
+    c.op(RecordOp::end);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::id_out_of_order);
+  }
+  {
+    Crafter c(true, false);  // id 5 added where the baseline holds 5
+    c.op(RecordOp::added, 1);
+    c.gap(2);
+    c.record(ReplicaState{}, fresh, f.kinds);
+    c.op(RecordOp::end);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::duplicate_id);
+  }
+  {
+    Crafter c(false, false);  // an id past 2^32 - 1
+    c.op(RecordOp::added);
+    c.gap(uint64_t{1} << 32);
+    EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::id_out_of_order);
+  }
+}
+
+TEST(SnapshotDeltaHostile, OperationsPastTheBaselineAreRefused) {
+  Fixture f;
+  {
+    Crafter c(true, false);  // removes a fourth record of a three-record baseline
+    c.op(RecordOp::removed, 3);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::not_in_baseline);
+  }
+  {
+    Crafter c(false, false);  // a removal with no baseline at all
+    c.op(RecordOp::removed, 0);
+    EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::not_in_baseline);
+  }
+  {
+    Crafter c(true, false);  // a run longer than the baseline
+    c.op(RecordOp::changed, 4);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::not_in_baseline);
+  }
+}
+
+TEST(SnapshotDeltaHostile, OverCapShapesAreRefused) {
+  Fixture f;
+  ReplicaState channels = f.baseline.states[0];
+  channels.payloads[0].channel_count = 5;
+  ReplicaState sections = f.baseline.states[0];
+  sections.payload_count = 5;
+  ReplicaState form = f.baseline.states[0];
+  form.form = static_cast<ReplicaForm>(3);
+  const std::pair<ReplicaState, DeltaRefusal> cases[] = {{channels, DeltaRefusal::too_many_channels},
+                                                         {sections, DeltaRefusal::too_many_sections},
+                                                         {form, DeltaRefusal::bad_form}};
+  for (const auto& [state, reason] : cases) {
+    Crafter c(true, false);
+    c.op(RecordOp::changed, 0);
+    c.record(f.baseline.states[0], state, f.kinds);
+    c.op(RecordOp::end);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), reason);
+  }
+}
+
+TEST(SnapshotDeltaHostile, CorruptStreamsAndTrailingBytesAreRefused) {
+  Fixture f;
+  EXPECT_EQ(f.refused({0xFF, 0xFF, 0xFF, 0xFF}, {&f.baseline, nullptr}), DeltaRefusal::corrupt_stream);
+  ReplicaFrame current = f.baseline;
+  current.tick = 10;
+  current.states.erase(current.states.begin() + 1);
+  std::vector<uint8_t> body;
+  ASSERT_TRUE(encode_snapshot_delta(current, {&f.baseline, nullptr}, f.kinds, body).ok());
+  ReplicaFrame out;
+  ASSERT_TRUE(decode_snapshot_delta(body, 10, {&f.baseline, nullptr}, f.kinds, out).ok());
+  EXPECT_EQ(out, current);
+  std::vector<uint8_t> longer = body;
+  longer.insert(longer.end(), 16, 0x5A);
+  EXPECT_FALSE(decode_snapshot_delta(longer, 10, {&f.baseline, nullptr}, f.kinds, out).ok());
+  std::vector<uint8_t> padded = body;
+  padded.insert(padded.end(), 8, 0x00);
+  EXPECT_EQ(f.refused(padded, {&f.baseline, nullptr}), DeltaRefusal::trailing_bytes);
+}
+
+TEST(SnapshotDeltaHostile, RandomBytesNeverCrashAndNeverPassTheCaps) {
+  const uint64_t seed = test::test_seed(0xbad);
+  Rng rng(seed);
+  Fixture f;
+  std::size_t accepted = 0;
+  ReplicaFrame out;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<uint8_t> body(rng.below(64));
+    for (uint8_t& b : body) b = static_cast<uint8_t>(rng.below(256));
+    if (decode_snapshot_delta(body, 10, {&f.baseline, &f.older}, f.kinds, out).ok()) {
+      ++accepted;
+      EXPECT_LE(out.states.size(), kMaxReplicaFrameStates);
+      for (std::size_t k = 1; k < out.states.size(); ++k) EXPECT_LT(out.states[k - 1].id, out.states[k].id);
+      for (const ReplicaState& s : out.states) {
+        EXPECT_LE(s.payload_count, 4);
+        for (const ReplicaPayload& p : s.payloads) EXPECT_LE(p.channel_count, 4);
+      }
+    }
+  }
+  std::printf("%zu of 3000 random bodies decoded to a valid frame\n", accepted);
+}
+
+}  // namespace
+}  // namespace tickwire

@@ -1,0 +1,128 @@
+// Round trips of the SnapshotDelta body codec over random frames: every decoded frame equals the
+// encoder's current frame exactly (owner detail included), against nothing, the rest table's
+// frame, a baseline alone and a baseline with an older frame, through adds, removes and reshapes.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "replica_frame_support.h"
+#include "support.h"
+#include "tickwire/core/rng.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
+
+namespace tickwire {
+namespace {
+
+struct Coded {
+  std::vector<uint8_t> body;
+  DeltaBodyStats stats;
+};
+
+Coded encode(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds) {
+  Coded out;
+  auto stats = encode_snapshot_delta(current, refs, kinds, out.body);
+  EXPECT_TRUE(stats.ok());
+  if (stats.ok()) out.stats = stats.value();
+  return out;
+}
+
+void expect_round_trip(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds, const char* what) {
+  const Coded coded = encode(current, refs, kinds);
+  ReplicaFrame decoded;
+  decoded.states.push_back(ReplicaState{});  // leftovers must not survive
+  DeltaRefusal refusal{};
+  const Status status = decode_snapshot_delta(coded.body, current.tick, refs, kinds, decoded, &refusal);
+  ASSERT_TRUE(status.ok()) << what << ": " << status.name() << " " << delta_refusal_name(refusal);
+  ASSERT_EQ(decoded, current) << what;
+  std::vector<uint8_t> again;
+  ASSERT_TRUE(encode_snapshot_delta(current, refs, kinds, again).ok());
+  ASSERT_EQ(again, coded.body) << what << ": encoding is deterministic";
+}
+
+ReplicaFrame random_frame(Rng& rng, uint32_t tick, uint32_t max_id, double density) {
+  ReplicaFrame f;
+  f.tick = tick;
+  if (rng.chance(0.7)) f.owner = test::random_owner(rng);
+  for (uint32_t id = 0; id <= max_id; ++id) {
+    if (rng.chance(density)) f.states.push_back(test::random_state(rng, id));
+  }
+  return f;
+}
+
+TEST(SnapshotDeltaRoundTrip, EmptyFramesAndNoReferences) {
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  ReplicaFrame empty;
+  empty.tick = 5;
+  expect_round_trip(empty, {}, kinds, "empty against nothing");
+  ReplicaFrame base;
+  base.tick = 1;
+  expect_round_trip(empty, {&base, nullptr}, kinds, "empty against empty");
+  std::vector<uint8_t> body;
+  ASSERT_TRUE(encode_snapshot_delta(empty, {&base, nullptr}, kinds, body).ok());
+  EXPECT_LE(body.size(), 1u);
+}
+
+TEST(SnapshotDeltaRoundTrip, RandomChainsWithEveryReferenceChoice) {
+  const uint64_t seed = test::test_seed(0xde17a);
+  Rng rng(seed);
+  ReplicaKinds kinds = ReplicaKinds::defaults();
+  kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12});
+  kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11});
+  for (int chain = 0; chain < 12; ++chain) {
+    const uint32_t max_id = static_cast<uint32_t>(rng.between(0, 300));
+    ReplicaFrame rest = random_frame(rng, 0, max_id, 0.5);
+    rest.owner.reset();
+    std::vector<ReplicaFrame> frames{test::successor(rng, rest, 1 + static_cast<uint32_t>(rng.below(3)), max_id)};
+    for (int t = 0; t < 30; ++t) {
+      frames.push_back(test::successor(rng, frames.back(), 1 + static_cast<uint32_t>(rng.below(4)), max_id));
+      const ReplicaFrame& current = frames.back();
+      const std::size_t n = frames.size() - 1;
+      const ReplicaFrame& baseline = frames[n - 1 - rng.below(std::min<std::size_t>(n, 6))];
+      const ReplicaFrame& older = frames[rng.below(n)];
+      SCOPED_TRACE(testing::Message() << "chain " << chain << " tick " << current.tick);
+      expect_round_trip(current, {}, kinds, "against nothing");
+      expect_round_trip(current, {&rest, nullptr}, kinds, "against the rest frame");
+      expect_round_trip(current, {&rest, &older}, kinds, "rest frame with an (unusable) older");
+      expect_round_trip(current, {&baseline, nullptr}, kinds, "against a baseline");
+      expect_round_trip(current, {&baseline, &older}, kinds, "baseline and older");
+      expect_round_trip(current, {&older, &baseline}, kinds, "references swapped");
+    }
+  }
+}
+
+TEST(SnapshotDeltaRoundTrip, UnrelatedFramesAndExtremeValues) {
+  const uint64_t seed = test::test_seed(0x5eed);
+  Rng rng(seed);
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  for (int round = 0; round < 40; ++round) {
+    ReplicaFrame older = random_frame(rng, 10, 200, 0.4);
+    ReplicaFrame baseline = random_frame(rng, 13, 200, 0.4);
+    ReplicaFrame current = random_frame(rng, 16, 200, 0.4);
+    for (ReplicaState& s : current.states) {
+      if (rng.chance(0.1)) s.position = {INT32_MIN, INT32_MAX, 0};
+      if (rng.chance(0.1)) s.rotation = {-kMaxRotationStep, kMaxRotationStep, 0};
+      if (rng.chance(0.1)) s.yaw = 0xFFFF;
+    }
+    if (current.owner && current.owner->ack && rng.chance(0.3)) current.owner->ack->sequence = 0xFFFFFFFFu;
+    expect_round_trip(current, {&baseline, &older}, kinds, "unrelated frames");
+    expect_round_trip(current, {&baseline, nullptr}, kinds, "unrelated baseline");
+  }
+}
+
+TEST(SnapshotDeltaRoundTrip, UnchangedRunsCostLittle) {
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  Rng rng(7);
+  ReplicaFrame baseline = random_frame(rng, 100, 2000, 0.8);
+  baseline.owner.reset();
+  ReplicaFrame current = baseline;
+  current.tick = 106;
+  const Coded same = encode(current, {&baseline, nullptr}, kinds);
+  std::printf("%zu unchanged records: %zu bytes\n", current.states.size(), same.body.size());
+  EXPECT_LE(same.body.size(), 2u);
+  EXPECT_EQ(same.stats.unchanged, current.states.size());
+  expect_round_trip(current, {&baseline, nullptr}, kinds, "all unchanged");
+}
+
+}  // namespace
+}  // namespace tickwire
