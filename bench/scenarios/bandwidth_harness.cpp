@@ -6,7 +6,6 @@
 #include <span>
 #include <vector>
 
-#include "frame_equality.h"
 #include "frame_window.h"
 #include "precision_check.h"
 #include "tickwire/core/assert.h"
@@ -192,7 +191,7 @@ void HarnessRun::deliver(uint32_t tick, std::span<const uint8_t> message_bytes) 
     return;
   }
   ++result_.delivered;
-  if (!same_frame(decoded_, frame_)) ++result_.mismatches;
+  if (!(decoded_ == frame_)) ++result_.mismatches;
   precision_.check(tick, truth_, decoded_);
   client_.put(decoded_);
   delivered_[tick] = true;

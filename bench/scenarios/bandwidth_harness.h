@@ -1,8 +1,6 @@
-// The common bandwidth harness (SCENARIOS.md, common rules): each tick it quantizes the scenario's
-// truth into a frame, picks the references a real client would let the server use (the newest
-// snapshot it acknowledged after a simulated round trip and seeded loss, an older acked one for
-// prediction, else the rest table's frame, else nothing), encodes the SnapshotDelta, delivers it to
-// a simulated client that holds only what it received, and checks exactness and precision.
+// The common bandwidth harness: per tick, quantize the truth, code it against what a real client
+// acknowledged (100 ms round trip, seeded loss, 32-frame window, else the rest frame, else nothing),
+// deliver it to a client holding only what it received, and check exactness and precision.
 #pragma once
 
 #include <cstdint>
