@@ -1,7 +1,6 @@
-// Scenarios (a)-(c) of SCENARIOS.md, the snapshot bandwidth figures: the same code `tickwire bench`
-// runs, as Google Benchmark entries whose counters are the byte figures (the time is the whole run's,
-// simulation and checks included, and is not a goal). The full tables follow the benchmark output.
-// Asserts nothing; a precision or exactness failure shows as precision_ok = 0.
+// Scenarios (a)-(c) as Google Benchmark entries whose counters are the byte figures (the time is the
+// whole run's, simulation and checks included, not a goal); the full tables follow. The same code as
+// `tickwire bench`. Asserts nothing: an exactness or precision failure shows as precision_ok = 0.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>

@@ -94,7 +94,6 @@ nlohmann::json bench_json(const BenchRun& run) {
 std::string bench_table(const BenchRun& run) {
   std::string out;
   for (const BandwidthResult& r : run.results) out += format_table(r) + "\n";
-  if (!run.error.empty()) out += "error: " + run.error + "\n";
   return out;
 }
 

@@ -6,7 +6,6 @@
 #include <span>
 #include <vector>
 
-#include "frame_equality.h"
 #include "frame_window.h"
 #include "precision_check.h"
 #include "tickwire/core/assert.h"
@@ -41,6 +40,7 @@ class HarnessRun {
         precision_(scenario.kinds(), scenario.max_angle_error_rad()),
         delivered_(scenario.ticks() + 1, false) {
     TW_ASSERT(options.window_frames >= 1 && options.window_frames <= 255, "a baseline age fits a byte");
+    TW_ASSERT(options.older_gap_ticks >= 1, "the older reference is older than the baseline");
   }
 
   BandwidthResult run();
@@ -80,8 +80,8 @@ References HarnessRun::choose(uint32_t tick) const {
       r.refs.baseline = baseline;
       r.baseline_age = static_cast<uint8_t>(tick - baseline->tick);
       r.against = Against::snapshot;
-      if (baseline->tick > oldest) {
-        if (const ReplicaFrame* older = server_.newest_acked(oldest, baseline->tick - 1)) {
+      if (baseline->tick >= oldest + options_.older_gap_ticks) {
+        if (const ReplicaFrame* older = server_.newest_acked(oldest, baseline->tick - options_.older_gap_ticks)) {
           r.refs.older = older;
           r.predict_age = static_cast<uint8_t>(tick - older->tick);
         }
@@ -192,7 +192,7 @@ void HarnessRun::deliver(uint32_t tick, std::span<const uint8_t> message_bytes) 
     return;
   }
   ++result_.delivered;
-  if (!same_frame(decoded_, frame_)) ++result_.mismatches;
+  if (!(decoded_ == frame_)) ++result_.mismatches;
   precision_.check(tick, truth_, decoded_);
   client_.put(decoded_);
   delivered_[tick] = true;

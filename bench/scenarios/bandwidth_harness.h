@@ -1,8 +1,6 @@
-// The common bandwidth harness (SCENARIOS.md, common rules): each tick it quantizes the scenario's
-// truth into a frame, picks the references a real client would let the server use (the newest
-// snapshot it acknowledged after a simulated round trip and seeded loss, an older acked one for
-// prediction, else the rest table's frame, else nothing), encodes the SnapshotDelta, delivers it to
-// a simulated client that holds only what it received, and checks exactness and precision.
+// The common bandwidth harness: per tick, quantize the truth, code it against what a real client
+// acknowledged (100 ms round trip, seeded loss, 32-frame window, else the rest frame, else nothing),
+// deliver it to a client holding only what it received, and check exactness and precision.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +15,8 @@ struct HarnessOptions {
   double snapshot_loss = 0.05;      // chance a snapshot never reaches the client
   uint32_t round_trip_ms = 100;     // an ack reaches the server this long after its snapshot left
   uint32_t window_frames = 32;      // baselines older than this many ticks are not used
+  uint32_t older_gap_ticks = 1;     // the prediction reference: the newest acked frame this much older
+                                    // than the baseline (1: the next-newest, SCENARIOS.md's rule)
 };
 
 // Runs `scenario` from tick 1 to its last tick and returns its figures. Never throws on codec

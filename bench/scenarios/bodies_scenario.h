@@ -1,6 +1,5 @@
-// Scenario (c): 250 bodies always moving, 30 Hz, 60 s (SCENARIOS.md). Each body follows a smooth
-// seeded path (two sinusoids per axis: an epicycle in the plane, a gentle bob in z) at 2-10 m/s,
-// always turning, and spins about a slowly wandering axis at 0.5-3 rad/s. Precision 0.01 m and
+// Scenario (c): 250 bodies always moving at 2-10 m/s on smooth seeded paths (sinusoid sums, always
+// turning), spinning about slowly wandering axes at 0.5-3 rad/s; 30 Hz, 60 s. Precision 0.01 m and
 // 0.001 rad: the kind is registered at a 0.02 m quantum and enough smallest-three bits.
 #pragma once
 

@@ -22,13 +22,15 @@ constexpr float kPlayerMassKg = 8.0f;
 constexpr float kBoundsXYM = 256.0f;
 constexpr float kBoundsTopM = 32.0f;
 constexpr float kWanderM = 24.0f;         // the player's waypoints lie within this of the origin
-constexpr float kPlayerDriveMps2 = 14.0f;  // the push's acceleration
-constexpr float kPlayerTopSpeedMps = 7.0f;
+constexpr float kPlayerDriveMps2 = 40.0f;  // the push's acceleration
+constexpr float kPlayerTopSpeedMps = 8.0f;
 // One cycle: a short blow, a drive, then a pull (the katamari ball), then a drive.
 constexpr double kCycleS = 6.0;
 constexpr double kBlowEndS = 0.25, kPullStartS = 3.0, kPullEndS = 5.0;
-constexpr float kBlowRadiusM = 7.0f, kBlowMps2 = 45.0f;
-constexpr float kPullRadiusM = 9.0f, kPullMps2 = 22.0f;
+constexpr float kBlowRadiusM = 8.0f, kBlowMps2 = 60.0f;
+constexpr float kPullRadiusM = 10.0f, kPullMps2 = 25.0f;
+constexpr float kFriction = 0.5f;
+constexpr uint32_t kSettleSteps = 60;  // the grid settles onto the floor before frame 0
 
 class CubeWorld {
  public:
@@ -38,6 +40,7 @@ class CubeWorld {
   CubeWorld& operator=(const CubeWorld&) = delete;
 
   void step(double t_s, float dt_s);
+  void settle(float dt_s);
   void record(CubeTrace& trace) const;
   uint32_t cubes() const { return static_cast<uint32_t>(bodies_.size()); }
 
@@ -90,7 +93,7 @@ CubeWorld::~CubeWorld() {
 void CubeWorld::add_plane(const btVector3& normal, float constant) {
   planes_.push_back(std::make_unique<btStaticPlaneShape>(normal, constant));
   btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, planes_.back().get());
-  info.m_friction = 0.8f;
+  info.m_friction = kFriction;
   statics_.push_back(std::make_unique<btRigidBody>(info));
   world_.addRigidBody(statics_.back().get());
 }
@@ -103,7 +106,7 @@ btRigidBody* CubeWorld::add_body(btCollisionShape* shape, float mass_kg, const b
   start.setOrigin(at);
   motions_.push_back(std::make_unique<btDefaultMotionState>(start));
   btRigidBody::btRigidBodyConstructionInfo info(mass_kg, motions_.back().get(), shape, inertia);
-  info.m_friction = 0.8f;
+  info.m_friction = kFriction;
   bodies_.push_back(std::make_unique<btRigidBody>(info));
   world_.addRigidBody(bodies_.back().get());
   return bodies_.back().get();
@@ -151,6 +154,10 @@ void CubeWorld::step(double t_s, float dt_s) {
   world_.stepSimulation(dt_s, 0);  // exactly one fixed step, no interpolation
 }
 
+void CubeWorld::settle(float dt_s) {
+  for (uint32_t i = 0; i < kSettleSteps; ++i) world_.stepSimulation(dt_s, 0);
+}
+
 void CubeWorld::record(CubeTrace& trace) const {
   for (const auto& body : bodies_) {
     const btTransform& t = body->getWorldTransform();
@@ -169,6 +176,7 @@ CubeTrace simulate_cube_scene(const CubeSceneConfig& config) {
   trace.hz = config.hz;
   trace.poses.reserve(std::size_t{config.frames} * trace.cubes);
   const float dt_s = 1.0f / config.hz;
+  world.settle(dt_s);
   for (uint32_t frame = 0; frame < config.frames; ++frame) {
     if (frame > 0) world.step(static_cast<double>(frame) / config.hz, dt_s);
     world.record(trace);

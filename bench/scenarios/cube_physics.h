@@ -1,7 +1,6 @@
-// The cube scene simulated with a real physics engine (Bullet), SCENARIOS.md (b): a 2 m player cube
-// pushed by forces through a 30 x 30 grid of 1 m cubes 1.5 m apart on a floor at z = 0, alternately
-// blowing nearby cubes outwards and up and pulling them in, inside x, y in [-256, 256), z in
-// [0, 32). Seeded and fixed-step; the result is a trace the bench replays.
+// The cube scene simulated with a real physics engine (Bullet), seeded and fixed-step: a 2 m player
+// cube pushed by forces through a 30 x 30 grid of 1 m cubes, alternately blowing them out and up and
+// pulling them in. The result is a trace the bench replays, so the encoder never steers the physics.
 #pragma once
 
 #include <cstdint>

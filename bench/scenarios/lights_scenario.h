@@ -1,7 +1,6 @@
-// Scenario (a), the imported map (SCENARIOS.md): 1,583 map-authored lights at rest on a regular
-// grid, delivered first as the rest table's frame, plus the client's own pawn walking a square loop
-// at 4 m/s, 60 Hz. Also measures seed 000's comparison points: the full Snapshot without rest table
-// or delta, the Snapshot thinned by the rest table, and the delta against the rest frame alone.
+// Scenario (a), the imported map: 1,583 map lights at rest, sent first as the rest table's frame,
+// and the client's own pawn walking a square loop at 4 m/s, 60 Hz; plus seed 000's comparison
+// points (full Snapshot, Snapshot thinned by the rest table, delta against the rest frame alone).
 #pragma once
 
 #include <cstdint>

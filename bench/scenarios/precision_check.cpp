@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "frame_equality.h"
 #include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire::bench {
@@ -49,7 +48,9 @@ void PrecisionCheck::fail(uint32_t tick, uint32_t id, const std::string& what) {
 }
 
 void PrecisionCheck::check(uint32_t tick, const TruthFrame& truth, const ReplicaFrame& frame) {
-  if (!same_owner(truth.owner, frame.owner)) fail(tick, 0, "owner detail differs from the truth");
+  const bool same_owner = truth.owner.has_value() == frame.owner.has_value() &&
+                          (!truth.owner || same_owner_detail(*truth.owner, *frame.owner));
+  if (!same_owner) fail(tick, 0, "owner detail differs from the truth");
   if (truth.records.size() != frame.states.size()) {
     fail(tick, 0, fmt::format("{} states for {} records", frame.states.size(), truth.records.size()));
     return;

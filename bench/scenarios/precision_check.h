@@ -1,7 +1,6 @@
-// The bench's precision rule (SCENARIOS.md: "precision is fixed, not tuned"): every decoded value
-// against the float truth, every tick. Positions within half a quantum of their kind, orientations
-// within the worst-case error of a smallest-three quaternion at the kind's bits (or the scenario's
-// bound), look angles within half a 12-bit step, payload channels and the owner detail exact.
+// The bench's precision rule ("precision is fixed, not tuned"): every decoded value against the
+// float truth, every tick: positions within half a quantum, orientations within the smallest-three
+// bound of the kind's bits (or the scenario's), look angles within half a step, the rest exact.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,6 @@
-// The bandwidth scenarios, short: each runs through the harness under loss and the client's decoded
-// state must equal the server's frame every tick and lie within the precision bounds of the truth.
-// Correctness only; the byte goals are the bench's (tickwire bench). Also the TWCUBES1 reader on
-// malformed files, the physics trace's run-to-run determinism and the bodies' promised speeds.
+// The bandwidth scenarios, short, for correctness only (the byte goals are the bench's): decoded
+// frames equal the server's and lie within precision under loss; the TWCUBES1 reader refuses
+// malformed files; the physics trace repeats bit for bit; the bodies keep their promised speeds.
 #include <gtest/gtest.h>
 
 #include <cmath>
