@@ -15,7 +15,6 @@
 #include <memory>
 #include <vector>
 
-#include "frame_equality.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/replication/client_snapshot_builder.h"
 
@@ -200,7 +199,7 @@ void ServerCostRun::verify(const Client& client, Tick tick, ServerCostResult& re
   if (client.predict_age != 0) refs.older = &client.state.history.find(tick - client.predict_age)->frame;
   ++result.verified;
   const Status decoded = decode_snapshot_delta(client.body, tick.wire_u32(), refs, kinds_, decoded_);
-  if (sent == nullptr || !decoded.ok() || !same_frame(decoded_, sent->frame)) ++result.mismatches;
+  if (sent == nullptr || !decoded.ok() || !(decoded_ == sent->frame)) ++result.mismatches;
 }
 
 // Untimed: figures, and whether the client received it (acked ack_delay ticks later).
