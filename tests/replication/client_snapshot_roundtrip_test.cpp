@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "allocation_counter.h"
 #include "client_snapshot_rig.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
@@ -124,6 +125,44 @@ TEST(ClientSnapshotBuilder, EveryBodyDecodesToTheFrameTheClientIsSaidToHold) {
   EXPECT_GT(peers[1].state.window.skipped, 0u) << "client 1's budget should have deferred something";
   EXPECT_GT(with_baseline, decoded / 2);
   for (const Peer& p : peers) EXPECT_GT(p.state.budget_log.composition_lines(), 0u);
+}
+
+// After warm-up (every frame slot at its high-water size), a tick's builds allocate nothing.
+TEST(ClientSnapshotBuilder, ATickAllocatesNothingAfterWarmUp) {
+  const uint64_t seed = test::test_seed(0x5eed'0d04);
+  Rng rng(seed);
+  constexpr uint32_t kEntities = 120;
+  constexpr uint32_t kClients = 4;
+  SnapshotRig rig(kEntities, ClientSnapshotBuilderConfig{}, 200.0f);
+  for (uint32_t e = 0; e < kEntities; ++e) {
+    rig.put(e, uniform(rng, 50, 150), uniform(rng, 50, 150), 0, e < kClients ? static_cast<uint16_t>(e) : kNoOwnerClient);
+  }
+  std::vector<Peer> peers;
+  peers.reserve(kClients);
+  for (uint16_t c = 0; c < kClients; ++c) {
+    peers.emplace_back(rig.client_config());
+    peers.back().view = ClientView{c, c, 0.0f, 0.0f, 300.0f, 700u, protocol::OwnerDetail{}};  // sees everything
+  }
+  std::vector<uint8_t> body;
+  body.reserve(protocol::MaxSnapshotBytes);
+  const auto run_tick = [&](int64_t t) {
+    for (uint32_t e = 0; e < kEntities; ++e) {
+      rig.world.move(e, std::clamp(rig.world.x_m(e) + uniform(rng, -0.1f, 0.1f), 50.0f, 150.0f),
+                     std::clamp(rig.world.z_m(e) + uniform(rng, -0.1f, 0.1f), 50.0f, 150.0f));
+      rig.touch(e, t);
+    }
+    rig.begin(t);
+    for (Peer& p : peers) {
+      if (t > 6 && t % 7 != 0) (void)p.state.acknowledge(Tick::from_value(t - 6));
+      ASSERT_TRUE(rig.builder.build(p.view, MonoTime::from_ns(t * 16'666'667), p.state, body).ok());
+    }
+  };
+  for (int64_t t = 1; t <= 200; ++t) run_tick(t);
+  const uint64_t before = test::allocation_count();
+  for (int64_t t = 201; t <= 300; ++t) run_tick(t);
+  if (test::allocation_counting()) {
+    EXPECT_EQ(test::allocation_count(), before);
+  }
 }
 
 }  // namespace

@@ -63,6 +63,11 @@ struct ClientSnapshot {
   const SnapshotDiagnostics* diagnostics = nullptr;
 };
 
+// Per tick, in the room: move the InterestWorld's entities, quantize the world frame once, then
+//   builder.begin_tick({tick, &frame, interest_index_per_state, &world});
+//   for each session: builder.build(view, now, session.replication, body) -> SnapshotDelta{tick,
+//     hash, rest_revision 0, baseline_age, predict_age, body}, sliced if past one message;
+// and when the transport acks every packet of tick T's snapshot: session.replication.acknowledge(T).
 class ClientSnapshotBuilder {
  public:
   ClientSnapshotBuilder(const InterestWorld& world, const ReplicaKinds& kinds,
