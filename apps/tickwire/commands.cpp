@@ -19,6 +19,7 @@ void register_all(CLI::App& app) {
   register_server(app);
   register_bot(app);
   register_demo(app);
+  register_bench(app);
 }
 
 }  // namespace tickwire::cli

@@ -19,5 +19,6 @@ void register_map(CLI::App& app);
 void register_server(CLI::App& app);
 void register_bot(CLI::App& app);
 void register_demo(CLI::App& app);
+void register_bench(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -1,0 +1,74 @@
+// `tickwire bench [lights|cubes|bodies|all]`: the bandwidth scenarios of SCENARIOS.md, printed as a
+// table or JSON. The scenarios live in the bench scenario library; this file only parses and prints.
+// Exit 2 when the request cannot run (bad trace), 3 when a scenario decoded wrongly or imprecisely.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "bandwidth_bench.h"
+#include "commands.h"
+#include "server_cost.h"
+
+namespace tickwire::cli {
+namespace {
+
+constexpr int kExitBenchRefused = 2;
+constexpr int kExitBenchIncorrect = 3;
+
+struct BenchArgs {
+  bench::BenchRequest request;
+  bool json = false;
+  uint32_t ticks = 0;  // 0: each scenario's default
+  bool no_verify = false;  // server-cost: skip decoding every body
+};
+
+// Scenario (d), server cost: ms per tick on one thread, not bytes, so it has its own table.
+void run_server_cost_command(const BenchArgs& args) {
+  bench::ServerCostRequest request;
+  if (args.ticks != 0) request.ticks = args.ticks;
+  request.seed = args.request.seed;
+  request.verify = !args.no_verify;
+  const bench::ServerCostResult result = bench::run_server_cost(request);
+  if (args.json) {
+    std::printf("%s\n", bench::server_cost_json(result).dump(2).c_str());
+  } else {
+    std::printf("%s", bench::server_cost_table(result).c_str());
+  }
+  if (!result.correct()) set_exit_code(kExitBenchIncorrect);
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand("bench", "bandwidth scenarios (imported map lights, the cube scene, 250 bodies) and server cost");
+  cmd->add_option("scenario", args->request.which, "lights | cubes | bodies | all | server-cost")
+      ->check(CLI::IsMember({"lights", "cubes", "bodies", "all", "server-cost"}));
+  cmd->add_flag("--no-verify", args->no_verify, "server-cost: do not decode and compare every body");
+  cmd->add_flag("--json", args->json, "print JSON instead of tables");
+  cmd->add_option("--trace", args->request.trace_path, "cubes: replay this TWCUBES1 trace instead of simulating");
+  cmd->add_option("--write-trace", args->request.write_trace_path, "cubes: write the simulated trace (TWCUBES1)");
+  cmd->add_option("--ticks", args->ticks, "ticks per scenario (default: lights 600, cubes 900, bodies 1800)");
+  cmd->add_option("--seed", args->request.seed, "seed for loss, the cube drive and the bodies' paths");
+  cmd->callback([args] {
+    if (args->request.which == "server-cost") {
+      run_server_cost_command(*args);
+      return;
+    }
+    if (args->ticks != 0) args->request.ticks = args->ticks;
+    const bench::BenchRun run = bench::run_bandwidth_benches(args->request);
+    if (args->json) {
+      std::printf("%s\n", bench::bench_json(run).dump(2).c_str());
+    } else {
+      std::printf("%s", bench::bench_table(run).c_str());
+    }
+    if (!run.error.empty()) {
+      std::fprintf(stderr, "bench: %s\n", run.error.c_str());
+      set_exit_code(kExitBenchRefused);
+    } else if (!run.correct()) {
+      set_exit_code(kExitBenchIncorrect);
+    }
+  });
+}
+
+}  // namespace tickwire::cli

@@ -1,0 +1,150 @@
+// ClientSnapshotBuilder: turns the tick's world frame into one client's snapshot. Interest decides
+// what the client may see (radius, always-relevant, minus others' private entities), the byte
+// budget decides which of those get their current state this tick (priority accumulation, parents
+// with their children, scene frames whole, pose and world lanes), and the rest keep the state this
+// client was last sent (free once its baseline holds it), so a client never sees an entity step
+// back in time or blink out. The frame is then coded against the client's acknowledged baseline.
+// One builder serves every client; per-client state is the caller's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "tickwire/clock/time.h"
+#include "tickwire/core/status.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/client_replication_state.h"
+#include "tickwire/replication/interest_set.h"
+#include "tickwire/replication/priority_budget.h"
+#include "tickwire/replication/replica_kinds.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
+
+namespace tickwire {
+
+// The tick's state, shared by every client: built once per tick by the room.
+struct WorldTickFrame {
+  Tick tick;
+  const ReplicaFrame* frame = nullptr;   // every replicated entity, quantized once, ascending id
+  std::span<const uint32_t> entities;    // the interest-world index of each frame->states[i]
+  const InterestWorld* world = nullptr;  // positions, owners, flags, parents, scene frames (moved to this tick)
+};
+
+// One client, as the builder sees it this tick.
+struct ClientView {
+  uint16_t client = 0;
+  uint32_t pawn = kNoEntity;  // its pawn's interest index: the interest centre, always visible
+  float x_m = 0.0f;           // the interest centre when it has no pawn (a spectator)
+  float z_m = 0.0f;
+  float radius_m = 100.0f;
+  uint32_t budget_bytes = 1100;                 // the whole SnapshotDelta message, id byte included
+  std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, sent whole every tick
+};
+
+struct ClientSnapshotBuilderConfig {
+  uint32_t max_visible = 2048;  // one client's interest set (<= InterestSet::kMaxEntities)
+  PriorityConfig priority;
+  uint32_t max_baseline_age_ticks = protocol::MaxBaselineTicks;
+  bool predict_from_older = true;  // give the codec the second acked frame as well
+  // Bytes kept from the budget for what fitting does not choose: removals and unchanged runs.
+  uint32_t reserve_bytes = 24;
+  // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit
+  // against the budget in estimate units (the estimate errs high; the entropy coder adapts).
+  bool calibrate_estimates = true;
+};
+
+// What a build produced; `body` is the caller's buffer, `frame` lives in the client's history.
+struct ClientSnapshot {
+  const SentFrame* frame = nullptr;  // what the client holds once it decodes this snapshot
+  uint8_t baseline_age = 0;          // SnapshotDelta::baseline_age (0: none)
+  uint8_t predict_age = 0;           // SnapshotDelta::predict_age (0: none)
+  const SnapshotDiagnostics* diagnostics = nullptr;
+};
+
+// Per tick, in the room: move the InterestWorld's entities, quantize the world frame once, then
+//   builder.begin_tick({tick, &frame, interest_index_per_state, &world});
+//   for each session: builder.build(view, now, session.replication, body) -> SnapshotDelta{tick,
+//     hash, rest_revision 0, baseline_age, predict_age, body}, sliced if past one message;
+// and when the transport acks every packet of tick T's snapshot: session.replication.acknowledge(T).
+class ClientSnapshotBuilder {
+ public:
+  ClientSnapshotBuilder(const InterestWorld& world, const ReplicaKinds& kinds,
+                        const ClientSnapshotBuilderConfig& config);
+
+  // Once per tick, before the clients: indexes the world frame by interest index.
+  void begin_tick(const WorldTickFrame& tick);
+
+  // The client's frame for this tick (interest, budget, baseline carry-over), stored in its history
+  // as unacknowledged. Does not encode: build() does both; tests call this to look at the choice.
+  const SentFrame& compose(const ClientView& view, ClientReplicationState& client);
+
+  // compose(), then encode(): what the room calls per client per tick.
+  Result<ClientSnapshot> build(const ClientView& view, MonoTime now, ClientReplicationState& client,
+                               std::vector<uint8_t>& body);
+
+  // Encodes the frame the last compose() made for `client` against its references into `body`
+  // (cleared first), and records the diagnostics and the budget log. An error (the body would pass
+  // MaxSnapshotBytes) means nothing may be sent: the frame is discarded from the history.
+  Result<ClientSnapshot> encode(MonoTime now, ClientReplicationState& client, std::vector<uint8_t>& body);
+
+  const ClientSnapshotBuilderConfig& config() const { return config_; }
+
+ private:
+  struct Pick {
+    uint32_t id;              // the record id: frames are sorted by it
+    uint32_t entity;          // interest index
+    const ReplicaState* state;
+  };
+  // A frame's states by interest index, for one build.
+  struct FrameIndex {
+    explicit FrameIndex(uint32_t max_entities) : slot(max_entities, 0), marks(max_entities) {}
+    void index(const SentFrame* frame);
+    // The frame's state for `entity` if it holds this incarnation of it (a record id is the same
+    // for the whole of an incarnation: the room's mapping from interest index to record id).
+    const ReplicaState* find(uint32_t entity, uint32_t incarnation) const;
+    const SentFrame* frame = nullptr;
+    std::vector<uint32_t> slot;
+    EntityMarks marks;
+  };
+  InterestViewer viewer_of(const ClientView& view) const;
+  void measure_candidates(SnapshotDiagnostics& diag);
+  void reserve_holds(SnapshotDiagnostics& diag);
+  void collect_picks(SnapshotDiagnostics& diag);
+  void drop_orphans(SnapshotDiagnostics& diag);
+  uint32_t record_budget(const ClientView& view) const;
+  void learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client);
+
+  const InterestWorld& world_;
+  const ReplicaKinds& kinds_;
+  ClientSnapshotBuilderConfig config_;
+  WorldTickFrame tick_;
+  bool in_tick_ = false;
+  const ClientReplicationState* composed_for_ = nullptr;  // the client of the last compose()
+  const SentFrame* composed_ = nullptr;
+  uint32_t message_overhead_bytes_ = 0;  // SnapshotDelta without its body, id byte included
+
+  // Scratch, sized once; every vector is reserved to its cap at construction.
+  std::vector<uint32_t> state_of_;  // interest index -> index in the world frame (this tick)
+  EntityMarks in_frame_;            // interest indices present in the world frame this tick
+  SentFrameHistory::References refs_;  // the client's references this build
+  FrameIndex base_;                    // its baseline
+  FrameIndex last_;                    // the newest frame it was sent
+  InterestComposer composer_;
+  InterestSet set_;
+  std::vector<uint32_t> sizes_;  // per set entry: estimated bytes of its current state (0: nothing new)
+  std::vector<const ReplicaState*> bases_;  // per set entry: the baseline's state (null: none)
+  std::vector<const ReplicaState*> holds_;  // per set entry: the state kept when not selected (null: absent)
+  std::vector<uint32_t> hold_bytes_;        // per set entry: what keeping it costs against the baseline
+  uint32_t hold_total_bytes_ = 0;
+  PriorityBudget budget_;
+  SendList send_;
+  EntityMarks selected_;
+  EntityMarks present_;
+  EntityMarks frames_reverted_;  // scene frames whose held members went back to the baseline
+  std::vector<Pick> picks_;
+  FitStats fit_;
+};
+
+}  // namespace tickwire

@@ -1,0 +1,310 @@
+// One client's snapshot per tick: compose the interest set; estimate, against the client's
+// baseline, what each visible entity's current state costs and what keeping its last-sent state
+// costs; reserve the keeping, fit new states into what is left; assemble the frame (never a child
+// without its parents) and code it against the baseline.
+#include "tickwire/replication/client_snapshot_builder.h"
+
+#include <algorithm>
+
+#include "tickwire/replication/record_cost_estimate.h"
+#include "tickwire/wire/codec.h"
+
+namespace tickwire {
+
+void ClientSnapshotBuilder::FrameIndex::index(const SentFrame* indexed) {
+  frame = indexed;
+  marks.clear();
+  if (indexed == nullptr) return;
+  for (uint32_t i = 0; i < indexed->entities.size(); ++i) {
+    const uint32_t entity = indexed->entities[i].entity;
+    if (entity < slot.size() && marks.insert(entity)) slot[entity] = i;
+  }
+}
+
+// Reads only the index and the frame's entity list: the state itself is fetched by the caller
+// (prefetched first: a client's frames are cold by the time its next tick comes).
+const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uint32_t incarnation) const {
+  if (!marks.test(entity)) return nullptr;
+  const uint32_t i = slot[entity];
+  return frame->entities[i].incarnation == incarnation ? &frame->frame.states[i] : nullptr;
+}
+
+namespace {
+void prefetch_state(const ReplicaState* state) {
+  if (state == nullptr) return;
+  const char* bytes = reinterpret_cast<const char*>(state);
+  for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
+}
+}  // namespace
+
+ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const ReplicaKinds& kinds,
+                                             const ClientSnapshotBuilderConfig& config)
+    : world_(world),
+      kinds_(kinds),
+      config_(config),
+      state_of_(world.max_entities(), 0),
+      in_frame_(world.max_entities()),
+      base_(world.max_entities()),
+      last_(world.max_entities()),
+      composer_(world.max_entities()),
+      set_(config.max_visible),
+      budget_(world, config.priority),
+      send_(config.max_visible),
+      selected_(world.max_entities()),
+      present_(world.max_entities()),
+      frames_reverted_(world.max_scene_frames() + 1) {
+  TW_ASSERT(config.max_baseline_age_ticks >= 1 && config.max_baseline_age_ticks <= protocol::MaxBaselineTicks,
+            "baseline age cap out of range");
+  sizes_.reserve(config.max_visible);
+  holds_.reserve(config.max_visible);
+  bases_.reserve(config.max_visible);
+  hold_bytes_.reserve(config.max_visible);
+  picks_.reserve(config.max_visible);
+  message_overhead_bytes_ = static_cast<uint32_t>(1 + wire::measure(protocol::SnapshotDelta{}));
+}
+
+void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
+  TW_ASSERT(tick.world == &world_ && tick.frame != nullptr, "a world tick frame of another world");
+  TW_ASSERT(tick.entities.size() == tick.frame->states.size(), "one interest index per world frame state");
+  tick_ = tick;
+  in_tick_ = true;
+  composed_for_ = nullptr;
+  in_frame_.clear();
+  const std::vector<ReplicaState>& states = tick.frame->states;
+  for (uint32_t i = 0; i < states.size(); ++i) {
+    const uint32_t entity = tick.entities[i];
+    TW_ASSERT(world_.contains(entity), "a world frame state whose entity the interest world does not hold");
+    TW_ASSERT(i == 0 || states[i - 1].id < states[i].id, "world frame states must ascend by id");
+    TW_ASSERT(in_frame_.insert(entity), "two world frame states for one interest index");
+    state_of_[entity] = i;
+  }
+}
+
+InterestViewer ClientSnapshotBuilder::viewer_of(const ClientView& view) const {
+  InterestViewer viewer{view.client, view.x_m, view.z_m, view.radius_m, kNoEntity};
+  if (view.pawn != kNoEntity && world_.contains(view.pawn)) {
+    viewer.pawn = view.pawn;
+    viewer.x_m = world_.x_m(view.pawn);
+    viewer.z_m = world_.z_m(view.pawn);
+  }
+  return viewer;
+}
+
+// Per visible entity: what sending its current state adds, and what keeping its last-sent state
+// costs (nothing once the baseline holds that state; nothing for one never sent: it stays absent).
+// Two passes: find every reference and prefetch it, then estimate.
+void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
+  const std::span<const uint32_t> entities = set_.entities();
+  bases_.clear();
+  holds_.clear();
+  for (uint32_t entity : entities) {
+    const bool known = in_frame_.test(entity);  // interest knows it; if this tick's frame does not, never sent
+    const uint32_t incarnation = world_.incarnation(entity);
+    const ReplicaState* base = known ? base_.find(entity, incarnation) : nullptr;
+    const ReplicaState* hold = known ? last_.find(entity, incarnation) : nullptr;
+    prefetch_state(base);
+    prefetch_state(hold);
+    bases_.push_back(base);
+    holds_.push_back(hold);
+  }
+  sizes_.clear();
+  hold_bytes_.clear();
+  hold_total_bytes_ = 0;
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    if (!in_frame_.test(entities[i])) {
+      sizes_.push_back(0);
+      hold_bytes_.push_back(0);
+      continue;
+    }
+    const ReplicaState& current = tick_.frame->states[state_of_[entities[i]]];
+    const ReplicaState* hold = holds_[i];
+    const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, bases_[i]) : 0;
+    // Sending what the client is being sent anyway adds nothing; otherwise the whole record is
+    // charged (not the difference to the hold), so a state in flight is not re-sent for free every
+    // tick while the others wait.
+    sizes_.push_back(hold != nullptr && *hold == current ? 0 : estimate_record_bytes(current, bases_[i]));
+    hold_bytes_.push_back(hold_bytes);
+    hold_total_bytes_ += hold_bytes;
+  }
+  diag.visible = set_.size();
+}
+
+// Holds come first (the client has been sent those states); when they alone pass the budget (the
+// baseline fell far behind), the last ones go back to the baseline's state until the rest fit. A
+// scene frame goes back whole: its members were sent together and stay together.
+void ClientSnapshotBuilder::reserve_holds(SnapshotDiagnostics& diag) {
+  const std::span<const uint32_t> entities = set_.entities();
+  const auto revert = [&](std::size_t i) {
+    holds_[i] = bases_[i];
+    hold_total_bytes_ -= hold_bytes_[i];
+    hold_bytes_[i] = 0;
+    ++diag.reverted;
+  };
+  frames_reverted_.clear();
+  bool any_frame = false;
+  for (std::size_t i = entities.size(); i-- > 0 && hold_total_bytes_ > diag.record_budget_bytes;) {
+    if (hold_bytes_[i] == 0) continue;
+    const uint32_t frame = world_.scene_frame(entities[i]);
+    if (frame != kNoSceneFrame) any_frame = frames_reverted_.insert(frame) || any_frame;
+    revert(i);
+  }
+  for (std::size_t i = 0; any_frame && i < entities.size(); ++i) {
+    if (hold_bytes_[i] != 0 && frames_reverted_.test(world_.scene_frame(entities[i]))) revert(i);
+  }
+  diag.hold_bytes = hold_total_bytes_;
+}
+
+uint32_t ClientSnapshotBuilder::record_budget(const ClientView& view) const {
+  uint32_t fixed = message_overhead_bytes_ + config_.reserve_bytes;
+  if (view.owner) fixed += static_cast<uint32_t>(wire::measure(*view.owner)) + 1;  // the optional's tag
+  return view.budget_bytes > fixed ? view.budget_bytes - fixed : 0;
+}
+
+void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
+  selected_.clear();
+  for (const SendEntry& entry : send_.entries()) selected_.insert(entry.entity);
+  picks_.clear();
+  const std::span<const uint32_t> entities = set_.entities();
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    const uint32_t entity = entities[i];
+    if (!in_frame_.test(entity)) continue;
+    const ReplicaState& current = tick_.frame->states[state_of_[entity]];
+    if (selected_.test(entity)) {
+      picks_.push_back(Pick{current.id, entity, &current});
+    } else if (holds_[i] != nullptr) {
+      picks_.push_back(Pick{current.id, entity, holds_[i]});
+      ++diag.held;
+    }
+  }
+}
+
+// A frame never holds a child whose required parent chain is not all in it: a held child can
+// outlive a parent that left the set, was removed or turned private.
+void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
+  present_.clear();
+  for (const Pick& p : picks_) present_.insert(p.entity);
+  std::size_t kept = 0;
+  for (const Pick& p : picks_) {
+    bool whole_chain = true;
+    if (world_.entry(p.entity).parent != kNoEntity) {
+      bool broken = false;
+      uint32_t depth = 0;
+      for (uint32_t up = world_.parent(p.entity, &broken); whole_chain && up != kNoEntity;
+           up = world_.parent(up, &broken)) {
+        whole_chain = !broken && present_.test(up) && ++depth <= InterestWorld::kMaxParentDepth;
+      }
+      whole_chain = whole_chain && !broken;
+    }
+    if (whole_chain) {
+      picks_[kept++] = p;
+    } else {
+      ++diag.dropped_orphans;
+    }
+  }
+  picks_.resize(kept);
+}
+
+const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
+  TW_ASSERT(in_tick_, "compose() before begin_tick()");
+  refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
+  base_.index(refs_.baseline);
+  last_.index(client.history.newest());
+  const InterestViewer viewer = viewer_of(view);
+  composer_.compose(world_, viewer, set_);
+
+  SnapshotDiagnostics diag;
+  diag.tick = tick_.tick;
+  diag.client = view.client;
+  diag.estimate_scale = config_.calibrate_estimates ? client.estimate_scale : 1.0f;
+  diag.record_budget_bytes = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
+  measure_candidates(diag);
+  reserve_holds(diag);
+  fit_ = budget_.fit(world_, viewer, set_, sizes_, tick_.tick, diag.record_budget_bytes - hold_total_bytes_,
+                     client.priority, send_);
+  diag.candidates = fit_.candidates;
+  diag.selected = fit_.sent;
+  diag.skipped = fit_.deferred;
+  diag.frames_refused = fit_.frames_refused;
+  diag.estimated_record_bytes = fit_.bytes + hold_total_bytes_;
+  collect_picks(diag);
+  drop_orphans(diag);
+  std::sort(picks_.begin(), picks_.end(), [](const Pick& a, const Pick& b) { return a.id < b.id; });
+
+  SentFrame& out = client.history.begin(tick_.tick, refs_, last_.frame);
+  out.frame.owner = view.owner;
+  for (const Pick& p : picks_) {
+    out.frame.states.push_back(*p.state);
+    out.entities.push_back(FrameEntity{p.entity, world_.incarnation(p.entity)});
+  }
+  diag.frame_entities = static_cast<uint32_t>(picks_.size());
+  diag.baseline_age_ticks = refs_.baseline ? static_cast<uint32_t>(tick_.tick - refs_.baseline->tick) : 0;
+  const bool predict = config_.predict_from_older && refs_.baseline != nullptr && refs_.older != nullptr;
+  diag.predict_age_ticks = predict ? static_cast<uint32_t>(tick_.tick - refs_.older->tick) : 0;
+  client.last = diag;
+  composed_for_ = &client;
+  composed_ = &out;
+  return out;
+}
+
+// The encoder's record bytes against the estimate, smoothed; with a 10% margin so a body passes its
+// budget only when a tick's records code worse than the recent ones.
+void ClientSnapshotBuilder::learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client) {
+  constexpr uint32_t kMinSampleBytes = 64;  // a sample from a few bytes says little
+  constexpr float kWeight = 0.1f;
+  constexpr float kMargin = 1.1f;
+  if (!config_.calibrate_estimates || diag.estimated_record_bytes < kMinSampleBytes) return;
+  const float real_bytes = static_cast<float>(diag.entity_bits + diag.object_bits) / 8.0f;
+  const float sample = kMargin * real_bytes / static_cast<float>(diag.estimated_record_bytes);
+  const float scale = (1.0f - kWeight) * client.estimate_scale + kWeight * sample;
+  client.estimate_scale = std::clamp(scale, ClientReplicationState::kMinEstimateScale,
+                                     ClientReplicationState::kMaxEstimateScale);
+}
+
+Result<ClientSnapshot> ClientSnapshotBuilder::build(const ClientView& view, MonoTime now,
+                                                    ClientReplicationState& client, std::vector<uint8_t>& body) {
+  (void)compose(view, client);
+  return encode(now, client, body);
+}
+
+Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplicationState& client,
+                                                     std::vector<uint8_t>& body) {
+  TW_ASSERT(composed_for_ == &client && composed_ != nullptr, "encode() of a client compose() did not just serve");
+  const SentFrame& frame = *composed_;
+  composed_for_ = nullptr;
+  SnapshotDiagnostics& diag = client.last;
+  DeltaRefs refs;
+  if (refs_.baseline != nullptr) refs.baseline = &refs_.baseline->frame;
+  if (diag.predict_age_ticks != 0) refs.older = &refs_.older->frame;
+  const Result<DeltaBodyStats> encoded = encode_snapshot_delta(frame.frame, refs, kinds_, body);
+  if (!encoded) {
+    client.history.discard_last();
+    diag.sent = false;
+    client.window.add(diag);
+    return encoded.error();
+  }
+  const DeltaBodyStats& stats = encoded.value();
+  diag.sent = true;
+  diag.records_sent = stats.changed + stats.added;
+  diag.unchanged = stats.unchanged;
+  diag.removed = stats.removed;
+  diag.header_bits = stats.header_bits;
+  diag.entity_bits = stats.entity_bits;
+  diag.object_bits = stats.object_bits;
+  diag.removal_bits = stats.removal_bits;
+  diag.skip_bits = stats.skip_bits;
+  diag.body_bytes = body.size();
+  learn_estimate_scale(diag, client);
+  diag.message_bytes = message_overhead_bytes_ + body.size();
+  const std::size_t fragments = client.fragments.fragments_for(diag.message_bytes);
+  diag.fragments = fragments;
+  diag.slice = fragments <= 1                                ? SliceOutcome::whole
+               : fragments <= protocol::MaxSnapshotFragments ? SliceOutcome::fragmented
+                                                             : SliceOutcome::over_ceiling;
+  const SliceResult slice{diag.slice, diag.slice == SliceOutcome::fragmented ? fragments : 0};
+  client.budget_log.record(now, tick_.tick, SnapshotComposition{diag.frame_entities, diag.message_bytes, slice});
+  client.window.add(diag);
+  return ClientSnapshot{&frame, static_cast<uint8_t>(diag.baseline_age_ticks),
+                        static_cast<uint8_t>(diag.predict_age_ticks), &client.last};
+}
+
+}  // namespace tickwire
