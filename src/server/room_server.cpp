@@ -258,7 +258,14 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   client_frame_.states.assign(world_states_.begin(), world_states_.end());
   DeltaRefs refs = c.sent.refs(wire_tick);
   delta_.rest_revision = 0;
-  if (refs.baseline == nullptr && rest_.taken() && c.takes_rest && c.rest_held == rest_.revision()) {
+  if (refs.baseline == nullptr && rest_.taken() && c.takes_rest) {
+    // Nothing to code against but the rest table: wait until the client holds it (one round trip
+    // after the welcome or a retake) rather than send the whole map every tick, which on a narrow
+    // link never completes a fragment set, so the client never holds anything to code against.
+    if (c.rest_held != rest_.revision()) {
+      ++c.stats.snapshots_awaiting_rest_table;
+      return false;
+    }
     refs.baseline = &rest_.frame();
     delta_.rest_revision = rest_.revision();
   }
@@ -269,11 +276,23 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   }
   delta_.tick = wire_tick;
   delta_.contract_hash = snapshot_.contract_hash;
-  delta_.baseline_age = refs.baseline && refs.baseline->tick != 0 ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
-  delta_.predict_age = refs.older ? static_cast<uint8_t>(wire_tick - refs.older->tick) : 0;
+  const DeltaBodyStats& used = *coded;
+  delta_.baseline_age =
+      used.used_baseline && refs.baseline->tick != 0 ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
+  if (!used.used_baseline) delta_.rest_revision = 0;
+  delta_.predict_age = used.used_older ? static_cast<uint8_t>(wire_tick - refs.older->tick) : 0;
   delta_.body.resize(body_.size());
   for (std::size_t i = 0; i < body_.size(); ++i) delta_.body[i].value = body_[i];
   auto written = wire::encode_message(delta_, std::span<uint8_t>(encoded_));
+  if (written.ok() && refs.baseline == nullptr && *written > slicer_.budget().whole_max_bytes()) {
+    // A whole state past one message and nothing held to code against: on a narrow link such a
+    // set may never complete while the next one crowds it, so send one per kUnreferencedEveryTicks.
+    if (c.last_unreferenced_tick != 0 && wire_tick - c.last_unreferenced_tick < kUnreferencedEveryTicks) {
+      ++c.stats.snapshots_unreferenced_skipped;
+      return false;
+    }
+    c.last_unreferenced_tick = wire_tick;
+  }
   ReplicaFrame& kept = c.sent.record(wire_tick);
   kept.owner = client_frame_.owner;
   kept.states.assign(client_frame_.states.begin(), client_frame_.states.end());

@@ -63,6 +63,8 @@ class WatchedGame final : public Simulation {
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
   protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override { return game_.claim_outcome(pawn); }
   void write_records(Tick tick, std::vector<protocol::Record>& out) const override { game_.write_records(tick, out); }
+  void write_rest_records(std::vector<protocol::Record>& out) const override { game_.write_rest_records(out); }
+  uint64_t map_generation() const override { return game_.map_generation(); }
   void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
     game_.interact(actor, target, action, tick);
   }

@@ -27,6 +27,9 @@
 
 namespace tickwire {
 
+// A client holding nothing to code against gets a fragmented whole-state snapshot at most this often.
+inline constexpr uint32_t kUnreferencedEveryTicks = 8;
+
 struct RoomServerConfig {
   std::string build_name = "tickwire";
   uint8_t reliable_channel = kSessionReliableChannel;
@@ -51,6 +54,8 @@ struct SessionStats {
   uint64_t snapshot_bytes = 0;  // encoded snapshot bytes (id byte included), fragment headers not
   uint64_t delta_snapshots = 0;     // of snapshots_sent, coded against a frame the client held
   uint64_t baseline_age_ticks = 0;  // summed over delta_snapshots
+  uint64_t snapshots_awaiting_rest_table = 0;  // ticks not sent: no reference held yet, the table on its way
+  uint64_t snapshots_unreferenced_skipped = 0;  // ticks not sent: a fragmented whole state went out recently
   uint64_t inputs_received = 0;
   Tick first_snapshot_tick;
   Tick last_snapshot_tick;
@@ -96,6 +101,7 @@ class RoomServer : public TickObserver {
     bool takes_rest = false;    // ... and mapRestTable: it is sent the rest table
     uint32_t rest_sent = 0;     // the rest table revision it was sent
     uint32_t rest_held = 0;     // the revision it reports holding whole
+    uint32_t last_unreferenced_tick = 0;  // the last fragmented snapshot coded against nothing
     SentFrames sent;            // what a delta client was sent, and what it holds
     SessionStats stats;
   };
