@@ -42,8 +42,8 @@ Quatd spin(const Quatd& q, double wx, double wy, double wz, double dt) {
                      d.w * q.z + d.x * q.y - d.y * q.x + d.z * q.w, d.w * q.w - d.x * q.x - d.y * q.y - d.z * q.z});
 }
 
-void set_rotation(ReplicaState& s, const Quatd& q, uint8_t bits) {
-  const SmallestThree t = pack_smallest_three(wire::Quat{float(q.x), float(q.y), float(q.z), float(q.w)}, bits);
+void set_rotation(ReplicaState& s, const Quatd& q, int32_t max_step) {
+  const SmallestThree t = pack_smallest_three(wire::Quat{float(q.x), float(q.y), float(q.z), float(q.w)}, max_step);
   s.has_rotation = true;
   s.rotation_largest = t.largest;
   s.rotation = t.steps;
@@ -227,7 +227,7 @@ void scenario_b(uint32_t older_gap) {
       s.id = static_cast<uint32_t>(i + 1);
       s.kind = 2;
       s.position = {quant(cubes[i].p[0], 1.0 / 512), quant(cubes[i].p[1], 1.0 / 512), quant(cubes[i].p[2], 1.0 / 512)};
-      set_rotation(s, cubes[i].q, 9);
+      set_rotation(s, cubes[i].q, rotation_max_step(9));
       s.payload_count = 1;
       f.states.push_back(s);
       moving_total += cubes[i].moving && tick > 60 ? 1 : 0;
@@ -243,9 +243,9 @@ void scenario_b(uint32_t older_gap) {
 }
 
 // (c): 250 bodies on sums of sinusoids, spinning at 0.5-3 rad/s about a slowly turning axis.
-void scenario_c(uint32_t older_gap, uint8_t rotation_bits) {
+void scenario_c(uint32_t older_gap, uint16_t rotation_steps) {
   ReplicaKinds kinds = ReplicaKinds::defaults();
-  kinds.set(2, ReplicaPrecision{0.02f, rotation_bits});
+  kinds.set(2, ReplicaPrecision{0.02f, 9, rotation_steps});
   struct Body {
     double amp[3][3], freq[3][3], phase[3][3];
     double rate, axis_freq, axis_phase;
@@ -287,8 +287,8 @@ void scenario_c(uint32_t older_gap, uint8_t rotation_bits) {
         for (int k = 0; k < 3; ++k) p += b.amp[a][k] * std::sin(b.freq[a][k] * t + b.phase[a][k]);
         s.position[a] = quant(p, 0.02);
       }
-      set_rotation(s, b.q, rotation_bits);
-      const wire::Quat back = unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_bits);
+      set_rotation(s, b.q, rotation_steps);
+      const wire::Quat back = unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_steps);
       const double dot = std::fabs(back.x * b.q.x + back.y * b.q.y + back.z * b.q.z + back.w * b.q.w);
       max_angle_error = std::max(max_angle_error, 2 * std::acos(std::min(1.0, dot)));
       s.payload_count = 1;
@@ -301,7 +301,7 @@ void scenario_c(uint32_t older_gap, uint8_t rotation_bits) {
     }
   }
   tally.print(250);
-  std::printf("  rotation bits %u: max angle error %.5f rad\n", rotation_bits, max_angle_error);
+  std::printf("  rotation max step %u: max angle error %.5f rad\n", rotation_steps, max_angle_error);
 }
 
 // Encoding cost: 60 visible entities, most moving, against a 6-tick baseline and an older frame.
@@ -340,11 +340,11 @@ BENCHMARK(BM_EncodeSixtyMoving);
 }  // namespace replica_delta_bench
 
 int main(int argc, char** argv) {
+  using tickwire::ReplicaPrecision;
   const uint32_t gap = argc > 1 && argv[1][0] != '-' ? static_cast<uint32_t>(std::atoi(argv[1])) : 6;
   replica_delta_bench::scenario_a(gap);
   replica_delta_bench::scenario_b(gap);
-  replica_delta_bench::scenario_c(gap == 6 ? 3 : gap, 12);
-  replica_delta_bench::scenario_c(gap == 6 ? 3 : gap, 13);
+  replica_delta_bench::scenario_c(gap == 6 ? 3 : gap, ReplicaPrecision::rotation_steps_for_angle(0.001));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

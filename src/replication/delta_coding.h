@@ -24,10 +24,11 @@ struct UIntModel {
   std::array<BitModel, kLengthSlots> more{};  // more[k]: is the bit length above k?
   std::array<BitModel, kSecondSlots> second{};
 
-  // A prior: small lengths likely (each step up `p1_per_4096` likely to continue).
-  static UIntModel with_continue(uint32_t p1_per_4096) {
+  // A prior: zero `1 - p_nonzero`, then each step up in length `p_continue` likely (of 4096).
+  static UIntModel with_continue(uint32_t p_continue, uint32_t p_nonzero = 0) {
     UIntModel m;
-    m.more.fill(BitModel::with_p1(p1_per_4096));
+    m.more.fill(BitModel::with_p1(p_continue));
+    if (p_nonzero != 0) m.more[0] = BitModel::with_p1(p_nonzero);
     return m;
   }
 };

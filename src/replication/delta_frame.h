@@ -15,14 +15,20 @@
 
 namespace tickwire::delta {
 
-// After a run of unchanged baseline records: the next baseline record changed, a record the
-// baseline lacks is added, the next baseline record is removed, or the rest is unchanged (end).
-enum class RecordOp : uint8_t { changed = 0, added = 1, removed = 2, end = 3 };
+// When the next baseline record is not kept as it is: it changed, a record the baseline lacks is
+// added before it, or it is removed.
+enum class RecordOp : uint8_t { changed = 0, added = 1, removed = 2 };
+
+// How the older frame saw a baseline record, the context of its "kept" decision: a record that
+// changed from the older frame to the baseline is likely moving still, one that did not, at rest.
+enum class KeepContext : uint8_t { no_older = 0, was_still = 1, was_changing = 2 };
 
 struct FrameModels {
   BitModel owner_present;
-  std::array<std::array<BitModel, 3>, 4> op;  // by the previous op: changed?, added?, end?
-  UIntModel run, id_gap;
+  std::array<BitModel, 3> keep;               // by KeepContext
+  BitModel end;                               // every remaining baseline record is unchanged?
+  std::array<std::array<BitModel, 2>, 3> op;  // by the previous op: changed?, added?
+  UIntModel id_gap;
   RecordModels record;
   OwnerModels owner;
 
@@ -31,16 +37,19 @@ struct FrameModels {
 
 template <class C>
 RecordOp code_op(C& c, FrameModels& m, RecordOp previous, RecordOp op) {
-  std::array<BitModel, 3>& models = m.op[static_cast<std::size_t>(previous)];
+  std::array<BitModel, 2>& models = m.op[static_cast<std::size_t>(previous)];
   bool is = op == RecordOp::changed;
   c.bit(models[0], is);
   if (is) return RecordOp::changed;
   is = op == RecordOp::added;
   c.bit(models[1], is);
-  if (is) return RecordOp::added;
-  is = op == RecordOp::end;
-  c.bit(models[2], is);
-  return is ? RecordOp::end : RecordOp::removed;
+  return is ? RecordOp::added : RecordOp::removed;
+}
+
+template <class C>
+bool code_end(C& c, FrameModels& m, bool end) {
+  c.bit(m.end, end);
+  return end;
 }
 
 // The references a body is coded against, as both ends resolve them.
@@ -88,5 +97,17 @@ class OlderCursor {
   const ReplicaFrame* older_;
   std::size_t next_ = 0;
 };
+
+inline KeepContext keep_context(OlderCursor& older, const ReplicaState& base) {
+  const ReplicaState* o = older.find(base.id, base);
+  if (o == nullptr) return KeepContext::no_older;
+  return *o == base ? KeepContext::was_still : KeepContext::was_changing;
+}
+
+template <class C>
+bool code_keep(C& c, FrameModels& m, KeepContext context, bool keep) {
+  c.bit(m.keep[static_cast<std::size_t>(context)], keep);
+  return keep;
+}
 
 }  // namespace tickwire::delta

@@ -17,6 +17,7 @@ RecordModels RecordModels::fresh() {
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
+  m.extras_same = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1000);
   m.rotation_same = BitModel::with_p1(1800);
   m.look_same = BitModel::with_p1(kOften);
@@ -24,7 +25,7 @@ RecordModels RecordModels::fresh() {
   m.payload_same.fill(BitModel::with_p1(kLikely));
   m.channel_same.fill(BitModel::with_p1(kOften));
   for (UIntModel* u : {&m.position[0], &m.position[1], &m.position[2], &m.rotation[0], &m.rotation[1], &m.rotation[2]}) {
-    *u = UIntModel::with_continue(3200);
+    *u = UIntModel::with_continue(3200, 2048);
   }
   return m;
 }
@@ -34,11 +35,12 @@ OwnerModels OwnerModels::fresh() {
   for (BitModel* b : {&m.ack_present, &m.ack_exact, &m.ref_same, &m.heights_same, &m.bits_same}) {
     *b = BitModel::with_p1(kLikely);
   }
-  m.queue_same = BitModel::with_p1(kOften);
+  m.queue_same = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1500);
   m.velocity_same = BitModel::with_p1(kOften);
-  m.position = UIntModel::with_continue(3400);
-  m.velocity = UIntModel::with_continue(3400);
+  // A pawn's float residuals are zero (on course) or many bits (a turn): one body, no adapting.
+  m.position = UIntModel::with_continue(3600, 2048);
+  m.velocity = UIntModel::with_continue(3600, 2048);
   return m;
 }
 
@@ -46,10 +48,13 @@ const FrameModels& FrameModels::fresh() {
   static const FrameModels kFresh = [] {
     FrameModels m;
     m.owner_present = BitModel::with_p1(kLikely);
+    m.keep[0] = BitModel::with_p1(kOften);
+    m.keep[1] = BitModel::with_p1(4000);
+    m.keep[2] = BitModel::with_p1(600);
+    m.end = BitModel::with_p1(1024);
     for (auto& by_previous : m.op) {
       by_previous[0] = BitModel::with_p1(2048);
       by_previous[1] = BitModel::with_p1(1024);
-      by_previous[2] = BitModel::with_p1(2048);
     }
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();

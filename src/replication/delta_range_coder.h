@@ -26,7 +26,7 @@ struct BitModel {
     return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
   }
   void update(unsigned bit) {
-    constexpr std::array<uint8_t, 6> kShiftBySeen{2, 3, 3, 4, 4, 5};
+    constexpr std::array<uint8_t, 5> kShiftBySeen{2, 3, 3, 4, 4};
     const unsigned shift = kShiftBySeen[seen];
     if (seen + 1u < kShiftBySeen.size()) ++seen;
     if (bit == 0) {

@@ -18,7 +18,7 @@
 namespace tickwire::delta {
 
 struct RecordModels {
-  BitModel head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
+  BitModel extras_same, head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
   BitModel scale_same, look_same, eye_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
@@ -44,7 +44,7 @@ inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
 
 inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
   const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
-  return rotation_max_step(p.rotation_bits);
+  return p.rotation_max_step();
 }
 
 template <class C>
@@ -140,22 +140,26 @@ void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, ReplicaPayload
   }
 }
 
-// The fields of a record whose reference is r.base; `s` holds the current state when encoding and
-// a copy of r.base (its id set) when decoding.
+// Everything but the transform and the look: what a moving record almost never changes.
+inline bool same_extras(const ReplicaState& s, const ReplicaState& b) {
+  if (s.form != b.form || s.kind != b.kind || s.object_index != b.object_index || s.flags != b.flags ||
+      s.has_transform != b.has_transform || s.has_rotation != b.has_rotation || s.has_scale != b.has_scale ||
+      s.payload_count != b.payload_count || !same_bits(s.scale, b.scale) || !same_bits(s.eye_height, b.eye_height)) {
+    return false;
+  }
+  for (std::size_t k = 0; k < 4; ++k) {
+    if (!same_payload(s.payloads[k], b.payloads[k])) return false;
+  }
+  return true;
+}
+
 template <class C>
-void code_record(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
-  const ReplicaState& b = *r.base;
-  code_head(c, m, b, s);
-  if (!code_same(c, m.flags_same, s.flags, b.flags)) code_raw(c, s.flags, 8);
-  code_shape(c, m, b, s);
-  code_position(c, m, r, s);
-  code_rotation(c, m, r, s);
+void code_extras(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
   bool scale_same = same_bits(s.scale, b.scale);
   c.bit(m.scale_same, scale_same);
   if (!scale_same) {
     for (std::size_t i = 0; i < 3; ++i) code_real(c, m.scale, s.scale[i], ordered_of(b.scale[i]));
   }
-  code_look(c, m, b, s);
   bool eye_same = same_bits(s.eye_height, b.eye_height);
   c.bit(m.eye_same, eye_same);
   if (!eye_same) code_real(c, m.eye, s.eye_height, ordered_of(b.eye_height));
@@ -164,6 +168,25 @@ void code_record(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
     c.bit(m.payload_same[k], same);
     if (!same) code_payload(c, m, b.payloads[k], s.payloads[k]);
   }
+}
+
+// The fields of a record whose reference is r.base; `s` holds the current state when encoding and
+// a copy of r.base (its id set) when decoding. One decision covers every field but the transform
+// and the look when none of them changed (the common case of a moving record).
+template <class C>
+void code_record(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+  const ReplicaState& b = *r.base;
+  bool extras_same = same_extras(s, b);
+  c.bit(m.extras_same, extras_same);
+  if (!extras_same) {
+    code_head(c, m, b, s);
+    if (!code_same(c, m.flags_same, s.flags, b.flags)) code_raw(c, s.flags, 8);
+    code_shape(c, m, b, s);
+  }
+  code_position(c, m, r, s);
+  code_rotation(c, m, r, s);
+  code_look(c, m, b, s);
+  if (!extras_same) code_extras(c, m, b, s);
 }
 
 }  // namespace tickwire::delta

@@ -33,7 +33,7 @@ void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds,
   s.flags = e.flags;
   s.has_rotation = e.rotation.has_value();
   if (s.has_rotation) {
-    const SmallestThree r = pack_smallest_three(e.rotation->q, p.rotation_bits);
+    const SmallestThree r = pack_smallest_three(e.rotation->q, p.rotation_max_step());
     s.rotation_largest = r.largest;
     s.rotation = r.steps;
   }
@@ -109,7 +109,7 @@ void dequantize_state(const ReplicaState& s, const ReplicaKinds& kinds, protocol
   e.pitch_deg = static_cast<float>(wire::dequantize(s.pitch, protocol::kAngleSpec));
   e.eye_height = s.eye_height;
   e.flags = s.flags;
-  if (s.has_rotation) e.rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, p.rotation_bits)};
+  if (s.has_rotation) e.rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, p.rotation_max_step())};
   const ReplicaPayload& payload = s.payloads[0];
   for (uint8_t i = 0; i < payload.channel_count && i < protocol::MaxKindChannels; ++i) {
     e.payload.channels.push_back(protocol::KindChannel{payload.channels[i]});

@@ -1,10 +1,24 @@
 // The registry of replicated kinds and their precision, filled by the game on both ends.
 #include "tickwire/replication/replica_kinds.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "tickwire/core/assert.h"
 #include "tickwire/replication/smallest_three.h"
 
 namespace tickwire {
+
+int32_t ReplicaPrecision::rotation_max_step() const {
+  return rotation_steps != 0 ? rotation_steps : tickwire::rotation_max_step(rotation_bits);
+}
+
+uint16_t ReplicaPrecision::rotation_steps_for_angle(double max_angle_rad) {
+  TW_ASSERT(max_angle_rad > 0, "an angle precision must be positive");
+  const double steps = std::ceil(2.4 / max_angle_rad);
+  const double lo = tickwire::rotation_max_step(kMinRotationBits);
+  return static_cast<uint16_t>(std::clamp(steps, lo, static_cast<double>(kMaxRotationStep)));
+}
 
 ReplicaKinds ReplicaKinds::defaults() {
   ReplicaKinds kinds;
@@ -17,6 +31,9 @@ void check(const ReplicaPrecision& precision) {
   TW_ASSERT(precision.position_quantum_m > 0, "a position quantum must be positive");
   TW_ASSERT(precision.rotation_bits >= kMinRotationBits && precision.rotation_bits <= kMaxRotationBits,
             "rotation bits must lie in 9..15");
+  TW_ASSERT(precision.rotation_steps == 0 ||
+                (precision.rotation_steps >= rotation_max_step(kMinRotationBits) && precision.rotation_steps <= kMaxRotationStep),
+            "rotation steps must lie in 255..16383");
 }
 }  // namespace
 

@@ -8,15 +8,20 @@
 
 namespace tickwire {
 
-SmallestThree pack_smallest_three(const wire::Quat& q, uint8_t rotation_bits) {
-  TW_ASSERT(rotation_bits >= kMinRotationBits && rotation_bits <= kMaxRotationBits, "rotation bits out of range");
+namespace {
+void check(int32_t max_step) {
+  TW_ASSERT(max_step >= rotation_max_step(kMinRotationBits) && max_step <= kMaxRotationStep, "max step out of range");
+}
+}  // namespace
+
+SmallestThree pack_smallest_three(const wire::Quat& q, int32_t max_step) {
+  check(max_step);
   const double c[4] = {q.x, q.y, q.z, q.w};
   uint8_t largest = 0;
   for (uint8_t i = 1; i < 4; ++i) {
     if (std::fabs(c[i]) > std::fabs(c[largest])) largest = i;
   }
   const double sign = c[largest] < 0 ? -1.0 : 1.0;
-  const int32_t max_step = rotation_max_step(rotation_bits);
   const double scale = static_cast<double>(max_step) * std::sqrt(2.0);
   SmallestThree out;
   out.largest = largest;
@@ -30,9 +35,9 @@ SmallestThree pack_smallest_three(const wire::Quat& q, uint8_t rotation_bits) {
   return out;
 }
 
-wire::Quat unpack_smallest_three(const SmallestThree& s, uint8_t rotation_bits) {
-  TW_ASSERT(rotation_bits >= kMinRotationBits && rotation_bits <= kMaxRotationBits, "rotation bits out of range");
-  const double scale = static_cast<double>(rotation_max_step(rotation_bits)) * std::sqrt(2.0);
+wire::Quat unpack_smallest_three(const SmallestThree& s, int32_t max_step) {
+  check(max_step);
+  const double scale = static_cast<double>(max_step) * std::sqrt(2.0);
   double c[4];
   double sum = 0;
   const uint8_t largest = s.largest & 3;

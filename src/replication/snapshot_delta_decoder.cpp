@@ -2,6 +2,7 @@
 // hostile bytes. Every count is capped, every id must ascend, every operation must name a record
 // the baseline holds, and a body needing a reference it was not given is refused, never misapplied.
 #include "delta_frame.h"
+#include "tickwire/core/assert.h"
 #include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire {
@@ -16,7 +17,7 @@ struct Reader {
   const ReplicaKinds& kinds;
   ReplicaFrame& out;
   OlderCursor older;
-  RecordOp previous = RecordOp::end;
+  RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
 
   bool push(const ReplicaState& s) {
@@ -46,18 +47,21 @@ void decode_records(Reader& rd) {
   const std::size_t nb = base.size();
   std::size_t i = 0;
   // Each operation consumes a baseline record or adds one to the (capped) frame.
-  for (std::size_t ops = 0; ops <= nb + kMaxReplicaFrameStates && !rd.c.failed(); ++ops) {
-    const RecordOp op = code_op(rd.c, rd.m, rd.previous, RecordOp::end);
-    rd.previous = op;
-    if (op == RecordOp::end) {
+  // Each step keeps or consumes a baseline record or adds one to the (capped) frame.
+  bool may_end = true;  // at the start, after an operation, and once the baseline is exhausted
+  for (std::size_t steps = 0; steps <= nb + kMaxReplicaFrameStates && !rd.c.failed(); ++steps) {
+    if ((may_end || i == nb) && code_end(rd.c, rd.m, false)) {
       rd.copy_run(base, i, nb - i);
       return;
     }
-    uint64_t run = 0;
-    rd.c.uint(rd.m.run, run, 32);
-    rd.c.require(run <= nb - i, DeltaRefusal::not_in_baseline);
-    if (rd.c.failed()) return;
-    rd.copy_run(base, i, run);
+    may_end = false;
+    if (i < nb && code_keep(rd.c, rd.m, keep_context(rd.older, base[i]), false)) {
+      rd.copy_run(base, i, 1);
+      continue;
+    }
+    may_end = true;
+    const RecordOp op = code_op(rd.c, rd.m, rd.previous, RecordOp::changed);
+    rd.previous = op;
     if (op == RecordOp::added) {
       uint64_t gap = 0;
       rd.c.uint(rd.m.id_gap, gap, 33);
@@ -90,6 +94,7 @@ Status refuse(DeltaRefusal reason, DeltaRefusal* refusal) {
 
 Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
                              ReplicaFrame& out, DeltaRefusal* refusal) {
+  TW_ASSERT(&out != refs.baseline && &out != refs.older, "decode into a frame other than its references");
   DecodeIO c(body);
   if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);
   FrameModels models = FrameModels::fresh();

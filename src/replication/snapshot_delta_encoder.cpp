@@ -1,7 +1,7 @@
-// The SnapshotDelta body encoder: walks the current frame and the baseline in id order, naming
-// runs of unchanged records by their length, coding changed records field by field against the
-// baseline (predicted on from the older frame), added records against nothing, removals
-// explicitly. No allocation per record: the output vector and the models are reused per body.
+// The SnapshotDelta body encoder: walks the current frame and the baseline in id order; each
+// unchanged record costs one learnt "kept" decision (a few thousandths of a bit at rest), changed
+// records are coded field by field against the baseline (predicted on from the older frame),
+// added ones against nothing, removals explicitly. No allocation per record.
 #include <algorithm>
 
 #include "delta_frame.h"
@@ -20,7 +20,7 @@ struct Walk {
   const ReplicaKinds& kinds;
   DeltaBodyStats& stats;
   OlderCursor older;
-  RecordOp previous = RecordOp::end;
+  RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
   std::size_t mark = 0;
 
@@ -30,13 +30,9 @@ struct Walk {
     if (now > mark) section += now - mark;
     mark = now;
   }
-  void op(RecordOp o, uint32_t run) {
+  void op(RecordOp o) {
     code_op(c, m, previous, o);
     previous = o;
-    if (o == RecordOp::end) return;
-    uint64_t run_records = run;
-    c.uint(m.run, run_records, 32);
-    charge(stats.skip_bits);
   }
   void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state) {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
@@ -51,41 +47,63 @@ std::size_t coded_records(const ReplicaFrame& current, const ReplicaFrame* basel
   return baseline == nullptr ? current.states.size() : std::max(current.states.size(), baseline->states.size());
 }
 
+// Records equal at the end of both frames: past this many, `end` is cheaper than a kept decision each.
+constexpr std::size_t kEndAfterTailRecords = 32;
+
+std::size_t equal_tail(const std::vector<ReplicaState>& base, const std::vector<ReplicaState>& cur) {
+  std::size_t tail = 0;
+  while (tail < base.size() && tail < cur.size() && base[base.size() - 1 - tail] == cur[cur.size() - 1 - tail]) ++tail;
+  return tail >= kEndAfterTailRecords ? tail : 0;
+}
+
 void encode_records(Walk& w, const ReplicaFrame& current) {
   static const ReplicaState kNothing{};
+  static const std::vector<ReplicaState> kNoStates;
   const std::vector<ReplicaState>& cur = current.states;
-  const std::vector<ReplicaState>* base_states = w.refs.baseline ? &w.refs.baseline->states : nullptr;
-  const std::size_t nc = cur.size();
-  const std::size_t nb = base_states ? base_states->size() : 0;
+  const std::vector<ReplicaState>& base = w.refs.baseline ? w.refs.baseline->states : kNoStates;
+  const std::size_t nc = cur.size(), nb = base.size();
+  const std::size_t tail = equal_tail(base, cur);
   std::size_t i = 0, j = 0;
+  bool may_end = true;  // at the start, after an operation, and once the baseline is exhausted
   while (true) {
-    uint32_t run = 0;
-    while (i < nb && j < nc && (*base_states)[i] == cur[j]) {
-      ++i, ++j, ++run;
-    }
-    if (i == nb && j == nc) {
-      w.op(RecordOp::end, 0);
+    if (may_end || i == nb) {
+      const bool end = i == nb - tail && j == nc - tail;
+      code_end(w.c, w.m, end);
       w.charge(w.stats.skip_bits);
-      w.stats.unchanged += run;
-      return;
+      if (end) {
+        w.stats.unchanged += static_cast<uint32_t>(tail);
+        return;
+      }
     }
-    w.stats.unchanged += run;
-    if (run > 0) w.last_id = (*base_states)[i - 1].id;
-    if (i < nb && (j == nc || (*base_states)[i].id < cur[j].id)) {
-      w.op(RecordOp::removed, run);
-      w.last_id = (*base_states)[i++].id;
+    may_end = false;
+    if (i < nb) {
+      const bool keep = j < nc && i < nb - tail && base[i] == cur[j];
+      code_keep(w.c, w.m, keep_context(w.older, base[i]), keep);
+      w.charge(w.stats.skip_bits);
+      if (keep) {
+        w.last_id = base[i].id;
+        ++i, ++j, ++w.stats.unchanged;
+        continue;
+      }
+    }
+    may_end = true;
+    if (i < nb && (j == nc || base[i].id < cur[j].id)) {
+      w.op(RecordOp::removed);
+      w.last_id = base[i++].id;
       w.charge(w.stats.removal_bits);
       ++w.stats.removed;
-    } else if (i < nb && (*base_states)[i].id == cur[j].id) {
-      w.op(RecordOp::changed, run);
-      const ReplicaState& base = (*base_states)[i++];
-      w.record(cur[j], base, w.older.find(base.id, base));
+    } else if (i < nb && base[i].id == cur[j].id) {
+      w.op(RecordOp::changed);
+      w.charge(w.stats.skip_bits);
+      const ReplicaState& b = base[i++];
+      w.record(cur[j], b, w.older.find(b.id, b));
       w.last_id = cur[j++].id;
       ++w.stats.changed;
     } else {
-      w.op(RecordOp::added, run);
+      w.op(RecordOp::added);
       uint64_t gap = static_cast<uint64_t>(static_cast<int64_t>(cur[j].id) - w.last_id - 1);
       w.c.uint(w.m.id_gap, gap, 33);
+      w.charge(w.stats.skip_bits);
       w.record(cur[j], kNothing, nullptr);
       w.last_id = cur[j++].id;
       ++w.stats.added;
@@ -114,6 +132,8 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
   DeltaBodyStats stats;
+  stats.used_baseline = body.baseline != nullptr;
+  stats.used_older = body.ex.active;
   uint64_t header = (body.baseline ? 1u : 0u) | (body.ex.active ? 2u : 0u);
   c.raw(header, 2);
   bool owner = current.owner.has_value();

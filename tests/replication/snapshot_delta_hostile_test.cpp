@@ -27,12 +27,12 @@ class Crafter {
     bool owner = false;
     io_.bit(models_.owner_present, owner);
   }
-  void op(RecordOp op, uint32_t run = 0) {
+  void end(bool end) { delta::code_end(io_, models_, end); }
+  // Bodies here use no older frame, so every kept decision is in the no_older context.
+  void keep(bool keep) { delta::code_keep(io_, models_, delta::KeepContext::no_older, keep); }
+  void op(RecordOp op) {
     delta::code_op(io_, models_, previous_, op);
     previous_ = op;
-    if (op == RecordOp::end) return;
-    uint64_t r = run;
-    io_.uint(models_.run, r, 32);
   }
   void gap(uint64_t gap) { io_.uint(models_.id_gap, gap, 33); }
   void record(const ReplicaState& base, ReplicaState s, const ReplicaKinds& kinds) {
@@ -48,7 +48,7 @@ class Crafter {
   std::vector<uint8_t> bytes_;
   EncodeIO io_;
   FrameModels models_;
-  RecordOp previous_ = RecordOp::end;
+  RecordOp previous_ = RecordOp::changed;
 };
 
 struct Fixture {
@@ -92,24 +92,20 @@ TEST(SnapshotDeltaHostile, AddedIdsMustAscendAndBeNew) {
   Fixture f;
   Rng rng(3);
   const ReplicaState fresh = test::random_state(rng, 0);
-  {
-    Crafter c(true, false);  // id 6 added before 5 is passed: 2 unchanged, then gap 3 -> id 6 > 5
-    c.op(RecordOp::added, 1);
-    c.gap(3);
+  for (const auto& [gap, reason] : {std::pair{3u, DeltaRefusal::id_out_of_order}, {2u, DeltaRefusal::duplicate_id}}) {
+    Crafter c(true, false);  // id 2 kept, then an id added before 5: 6 (past it) or 5 (held)
+    c.end(false);
+    c.keep(true);
+    c.keep(false);
+    c.op(RecordOp::added);
+    c.gap(gap);
     c.record(ReplicaState{}, fresh, f.kinds);
-    c.op(RecordOp::end);
-    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::id_out_of_order);
-  }
-  {
-    Crafter c(true, false);  // id 5 added where the baseline holds 5
-    c.op(RecordOp::added, 1);
-    c.gap(2);
-    c.record(ReplicaState{}, fresh, f.kinds);
-    c.op(RecordOp::end);
-    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::duplicate_id);
+    c.end(true);
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), reason);
   }
   {
     Crafter c(false, false);  // an id past 2^32 - 1
+    c.end(false);
     c.op(RecordOp::added);
     c.gap(uint64_t{1} << 32);
     EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::id_out_of_order);
@@ -118,20 +114,19 @@ TEST(SnapshotDeltaHostile, AddedIdsMustAscendAndBeNew) {
 
 TEST(SnapshotDeltaHostile, OperationsPastTheBaselineAreRefused) {
   Fixture f;
-  {
-    Crafter c(true, false);  // removes a fourth record of a three-record baseline
-    c.op(RecordOp::removed, 3);
+  for (RecordOp op : {RecordOp::removed, RecordOp::changed}) {
+    Crafter c(true, false);  // all three baseline records kept, then a fourth removed or changed
+    c.end(false);
+    for (int k = 0; k < 3; ++k) c.keep(true);
+    c.end(false);
+    c.op(op);
     EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::not_in_baseline);
   }
   {
     Crafter c(false, false);  // a removal with no baseline at all
-    c.op(RecordOp::removed, 0);
+    c.end(false);
+    c.op(RecordOp::removed);
     EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::not_in_baseline);
-  }
-  {
-    Crafter c(true, false);  // a run longer than the baseline
-    c.op(RecordOp::changed, 4);
-    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::not_in_baseline);
   }
 }
 
@@ -148,9 +143,11 @@ TEST(SnapshotDeltaHostile, OverCapShapesAreRefused) {
                                                          {form, DeltaRefusal::bad_form}};
   for (const auto& [state, reason] : cases) {
     Crafter c(true, false);
-    c.op(RecordOp::changed, 0);
+    c.end(false);
+    c.keep(false);
+    c.op(RecordOp::changed);
     c.record(f.baseline.states[0], state, f.kinds);
-    c.op(RecordOp::end);
+    c.end(true);
     EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), reason);
   }
 }

@@ -67,8 +67,9 @@ TEST(SnapshotDeltaRoundTrip, RandomChainsWithEveryReferenceChoice) {
   const uint64_t seed = test::test_seed(0xde17a);
   Rng rng(seed);
   ReplicaKinds kinds = ReplicaKinds::defaults();
-  kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12});
-  kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11});
+  kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12, 0});
+  kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11, 0});
   for (int chain = 0; chain < 12; ++chain) {
     const uint32_t max_id = static_cast<uint32_t>(rng.between(0, 300));
     ReplicaFrame rest = random_frame(rng, 0, max_id, 0.5);
@@ -110,7 +111,7 @@ TEST(SnapshotDeltaRoundTrip, UnrelatedFramesAndExtremeValues) {
   }
 }
 
-TEST(SnapshotDeltaRoundTrip, UnchangedRunsCostLittle) {
+TEST(SnapshotDeltaRoundTrip, UnchangedRecordsCostLittle) {
   const ReplicaKinds kinds = ReplicaKinds::defaults();
   Rng rng(7);
   ReplicaFrame baseline = random_frame(rng, 100, 2000, 0.8);
@@ -122,6 +123,27 @@ TEST(SnapshotDeltaRoundTrip, UnchangedRunsCostLittle) {
   EXPECT_LE(same.body.size(), 2u);
   EXPECT_EQ(same.stats.unchanged, current.states.size());
   expect_round_trip(current, {&baseline, nullptr}, kinds, "all unchanged");
+}
+
+TEST(SnapshotDeltaRoundTrip, OlderFramesAreUsedOnlyWhenTheyQualify) {
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  Rng rng(test::test_seed(77));
+  ReplicaFrame rest = random_frame(rng, 0, 50, 0.5);
+  ReplicaFrame older = test::successor(rng, rest, 10, 50);
+  ReplicaFrame baseline = test::successor(rng, older, 3, 50);
+  ReplicaFrame current = test::successor(rng, baseline, 3, 50);
+  const struct {
+    DeltaRefs refs;
+    bool baseline, older;
+  } cases[] = {{{&baseline, &older}, true, true},  {{&baseline, nullptr}, true, false},
+               {{&rest, &older}, true, false},     {{&older, &baseline}, true, false},
+               {{nullptr, &older}, false, false}};
+  for (const auto& c : cases) {
+    const Coded coded = encode(current, c.refs, kinds);
+    EXPECT_EQ(coded.stats.used_baseline, c.baseline);
+    EXPECT_EQ(coded.stats.used_older, c.older);
+    expect_round_trip(current, c.refs, kinds, "reference choice");
+  }
 }
 
 }  // namespace

@@ -11,6 +11,15 @@ namespace tickwire {
 struct ReplicaPrecision {
   float position_quantum_m = 1.0f / 512.0f;  // decoded positions lie within half of it of the truth
   uint8_t rotation_bits = 9;                  // smallest-three bits per component (9..15)
+  // When set, the smallest-three grid's max step M itself (255..16383), overriding rotation_bits:
+  // a precision between two bit counts (the codec's cost follows M, not a power of two).
+  uint16_t rotation_steps = 0;
+
+  int32_t rotation_max_step() const;
+  // The coarsest grid whose decoded orientations lie within `max_angle_rad` of the truth
+  // (measured over random unit quaternions: the worst angle error is about 2.2 / M radians, float
+  // rounding included; this takes M = 2.4 / max_angle_rad for margin).
+  static uint16_t rotation_steps_for_angle(double max_angle_rad);
 };
 
 class ReplicaKinds {

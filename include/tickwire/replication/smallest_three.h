@@ -21,7 +21,8 @@ struct SmallestThree {
 
 constexpr int32_t rotation_max_step(uint8_t rotation_bits) { return (1 << (rotation_bits - 1)) - 1; }
 
-SmallestThree pack_smallest_three(const wire::Quat& q, uint8_t rotation_bits);
-wire::Quat unpack_smallest_three(const SmallestThree& s, uint8_t rotation_bits);
+// At max step M (255..16383; rotation_max_step(bits) for a bit count).
+SmallestThree pack_smallest_three(const wire::Quat& q, int32_t max_step);
+wire::Quat unpack_smallest_three(const SmallestThree& s, int32_t max_step);
 
 }  // namespace tickwire

@@ -1,7 +1,7 @@
 // The SnapshotDelta body codec: a client's frame coded against what the client is known to hold.
 // References, newest first: the baseline (the newest frame the client acknowledged), an older
 // acknowledged frame for prediction, else the rest table's frame, else nothing. An unchanged
-// record costs at most a bit (runs of them much less), a changed one only its differing fields
+// record costs at most a bit (at rest, thousandths of one), a changed one only its differing fields
 // against the (predicted) reference, a removal is explicit: the decoded frame is the full state.
 // The decoder reads hostile bytes: bounded, never trusting a count, never misapplying.
 #pragma once
@@ -21,6 +21,10 @@
 
 namespace tickwire {
 
+// Both ends must hold the same ReplicaKinds and the same reference frames (rotations are predicted
+// at each kind's precision). Message ages: baselineAge = used_baseline && baseline.tick != 0 ?
+// tick - baseline.tick : 0 (the rest frame is named by restRevision); predictAge = used_older ?
+// tick - older.tick : 0. Snapshot ticks start at 1: tick 0 is the rest table's frame.
 // What the body is coded against. `older` is used only together with `baseline` (prediction from
 // two frames); `baseline` may be the rest table's frame (its tick 0) when no snapshot is acked.
 struct DeltaRefs {
@@ -34,8 +38,11 @@ struct DeltaBodyStats {
   std::size_t entity_bits = 0;   // entity-form records (changed or added)
   std::size_t object_bits = 0;   // object-form records (changed or added)
   std::size_t removal_bits = 0;
-  std::size_t skip_bits = 0;     // the runs naming unchanged records
+  std::size_t skip_bits = 0;     // kept/end/operation decisions (naming unchanged records)
   uint32_t unchanged = 0, changed = 0, added = 0, removed = 0;
+  // The references the body is coded against (the message's ages must name them: an older frame
+  // the encoder could not use is left out, and predictAge may then be 0).
+  bool used_baseline = false, used_older = false;
   std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
 };
 
