@@ -9,6 +9,7 @@
 #include <string>
 
 #include "snapshot_fragment_support.h"
+#include "fuzz_seed_check.h"
 #include "support.h"
 #include "tickwire/core/bytes.h"
 
@@ -97,24 +98,16 @@ std::map<std::string, Seed> build_seeds() {
 Bytes serialize(const Seed& seed) {
   Bytes out{seed.config};
   for (const Bytes& body : seed.bodies) {
-    uint8_t length[2];
-    store_le<uint16_t>(length, static_cast<uint16_t>(body.size()));
-    out.insert(out.end(), length, length + 2);
-    out.insert(out.end(), body.begin(), body.end());
+    test::append_length_prefixed(out, body);
   }
   return out;
 }
 
 TEST(SnapshotReassemblyFuzzSeeds, CheckedInSeedsAreTheStreamsTheyClaim) {
   const auto dir = test::fixtures_dir() / "fuzz" / "fuzz_snapshot_reassembly";
-  const char* mode = std::getenv("TICKWIRE_FUZZ_SEEDS");
-  const bool write = mode != nullptr && std::string(mode) == "write";
   for (const auto& [name, seed] : build_seeds()) {
     const Bytes fresh = serialize(seed);
-    EXPECT_LE(fresh.size(), 4096u) << name << " must fit scripts/fuzz-all's -max_len";
-    if (write) test::write_file_bytes(dir / name, fresh);
-    ASSERT_TRUE(std::filesystem::exists(dir / name)) << "missing seed " << name << " (TICKWIRE_FUZZ_SEEDS=write regenerates)";
-    EXPECT_EQ(test::read_file_bytes(dir / name), fresh) << name;
+    test::check_fuzz_seed(dir, name, fresh);
     SnapshotReassembler reassembler(seed.reassembler);
     for (const Bytes& body : seed.bodies) {
       SnapshotFragment f;

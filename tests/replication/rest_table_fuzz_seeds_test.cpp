@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rest_table_support.h"
+#include "fuzz_seed_check.h"
 #include "support.h"
 #include "tickwire/core/bytes.h"
 #include "tickwire/replication/map_rest_table.h"
@@ -84,25 +85,17 @@ Bytes serialize(const Seed& seed) {
   for (const RestTableChunk& chunk : seed.chunks) {
     Bytes body(wire::measure(chunk));
     EXPECT_TRUE(wire::encode(chunk, body).ok());
-    uint8_t length[2];
-    store_le<uint16_t>(length, static_cast<uint16_t>(body.size()));
-    out.insert(out.end(), length, length + 2);
-    out.insert(out.end(), body.begin(), body.end());
+    test::append_length_prefixed(out, body);
   }
   return out;
 }
 
 TEST(RestTableChunkFuzzSeeds, CheckedInSeedsAreTheStreamsTheyClaim) {
   const auto dir = test::fixtures_dir() / "fuzz" / "fuzz_rest_table_chunk";
-  const char* mode = std::getenv("TICKWIRE_FUZZ_SEEDS");
-  const bool write = mode != nullptr && std::string(mode) == "write";
   const ReplicaKinds kinds{};
   for (const auto& [name, seed] : build_seeds()) {
     const Bytes fresh = serialize(seed);
-    EXPECT_LE(fresh.size(), 4096u) << name << " must fit scripts/fuzz-all's -max_len";
-    if (write) test::write_file_bytes(dir / name, fresh);
-    ASSERT_TRUE(std::filesystem::exists(dir / name)) << "missing seed " << name << " (TICKWIRE_FUZZ_SEEDS=write regenerates)";
-    EXPECT_EQ(test::read_file_bytes(dir / name), fresh) << name;
+    test::check_fuzz_seed(dir, name, fresh);
     RestTableAssembler assembler(kinds);
     for (const RestTableChunk& chunk : seed.chunks) (void)assembler.accept(chunk);
     EXPECT_EQ(assembler.completed_tables(), seed.completed) << name;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "snapshot_delta_fuzz_input.h"
+#include "fuzz_seed_check.h"
 #include "support.h"
 
 namespace tickwire {
@@ -78,15 +79,10 @@ std::map<std::string, Seed> build_seeds() {
 
 TEST(SnapshotDeltaFuzzSeeds, CheckedInSeedsAreTheBodiesTheyClaim) {
   const auto dir = test::fixtures_dir() / "fuzz" / "fuzz_snapshot_delta";
-  const char* mode = std::getenv("TICKWIRE_FUZZ_SEEDS");
-  const bool write = mode != nullptr && std::string(mode) == "write";
   const ReplicaKinds kinds = fuzz_kinds();
   for (const auto& [name, seed] : build_seeds()) {
     const std::vector<uint8_t> fresh = test::fuzz_input(seed.flags, seed.frame_seed, seed.tick, seed.body);
-    EXPECT_LE(fresh.size(), 4096u) << name << " must fit scripts/fuzz-all's -max_len";
-    if (write) test::write_file_bytes(dir / name, fresh);
-    ASSERT_TRUE(std::filesystem::exists(dir / name)) << "missing seed " << name << " (TICKWIRE_FUZZ_SEEDS=write regenerates)";
-    EXPECT_EQ(test::read_file_bytes(dir / name), fresh) << name;
+    test::check_fuzz_seed(dir, name, fresh);
     test::FuzzReferences refs;
     test::build_fuzz_references(seed.flags, seed.frame_seed, refs);
     ReplicaFrame out;

@@ -251,15 +251,7 @@ class GameSim {
   }
 
   void run_clients_until(MonoTime until) {
-    while (true) {
-      MonoTime next = until;
-      for (const auto& c : clients) next = std::min(next, c->next_frame);
-      if (next > world.now) world.advance(next - world.now);
-      if (next >= until) break;
-      for (const auto& c : clients) {
-        if (world.now >= c->next_frame) client_frame(*c);
-      }
-    }
+    run_client_frames_until(world, until, clients, [this](SimGameClient& c) { client_frame(c); });
   }
 
   void client_frame(SimGameClient& c) {

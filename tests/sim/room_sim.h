@@ -53,6 +53,21 @@ struct RoomInvariants {
 
 // The checks every server iteration must pass whatever the game: catch-up within the contract's
 // cap, every session's queue within its capacity, executed + declared + behind = ideal.
+// Advances the world to `until`, running each client's frames (`next_frame`) due before it in
+// time order: the one clock both the room sims and the game sims step their clients by.
+template <class Clients, class Frame>
+void run_client_frames_until(SimWorld& world, MonoTime until, const Clients& clients, Frame&& frame) {
+  while (true) {
+    MonoTime next = until;
+    for (const auto& c : clients) next = std::min(next, c->next_frame);
+    if (next > world.now) world.advance(next - world.now);
+    if (next >= until) break;
+    for (const auto& c : clients) {
+      if (world.now >= c->next_frame) frame(*c);
+    }
+  }
+}
+
 inline void check_room_update(const Room& room, const RoomUpdate& update, MonoTime now, RoomInvariants& invariants) {
   if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
   if (!room.clock().account(now).balanced()) ++invariants.clock_unbalanced;
@@ -167,15 +182,7 @@ class RoomSim {
  private:
   // Client frames due before `until` run in time order; the world is left at `until`.
   void run_clients_until(MonoTime until) {
-    while (true) {
-      MonoTime next = until;
-      for (const auto& c : clients) next = std::min(next, c->next_frame);
-      if (next > world.now) world.advance(next - world.now);
-      if (next >= until) break;
-      for (const auto& c : clients) {
-        if (world.now >= c->next_frame) client_frame(*c);
-      }
-    }
+    run_client_frames_until(world, until, clients, [this](SimSessionClient& c) { client_frame(c); });
     for (const auto& c : clients) {
       if (world.now >= c->next_frame) client_frame(*c);
     }
