@@ -6,11 +6,12 @@
 #include <span>
 #include <vector>
 
-#include "frame_window.h"
 #include "precision_check.h"
 #include "tickwire/core/assert.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/held_frames.h"
+#include "tickwire/replication/sent_frames.h"
 #include "tickwire/wire/codec.h"
 #include "wire_overhead.h"
 
@@ -35,12 +36,8 @@ class HarnessRun {
         options_(options),
         rtt_ticks_(round_trip_ticks(options.round_trip_ms, scenario.tick_hz())),
         loss_rng_(options.seed),
-        server_(options.window_frames + 1),
-        client_(options.window_frames + 1),
         precision_(scenario.kinds(), scenario.max_angle_error_rad()),
         delivered_(scenario.ticks() + 1, false) {
-    TW_ASSERT(options.window_frames >= 1 && options.window_frames <= 255, "a baseline age fits a byte");
-    TW_ASSERT(options.older_gap_ticks >= 1, "the older reference is older than the baseline");
   }
 
   BandwidthResult run();
@@ -57,8 +54,8 @@ class HarnessRun {
   HarnessOptions options_;
   uint32_t rtt_ticks_;
   Rng loss_rng_;
-  FrameWindow server_;
-  FrameWindow client_;
+  SentFrames server_;  // the room's own record and reference choice
+  HeldFrames client_;  // the client's own store
   PrecisionCheck precision_;
   std::vector<bool> delivered_;  // by tick
   TruthFrame truth_;
@@ -71,25 +68,14 @@ class HarnessRun {
   BandwidthResult result_;
 };
 
+// The references exactly as the room picks them (SentFrames: the newest frame the client holds,
+// the prediction reference about one baseline age behind it), else the rest table, else nothing.
 References HarnessRun::choose(uint32_t tick) const {
   References r;
-  const uint32_t window = options_.window_frames;
-  const uint32_t oldest = tick > window ? tick - window : 1;
-  if (tick > 1) {
-    if (const ReplicaFrame* baseline = server_.newest_acked(oldest, tick - 1)) {
-      r.refs.baseline = baseline;
-      r.baseline_age = static_cast<uint8_t>(tick - baseline->tick);
-      r.against = Against::snapshot;
-      if (baseline->tick >= oldest + options_.older_gap_ticks) {
-        if (const ReplicaFrame* older = server_.newest_acked(oldest, baseline->tick - options_.older_gap_ticks)) {
-          r.refs.older = older;
-          r.predict_age = static_cast<uint8_t>(tick - older->tick);
-        }
-      }
-      return r;
-    }
-  }
-  if (const ReplicaFrame* rest = scenario_.rest_frame()) {
+  r.refs = server_.refs(tick);
+  if (r.refs.baseline != nullptr) {
+    r.against = Against::snapshot;
+  } else if (const ReplicaFrame* rest = scenario_.rest_frame()) {
     r.refs.baseline = rest;
     r.against = Against::rest;
   }
@@ -97,7 +83,8 @@ References HarnessRun::choose(uint32_t tick) const {
 }
 
 void HarnessRun::code_tick(uint32_t tick) {
-  if (tick > rtt_ticks_ && delivered_[tick - rtt_ticks_]) server_.mark_acked(tick - rtt_ticks_);
+  // The client's report of a snapshot it decoded reaches the server one round trip after it was sent.
+  if (tick > rtt_ticks_ && delivered_[tick - rtt_ticks_]) server_.on_held(protocol::SnapshotsHeld{tick - rtt_ticks_, 0, 0});
   truth_.owner.reset();
   truth_.records.clear();
   scenario_.truth_at(tick, truth_);
@@ -105,15 +92,22 @@ void HarnessRun::code_tick(uint32_t tick) {
   frame_.owner = truth_.owner;
   quantize_records(truth_.records, scenario_.kinds(), frame_.states);
 
-  const References references = choose(tick);
+  References references = choose(tick);
   auto stats = encode_snapshot_delta(frame_, references.refs, scenario_.kinds(), body_);
   if (!stats) {
     ++result_.encode_errors;
     return;
   }
+  // The message names only the references the body used.
+  if (!stats->used_baseline) references = References{};
+  if (!stats->used_older) references.refs.older = nullptr;
+  if (references.against == Against::snapshot) {
+    references.baseline_age = static_cast<uint8_t>(tick - references.refs.baseline->tick);
+  }
+  if (references.refs.older != nullptr) references.predict_age = static_cast<uint8_t>(tick - references.refs.older->tick);
   protocol::SnapshotDelta message;
   message.tick = tick;
-  message.rest_revision = scenario_.rest_frame() != nullptr ? kRestRevision : 0;
+  message.rest_revision = references.against == Against::rest ? kRestRevision : 0;
   message.baseline_age = references.baseline_age;
   message.predict_age = references.predict_age;
   message.body.resize(body_.size());
@@ -123,7 +117,9 @@ void HarnessRun::code_tick(uint32_t tick) {
   TW_ASSERT(written.ok() && *written == message_.size(), "a measured message encodes to its size");
   tally(references, *stats, message_.size());
 
-  server_.put(frame_);
+  ReplicaFrame& kept = server_.record(tick);
+  kept.owner = frame_.owner;
+  kept.states = frame_.states;
   if (loss_rng_.chance(options_.snapshot_loss)) {
     ++result_.lost;
     precision_.check(tick, truth_, frame_);
@@ -194,7 +190,7 @@ void HarnessRun::deliver(uint32_t tick, std::span<const uint8_t> message_bytes) 
   ++result_.delivered;
   if (!(decoded_ == frame_)) ++result_.mismatches;
   precision_.check(tick, truth_, decoded_);
-  client_.put(decoded_);
+  client_.keep(decoded_);
   delivered_[tick] = true;
 }
 

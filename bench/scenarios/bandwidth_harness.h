@@ -14,8 +14,6 @@ struct HarnessOptions {
   uint64_t seed = 1;
   double snapshot_loss = 0.05;      // chance a snapshot never reaches the client
   uint32_t round_trip_ms = 100;     // an ack reaches the server this long after its snapshot left
-  uint32_t window_frames = 32;      // baselines older than this many ticks are not used
-  uint32_t older_gap_ticks = 1;     // the prediction reference: the newest acked frame this much older
                                     // than the baseline (1: the next-newest, SCENARIOS.md's rule)
 };
 
