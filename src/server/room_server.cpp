@@ -21,6 +21,7 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
       room_(room),
       cache_(cache),
       config_(config),
+      interest_(config.interest),
       slicer_(SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])),
       rest_(config_.kinds) {
   const uint32_t max_clients = transport_.netcode().max_clients();
@@ -206,6 +207,7 @@ void RoomServer::on_tick_completed(Tick tick) {
     if (c->takes_rest && rest_.taken() && c->rest_sent != rest_.revision()) send_rest_table(*c);
     if (c->takes_deltas && !quantized) {
       quantize_records(snapshot_.records, config_.kinds, world_states_);
+      interest_.update(world_states_, config_.kinds);
       quantized = true;
     }
     if (!(c->takes_deltas ? send_delta_snapshot(*c, tick) : send_snapshot(*c, tick))) continue;
@@ -255,7 +257,8 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   const uint32_t wire_tick = tick.wire_u32();
   client_frame_.tick = wire_tick;
   client_frame_.owner = snapshot_.owner;
-  client_frame_.states.assign(world_states_.begin(), world_states_.end());
+  const protocol::Vec3& centre = client_frame_.owner->pawn.position;
+  interest_.select(centre.x, centre.z, world_states_, client_frame_.states);
   DeltaRefs refs = c.sent.refs(wire_tick);
   delta_.rest_revision = 0;
   if (refs.baseline == nullptr && rest_.taken() && c.takes_rest) {

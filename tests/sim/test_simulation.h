@@ -75,7 +75,7 @@ class TestSimulation final : public Simulation {
         h ^= h >> 31;
         h *= 0xbf58476d1ce4e5b9ULL;
         h ^= h >> 29;
-        return static_cast<float>(h % 100000) / 100.0f;
+        return static_cast<float>(h % 5000) / 100.0f;  // within 50 m: inside every client's interest
       };
       prop.position = {jump(1), jump(2), jump(3)};
       out.push_back(protocol::Record{1'000'000 + i, prop});

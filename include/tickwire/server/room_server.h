@@ -21,6 +21,7 @@
 #include "tickwire/replication/sent_frames.h"
 #include "tickwire/replication/snapshot_slicer.h"
 #include "tickwire/server/room.h"
+#include "tickwire/server/room_interest.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_server.h"
 #include "tickwire/wire/codec.h"
@@ -35,6 +36,7 @@ struct RoomServerConfig {
   uint8_t reliable_channel = kSessionReliableChannel;
   uint8_t unreliable_channel = kSessionUnreliableChannel;
   ReplicaKinds kinds = ReplicaKinds::defaults();  // the game's kinds: each one's wire precision
+  RoomInterestConfig interest;  // a delta client sees entity records within this radius of its pawn
 };
 
 // Why a session's message was not acted on (counted; the session goes on).
@@ -127,6 +129,7 @@ class RoomServer : public TickObserver {
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
   std::vector<ReplicaState> world_states_;              // the tick's records quantized, once per tick
+  RoomInterest interest_;                               // who sees which entity record
   ReplicaFrame client_frame_;                           // one delta client's frame, reused
   protocol::SnapshotDelta delta_;                       // one delta client's message, reused
   std::vector<uint8_t> body_;                           // its body bytes
