@@ -14,9 +14,14 @@ uint32_t RestRevisions::mint() {
 }
 
 void MapRestTable::take(std::span<const protocol::Record> records, RestRevisions& revisions) {
-  std::vector<protocol::Record> sorted(records.begin(), records.end());
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const protocol::Record& a, const protocol::Record& b) { return a.entity_id < b.entity_id; });
+  // Sorted through an index (records are copied once, in order, never moved about by the sort).
+  std::vector<uint32_t> order(records.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return records[a].entity_id < records[b].entity_id; });
+  std::vector<protocol::Record> sorted;
+  sorted.reserve(records.size());
+  for (uint32_t i : order) sorted.push_back(records[i]);
   table_ = RestTable(revisions.mint(), std::move(sorted));  // asserts the records form a table
   seen_.assign(table_.size(), 0);
   ++takes_;
