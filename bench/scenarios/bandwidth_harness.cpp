@@ -142,19 +142,10 @@ void HarnessRun::tally(const References& references, const DeltaBodyStats& stats
     case Against::nothing: ++result_.ticks_vs_nothing; break;
   }
   if (references.refs.older != nullptr) ++result_.ticks_with_prediction;
-  DeltaBodyStats& t = result_.body_totals;
-  t.header_bits += stats.header_bits;
-  t.entity_bits += stats.entity_bits;
-  t.object_bits += stats.object_bits;
-  t.removal_bits += stats.removal_bits;
-  t.skip_bits += stats.skip_bits;
-  t.unchanged += stats.unchanged;
-  t.changed += stats.changed;
-  t.added += stats.added;
-  t.removed += stats.removed;
+  result_.body_totals += stats;
 }
 
-// The client holds only what it received: its references come from its own window and the rest
+// The client holds only what it received: its references come from its HeldFrames and the rest
 // table, named by the message's ages exactly as a real client resolves them.
 bool HarnessRun::resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs) const {
   refs = {};

@@ -44,6 +44,19 @@ struct DeltaBodyStats {
   // the encoder could not use is left out, and predictAge may then be 0).
   bool used_baseline = false, used_older = false;
   std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
+  // Adds another body's bits and counts (totals over a run); the used_* flags stay this body's.
+  DeltaBodyStats& operator+=(const DeltaBodyStats& o) {
+    header_bits += o.header_bits;
+    entity_bits += o.entity_bits;
+    object_bits += o.object_bits;
+    removal_bits += o.removal_bits;
+    skip_bits += o.skip_bits;
+    unchanged += o.unchanged;
+    changed += o.changed;
+    added += o.added;
+    removed += o.removed;
+    return *this;
+  }
 };
 
 // The most states a decoded frame may hold: a rest table's objects plus a snapshot's records.
