@@ -60,6 +60,7 @@ ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const R
   bases_.reserve(config.max_visible);
   hold_bytes_.reserve(config.max_visible);
   picks_.reserve(config.max_visible);
+  saved_priority_.reserve(config.max_visible);
   message_overhead_bytes_ = static_cast<uint32_t>(1 + wire::measure(protocol::SnapshotDelta{}));
 }
 
@@ -70,11 +71,16 @@ void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
   in_tick_ = true;
   composed_for_ = nullptr;
   in_frame_.clear();
+  shared_.clear();
   const std::vector<ReplicaState>& states = tick.frame->states;
   for (uint32_t i = 0; i < states.size(); ++i) {
-    const uint32_t entity = tick.entities[i];
-    TW_ASSERT(world_.contains(entity), "a world frame state whose entity the interest world does not hold");
     TW_ASSERT(i == 0 || states[i - 1].id < states[i].id, "world frame states must ascend by id");
+    const uint32_t entity = tick.entities[i];
+    if (entity == kNoEntity) {
+      shared_.push_back(i);
+      continue;
+    }
+    TW_ASSERT(world_.contains(entity), "a world frame state whose entity the interest world does not hold");
     TW_ASSERT(in_frame_.insert(entity), "two world frame states for one interest index");
     state_of_[entity] = i;
   }
@@ -129,6 +135,25 @@ void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
   diag.visible = set_.size();
 }
 
+// The shared states go in whole; what they add against the baseline (found by id: both ascend)
+// comes off the budget before fitting.
+void ClientSnapshotBuilder::measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag) {
+  shared_bytes_ = 0;
+  const std::vector<ReplicaState>& states = tick_.frame->states;
+  std::size_t b = 0;
+  for (uint32_t i : shared_) {
+    const ReplicaState& current = states[i];
+    const ReplicaState* reference = nullptr;
+    if (base != nullptr) {
+      while (b < base->states.size() && base->states[b].id < current.id) ++b;
+      if (b < base->states.size() && base->states[b].id == current.id) reference = &base->states[b];
+    }
+    shared_bytes_ += estimate_record_bytes(current, reference);
+  }
+  diag.shared = static_cast<uint32_t>(shared_.size());
+  diag.shared_bytes = shared_bytes_;
+}
+
 // Holds come first (the client has been sent those states); when they alone pass the budget (the
 // baseline fell far behind), the last ones go back to the baseline's state until the rest fit. A
 // scene frame goes back whole: its members were sent together and stay together.
@@ -176,17 +201,20 @@ void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
       ++diag.held;
     }
   }
+  for (uint32_t i : shared_) picks_.push_back(Pick{tick_.frame->states[i].id, kNoEntity, &tick_.frame->states[i]});
 }
 
 // A frame never holds a child whose required parent chain is not all in it: a held child can
 // outlive a parent that left the set, was removed or turned private.
 void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
   present_.clear();
-  for (const Pick& p : picks_) present_.insert(p.entity);
+  for (const Pick& p : picks_) {
+    if (p.entity != kNoEntity) present_.insert(p.entity);
+  }
   std::size_t kept = 0;
   for (const Pick& p : picks_) {
     bool whole_chain = true;
-    if (world_.entry(p.entity).parent != kNoEntity) {
+    if (p.entity != kNoEntity && world_.entry(p.entity).parent != kNoEntity) {
       bool broken = false;
       uint32_t depth = 0;
       for (uint32_t up = world_.parent(p.entity, &broken); whole_chain && up != kNoEntity;
@@ -207,6 +235,7 @@ void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
+  composed_base_ = refs_.baseline != nullptr ? &refs_.baseline->frame : view.fallback;
   base_.index(refs_.baseline);
   last_.index(client.history.newest());
   const InterestViewer viewer = viewer_of(view);
@@ -216,9 +245,12 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   diag.tick = tick_.tick;
   diag.client = view.client;
   diag.estimate_scale = config_.calibrate_estimates ? client.estimate_scale : 1.0f;
-  diag.record_budget_bytes = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
+  measure_shared(composed_base_, diag);
+  const uint32_t budget = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
+  diag.record_budget_bytes = budget > shared_bytes_ ? budget - shared_bytes_ : 0;
   measure_candidates(diag);
   reserve_holds(diag);
+  client.priority.save(set_.entities(), saved_priority_);
   fit_ = budget_.fit(world_, viewer, set_, sizes_, tick_.tick, diag.record_budget_bytes - hold_total_bytes_,
                      client.priority, send_);
   diag.candidates = fit_.candidates;
@@ -234,9 +266,9 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   out.frame.owner = view.owner;
   for (const Pick& p : picks_) {
     out.frame.states.push_back(*p.state);
-    out.entities.push_back(FrameEntity{p.entity, world_.incarnation(p.entity)});
+    out.entities.push_back(FrameEntity{p.entity, p.entity == kNoEntity ? 0 : world_.incarnation(p.entity)});
   }
-  diag.frame_entities = static_cast<uint32_t>(picks_.size());
+  diag.frame_entities = static_cast<uint32_t>(picks_.size()) - diag.shared;
   diag.baseline_age_ticks = refs_.baseline ? static_cast<uint32_t>(tick_.tick - refs_.baseline->tick) : 0;
   const bool predict = config_.predict_from_older && refs_.baseline != nullptr && refs_.older != nullptr;
   diag.predict_age_ticks = predict ? static_cast<uint32_t>(tick_.tick - refs_.older->tick) : 0;
@@ -246,8 +278,8 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   return out;
 }
 
-// The encoder's record bytes against the estimate, smoothed; with a 10% margin so a body passes its
-// budget only when a tick's records code worse than the recent ones.
+// The encoder's record bytes against the estimate, with a 10% margin: a sample above the scale is
+// taken at once (the next tick must not pass the budget again), one below eases it down slowly.
 void ClientSnapshotBuilder::learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client) {
   constexpr uint32_t kMinSampleBytes = 64;  // a sample from a few bytes says little
   constexpr float kWeight = 0.1f;
@@ -255,34 +287,51 @@ void ClientSnapshotBuilder::learn_estimate_scale(const SnapshotDiagnostics& diag
   if (!config_.calibrate_estimates || diag.estimated_record_bytes < kMinSampleBytes) return;
   const float real_bytes = static_cast<float>(diag.entity_bits + diag.object_bits) / 8.0f;
   const float sample = kMargin * real_bytes / static_cast<float>(diag.estimated_record_bytes);
-  const float scale = (1.0f - kWeight) * client.estimate_scale + kWeight * sample;
+  const float scale = sample > client.estimate_scale ? sample : (1.0f - kWeight) * client.estimate_scale + kWeight * sample;
   client.estimate_scale = std::clamp(scale, ClientReplicationState::kMinEstimateScale,
                                      ClientReplicationState::kMaxEstimateScale);
 }
 
+// When fitting's estimates let a snapshot the budget meant for one message spill into fragments,
+// the tick is fitted once more with the scale just learnt (taken at once when it rose) and the
+// priorities as they stood before: the second fit is final.
 Result<ClientSnapshot> ClientSnapshotBuilder::build(const ClientView& view, MonoTime now,
                                                     ClientReplicationState& client, std::vector<uint8_t>& body) {
   (void)compose(view, client);
-  return encode(now, client, body);
+  Result<DeltaBodyStats> coded = code_frame(client, body);
+  const bool meant_whole = view.budget_bytes <= client.fragments.whole_max_bytes();
+  if (coded.ok() && meant_whole && client.last.slice != SliceOutcome::whole) {
+    client.history.discard_last();
+    client.priority.restore(saved_priority_);
+    ++refits_;
+    (void)compose(view, client);
+    coded = code_frame(client, body);
+  }
+  return publish(now, client, coded);
 }
 
 Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplicationState& client,
                                                      std::vector<uint8_t>& body) {
+  const Result<DeltaBodyStats> coded = code_frame(client, body);
+  return publish(now, client, coded);
+}
+
+// Codes the frame the last compose() made against its references and fills the diagnostics; an
+// error discards the frame from the history.
+Result<DeltaBodyStats> ClientSnapshotBuilder::code_frame(ClientReplicationState& client, std::vector<uint8_t>& body) {
   TW_ASSERT(composed_for_ == &client && composed_ != nullptr, "encode() of a client compose() did not just serve");
-  const SentFrame& frame = *composed_;
-  composed_for_ = nullptr;
   SnapshotDiagnostics& diag = client.last;
   DeltaRefs refs;
-  if (refs_.baseline != nullptr) refs.baseline = &refs_.baseline->frame;
+  refs.baseline = composed_base_;
   if (diag.predict_age_ticks != 0) refs.older = &refs_.older->frame;
-  const Result<DeltaBodyStats> encoded = encode_snapshot_delta(frame.frame, refs, kinds_, body);
+  const Result<DeltaBodyStats> encoded = encode_snapshot_delta(composed_->frame, refs, kinds_, body);
   if (!encoded) {
     client.history.discard_last();
     diag.sent = false;
-    client.window.add(diag);
-    return encoded.error();
+    return encoded;
   }
   const DeltaBodyStats& stats = encoded.value();
+  if (!stats.used_older) diag.predict_age_ticks = 0;  // the codec found the older frame no help
   diag.sent = true;
   diag.records_sent = stats.changed + stats.added;
   diag.unchanged = stats.unchanged;
@@ -300,11 +349,23 @@ Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplica
   diag.slice = fragments <= 1                                ? SliceOutcome::whole
                : fragments <= protocol::MaxSnapshotFragments ? SliceOutcome::fragmented
                                                              : SliceOutcome::over_ceiling;
-  const SliceResult slice{diag.slice, diag.slice == SliceOutcome::fragmented ? fragments : 0};
-  client.budget_log.record(now, tick_.tick, SnapshotComposition{diag.frame_entities, diag.message_bytes, slice});
+  return encoded;
+}
+
+// The build's outcome into the client's logs and window.
+Result<ClientSnapshot> ClientSnapshotBuilder::publish(MonoTime now, ClientReplicationState& client,
+                                                      const Result<DeltaBodyStats>& coded) {
+  composed_for_ = nullptr;
+  SnapshotDiagnostics& diag = client.last;
+  diag.refits = refits_;
+  refits_ = 0;
   client.window.add(diag);
-  return ClientSnapshot{&frame, static_cast<uint8_t>(diag.baseline_age_ticks),
-                        static_cast<uint8_t>(diag.predict_age_ticks), &client.last};
+  if (!coded) return coded.error();
+  const SliceResult slice{diag.slice, diag.slice == SliceOutcome::fragmented ? diag.fragments : 0};
+  client.budget_log.record(now, tick_.tick, SnapshotComposition{diag.frame_entities, diag.message_bytes, slice});
+  const bool on_fallback = refs_.baseline == nullptr && composed_base_ != nullptr && coded.value().used_baseline;
+  return ClientSnapshot{composed_, static_cast<uint8_t>(diag.baseline_age_ticks),
+                        static_cast<uint8_t>(diag.predict_age_ticks), on_fallback, &client.last};
 }
 
 }  // namespace tickwire

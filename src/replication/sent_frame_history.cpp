@@ -10,17 +10,28 @@ SentFrameHistory::SentFrameHistory(uint32_t frames) : slots_(frames) {
   TW_ASSERT(frames >= kMinFrames && frames <= kMaxFrames, "sent frame history size out of range");
 }
 
+// The baseline is the newest acked frame; the prediction reference the acked frame nearest to one
+// baseline age before it (ties: the newer), since the two references' quantization noise,
+// extrapolated, grows with age / span.
 SentFrameHistory::References SentFrameHistory::references(Tick tick, uint32_t max_age_ticks) const {
+  const auto usable = [&](const SentFrame& slot) {
+    const int64_t age = tick - slot.tick;
+    return slot.valid && slot.acked && age > 0 && age <= static_cast<int64_t>(max_age_ticks);
+  };
   References refs;
   for (const SentFrame& slot : slots_) {
-    if (!slot.valid || !slot.acked) continue;
-    const int64_t age = tick - slot.tick;
-    if (age <= 0 || age > static_cast<int64_t>(max_age_ticks)) continue;
-    if (refs.baseline == nullptr || slot.tick > refs.baseline->tick) {
-      refs.older = refs.baseline;
-      refs.baseline = &slot;
-    } else if (refs.older == nullptr || slot.tick > refs.older->tick) {
+    if (usable(slot) && (refs.baseline == nullptr || slot.tick > refs.baseline->tick)) refs.baseline = &slot;
+  }
+  if (refs.baseline == nullptr) return refs;
+  const int64_t age = tick - refs.baseline->tick;
+  const Tick target = refs.baseline->tick - age;
+  int64_t best_miss = INT64_MAX;
+  for (const SentFrame& slot : slots_) {
+    if (!usable(slot) || !(slot.tick < refs.baseline->tick)) continue;
+    const int64_t miss = slot.tick > target ? slot.tick - target : target - slot.tick;
+    if (miss < best_miss || (miss == best_miss && slot.tick > refs.older->tick)) {
       refs.older = &slot;
+      best_miss = miss;
     }
   }
   return refs;
@@ -35,7 +46,8 @@ const SentFrame* SentFrameHistory::newest() const {
 }
 
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
-  TW_ASSERT(!begun_ || tick > last_tick_, "sent frames must have increasing ticks");
+  TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !slots_[last_].valid),
+            "sent frames must have increasing ticks (a discarded one may be begun again)");
   begun_ = true;
   last_tick_ = tick;
   std::size_t pick = SIZE_MAX;
@@ -73,6 +85,20 @@ bool SentFrameHistory::acknowledge(Tick tick) {
     }
   }
   return false;
+}
+
+uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
+  uint32_t marked = 0;
+  for (SentFrame& slot : slots_) {
+    const uint32_t t = slot.frame.tick;
+    if (!slot.valid || slot.acked || t > held.newest_tick) continue;
+    const uint32_t back = held.newest_tick - t;  // 0: the newest itself
+    if (back == 0 || (back <= 32 && ((held.held_mask >> (back - 1)) & 1u) != 0)) {
+      slot.acked = true;
+      ++marked;
+    }
+  }
+  return marked;
 }
 
 const SentFrame* SentFrameHistory::find(Tick tick) const {

@@ -1,4 +1,4 @@
-// Filing the tick's entity records by position and cutting each client's frame by its interest.
+// Filing the tick's entity records by position, and the tick's frame with each state's interest index.
 #include "tickwire/server/room_interest.h"
 
 #include "tickwire/core/assert.h"
@@ -19,21 +19,24 @@ InterestWorldConfig world_config(const RoomInterestConfig& config) {
 RoomInterest::RoomInterest(const RoomInterestConfig& config)
     : config_(config),
       world_(world_config(config)),
-      composer_(config.max_entities),
-      set_(std::min(config.max_entities, InterestSet::kMaxEntities)),
-      seen_in_(config.max_entities, 0),
-      selected_in_(config.max_entities, 0) {
+      seen_in_(config.max_entities, 0) {
   index_of_.reserve(config.max_entities);
   free_.reserve(config.max_entities);
   for (uint32_t i = config.max_entities; i > 0; --i) free_.push_back(i - 1);
 }
 
-void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKinds& kinds) {
+void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKinds& kinds, ReplicaFrame& frame,
+                          std::vector<uint32_t>& entities) {
   ++updates_;
-  index_of_state_.assign(states.size(), kNoEntity);
+  frame.states.clear();
+  entities.clear();
   for (std::size_t i = 0; i < states.size(); ++i) {
     const ReplicaState& state = states[i];
-    if (state.form != ReplicaForm::entity) continue;
+    if (state.form != ReplicaForm::entity) {
+      frame.states.push_back(state);
+      entities.push_back(kNoEntity);
+      continue;
+    }
     const float quantum = kinds.of(state.kind).position_quantum_m;
     const float x_m = static_cast<float>(state.position[0]) * quantum;
     const float z_m = static_cast<float>(state.position[2]) * quantum;
@@ -55,7 +58,8 @@ void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKin
       continue;
     }
     seen_in_[index] = updates_;
-    index_of_state_[i] = index;
+    frame.states.push_back(state);
+    entities.push_back(index);
   }
   for (auto it = index_of_.begin(); it != index_of_.end();) {
     if (seen_in_[it->second] == updates_) {
@@ -68,23 +72,17 @@ void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKin
   }
 }
 
-void RoomInterest::select(float x_m, float z_m, std::span<const ReplicaState> states,
-                          std::vector<ReplicaState>& out) {
-  TW_ASSERT(states.size() == index_of_state_.size(), "select takes the states of the last update");
-  ++selects_;
-  InterestViewer viewer;
-  viewer.x_m = x_m;
-  viewer.z_m = z_m;
-  viewer.radius_m = config_.radius_m;
-  composer_.compose(world_, viewer, set_);
-  for (uint32_t index : set_.entities()) selected_in_[index] = selects_;
-  out.clear();
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    const uint32_t index = index_of_state_[i];
-    if (states[i].form == ReplicaForm::object || (index != kNoEntity && selected_in_[index] == selects_)) {
-      out.push_back(states[i]);
-    }
-  }
+uint32_t RoomInterest::index_of(uint32_t record_id) const {
+  const auto it = index_of_.find(record_id);
+  return it != index_of_.end() && seen_in_[it->second] == updates_ ? it->second : kNoEntity;
+}
+
+void RoomInterest::mark_pawn(uint32_t index, uint16_t client) {
+  constexpr float kPawnImportance = 2.0f;  // a player is worth more than a prop at the same distance
+  world_.set_owner(index, client);
+  const bool flagged = world_.set_flags(index, kInterestImportant);
+  TW_ASSERT(flagged, "an important flag always sets");
+  world_.set_importance(index, kPawnImportance);
 }
 
 }  // namespace tickwire

@@ -1,6 +1,8 @@
 // Sessions on the wire: connect sequence, admission, routing, and the per-tick snapshots.
 #include "tickwire/server/room_server.h"
 
+#include <spdlog/spdlog.h>
+
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -10,11 +12,23 @@
 
 namespace tickwire {
 
+namespace {
+
+ClientReplicationConfig replication_config(const RoomServerConfig& config, const SnapshotFragmentBudget& fragments) {
+  ClientReplicationConfig c;
+  c.max_entities = config.interest.max_entities;
+  c.fragments = fragments;
+  return c;
+}
+
+}  // namespace
+
 RoomServer::Connection::Connection(ReliableEndpoint& endpoint, OwnerId owner_id, SchemaCache& cache,
-                                   const RoomServerConfig& config)
+                                   const RoomServerConfig& config, const SnapshotFragmentBudget& fragments)
     : owner(owner_id),
       net(endpoint, kAuthorityOwner, owner_id),
-      peer(cache, wire::Direction::client_to_server, config.build_name, config.reliable_channel) {}
+      peer(cache, wire::Direction::client_to_server, config.build_name, config.reliable_channel),
+      replication(replication_config(config, fragments)) {}
 
 RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache, const RoomServerConfig& config)
     : transport_(transport),
@@ -22,6 +36,7 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
       cache_(cache),
       config_(config),
       interest_(config.interest),
+      builder_(interest_.world(), config_.kinds, config.builder),
       slicer_(SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])),
       rest_(config_.kinds) {
   const uint32_t max_clients = transport_.netcode().max_clients();
@@ -30,7 +45,8 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
   to_drop_.reserve(max_clients);
   snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
   world_states_.reserve(protocol::MaxRecordsPerSnapshot);
-  client_frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
+  world_frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
+  world_entities_.reserve(protocol::MaxRecordsPerSnapshot);
   body_.reserve(protocol::MaxSnapshotBytes);
   encoded_.resize(1 + protocol::MaxSnapshotBytes);
 }
@@ -58,6 +74,7 @@ ReasonCounters<PeerRefusal> RoomServer::refusals() const {
 }
 
 RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
+  now_ = now;
   transport_.receive(now, wall_now);
   take_events();
   receive_all(now);
@@ -74,7 +91,7 @@ void RoomServer::take_events() {
     if (event.netcode.type == ServerEvent::Type::client_connected) {
       ReliableEndpoint* endpoint = transport_.endpoint(slot);
       if (endpoint == nullptr) continue;  // already gone again within this update
-      connections_[slot] = std::make_unique<Connection>(*endpoint, owner_of_slot(slot), cache_, config_);
+      connections_[slot] = std::make_unique<Connection>(*endpoint, owner_of_slot(slot), cache_, config_, slicer_.budget());
       connections_[slot]->peer.start(connections_[slot]->net);
     } else if (connections_[slot]) {
       if (connections_[slot]->admitted) room_.leave(connections_[slot]->owner);
@@ -150,7 +167,7 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
       c.stats.inputs_received += frame.inputs.size();
       if (frame.held) {
-        c.sent.on_held(*frame.held);
+        (void)c.replication.history.on_held(*frame.held);
         c.rest_held = frame.held->rest_revision;
       }
       (void)room_.receive_input(c.owner, frame);
@@ -192,7 +209,7 @@ void RoomServer::on_tick_completed(Tick tick) {
   room_.simulation().write_records(tick, snapshot_.records);
   snapshot_.record_count = static_cast<uint16_t>(snapshot_.records.size());
   refresh_rest_table();
-  bool quantized = false;
+  bool delta_tick = false;
   for (auto& c : connections_) {
     if (!c || !c->admitted) continue;
     const RoomSession* session = room_.session(c->owner);
@@ -205,10 +222,9 @@ void RoomServer::on_tick_completed(Tick tick) {
     owner.claim = room_.simulation().claim_outcome(session->pawn);
     snapshot_.owner = owner;
     if (c->takes_rest && rest_.taken() && c->rest_sent != rest_.revision()) send_rest_table(*c);
-    if (c->takes_deltas && !quantized) {
-      quantize_records(snapshot_.records, config_.kinds, world_states_);
-      interest_.update(world_states_, config_.kinds);
-      quantized = true;
+    if (c->takes_deltas && !delta_tick) {
+      begin_delta_tick(tick);
+      delta_tick = true;
     }
     if (!(c->takes_deltas ? send_delta_snapshot(*c, tick) : send_snapshot(*c, tick))) continue;
     if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
@@ -251,17 +267,32 @@ bool RoomServer::send_snapshot(Connection& c, Tick tick) {
   return send_encoded(c, tick, *written);
 }
 
-// The client's frame coded against the newest frame it holds; the frame is kept as a reference
-// for later ticks only once the client reports holding it.
+// The tick's frame, quantized once; the entity records filed by position and each delta client's
+// pawn marked, so the builder can cut every client's frame from it.
+void RoomServer::begin_delta_tick(Tick tick) {
+  quantize_records(snapshot_.records, config_.kinds, world_states_);
+  world_frame_.tick = tick.wire_u32();
+  interest_.update(world_states_, config_.kinds, world_frame_, world_entities_);
+  for (auto& c : connections_) {
+    if (!c || !c->admitted || !c->takes_deltas) continue;
+    const RoomSession* session = room_.session(c->owner);
+    c->pawn_index = interest_.index_of(session->pawn.handle().raw());
+    if (c->pawn_index != kNoEntity) interest_.mark_pawn(c->pawn_index, c->owner);
+  }
+  builder_.begin_tick(WorldTickFrame{tick, &world_frame_, world_entities_, &interest_.world()});
+}
+
+// The client's frame (interest, budget) coded against the newest frame it holds, else the rest
+// table it holds; the frame is kept as a reference for later ticks only once the client reports
+// holding it.
 bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   const uint32_t wire_tick = tick.wire_u32();
-  client_frame_.tick = wire_tick;
-  client_frame_.owner = snapshot_.owner;
-  const protocol::Vec3& centre = client_frame_.owner->pawn.position;
-  interest_.select(centre.x, centre.z, world_states_, client_frame_.states);
-  DeltaRefs refs = c.sent.refs(wire_tick);
-  delta_.rest_revision = 0;
-  if (refs.baseline == nullptr && rest_.taken() && c.takes_rest) {
+  const protocol::Vec3& centre = snapshot_.owner->pawn.position;
+  ClientView view{c.owner, c.pawn_index, centre.x, centre.z, config_.interest.radius_m, config_.snapshot_budget_bytes,
+                  snapshot_.owner, nullptr};
+  const bool holds_frame =
+      c.replication.history.references(tick, builder_.config().max_baseline_age_ticks).baseline != nullptr;
+  if (!holds_frame && rest_.taken() && c.takes_rest) {
     // Nothing to code against but the rest table: wait until the client holds it (one round trip
     // after the welcome or a retake) rather than send the whole map every tick, which on a narrow
     // link never completes a fragment set, so the client never holds anything to code against.
@@ -269,39 +300,39 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
       ++c.stats.snapshots_awaiting_rest_table;
       return false;
     }
-    refs.baseline = &rest_.frame();
-    delta_.rest_revision = rest_.revision();
+    view.fallback = &rest_.frame();
   }
-  auto coded = encode_snapshot_delta(client_frame_, refs, config_.kinds, body_);
-  if (!coded.ok()) {
+  const uint64_t lines_before = c.replication.budget_log.diagnostics_lines();
+  auto built = builder_.build(view, now_, c.replication, body_);
+  if (!built.ok()) {
     drops_.add(SessionDrop::snapshot_over_ceiling);
     return false;
   }
+  log_diagnostics(c, tick, lines_before);
+  const ClientSnapshot& snapshot = *built;
+  c.stats.records_deferred += snapshot.diagnostics->skipped;
   delta_.tick = wire_tick;
   delta_.contract_hash = snapshot_.contract_hash;
-  const DeltaBodyStats& used = *coded;
-  delta_.baseline_age =
-      used.used_baseline && refs.baseline->tick != 0 ? static_cast<uint8_t>(wire_tick - refs.baseline->tick) : 0;
-  if (!used.used_baseline) delta_.rest_revision = 0;
-  delta_.predict_age = used.used_older ? static_cast<uint8_t>(wire_tick - refs.older->tick) : 0;
+  delta_.rest_revision = snapshot.on_fallback ? rest_.revision() : 0;
+  delta_.baseline_age = snapshot.baseline_age;
+  delta_.predict_age = snapshot.predict_age;
   delta_.body.resize(body_.size());
   for (std::size_t i = 0; i < body_.size(); ++i) delta_.body[i].value = body_[i];
   auto written = wire::encode_message(delta_, std::span<uint8_t>(encoded_));
-  if (written.ok() && refs.baseline == nullptr && *written > slicer_.budget().whole_max_bytes()) {
+  const bool unreferenced = snapshot.baseline_age == 0 && !snapshot.on_fallback;
+  if (written.ok() && unreferenced && *written > slicer_.budget().whole_max_bytes()) {
     // A whole state past one message and nothing held to code against: on a narrow link such a
     // set may never complete while the next one crowds it, so send one per kUnreferencedEveryTicks.
     if (c.last_unreferenced_tick != 0 && wire_tick - c.last_unreferenced_tick < kUnreferencedEveryTicks) {
       ++c.stats.snapshots_unreferenced_skipped;
+      c.replication.history.discard_last();
       return false;
     }
     c.last_unreferenced_tick = wire_tick;
   }
-  ReplicaFrame& kept = c.sent.record(wire_tick);
-  kept.owner = client_frame_.owner;
-  kept.states.assign(client_frame_.states.begin(), client_frame_.states.end());
   if (!written.ok() || !send_encoded(c, tick, *written)) {
     if (!written.ok()) drops_.add(SessionDrop::snapshot_over_ceiling);
-    c.sent.forget(wire_tick);
+    c.replication.history.discard_last();
     return false;
   }
   if (delta_.baseline_age != 0) {
@@ -309,6 +340,13 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
     c.stats.baseline_age_ticks += delta_.baseline_age;
   }
   return true;
+}
+
+// When the budget log wrote its periodic line for this client, the window's detail follows it.
+void RoomServer::log_diagnostics(Connection& c, Tick tick, uint64_t lines_before) {
+  if (c.replication.budget_log.diagnostics_lines() == lines_before) return;
+  spdlog::info("{}", format_snapshot_diagnostics(c.owner, tick, c.replication.window));
+  c.replication.window.reset();
 }
 
 // Sends the encoded message (encoded_[0, bytes)) whole, or sliced into fragments keyed by tick.

@@ -22,13 +22,31 @@ TEST(SentFrameHistory, ReferencesAreTheNewestAckedFramesWithinTheWindow) {
   ASSERT_NE(refs.baseline, nullptr);
   ASSERT_NE(refs.older, nullptr);
   EXPECT_EQ(refs.baseline->tick, T(4));
-  EXPECT_EQ(refs.older->tick, T(3));
+  EXPECT_EQ(refs.older->tick, T(2)) << "the acked frame nearest one baseline age (3) behind the baseline";
+  EXPECT_EQ(history.references(T(5), 32).older->tick, T(3)) << "age 1: one tick behind the baseline";
   EXPECT_EQ(history.references(T(7), 4).baseline->tick, T(4));
-  EXPECT_EQ(history.references(T(7), 4).older->tick, T(3));
+  EXPECT_EQ(history.references(T(7), 4).older->tick, T(3)) << "tick 2 is 5 ticks old";
   EXPECT_EQ(history.references(T(7), 3).baseline->tick, T(4));
   EXPECT_EQ(history.references(T(7), 3).older, nullptr) << "tick 3 is 4 ticks old";
   EXPECT_EQ(history.references(T(40), 32).baseline, nullptr) << "too old to be a baseline";
   EXPECT_EQ(history.newest()->tick, T(6));
+}
+
+TEST(SentFrameHistory, TheClientsHeldReportAcknowledgesWhatItNames) {
+  SentFrameHistory history(8);
+  for (int64_t t = 1; t <= 6; ++t) (void)history.begin(T(t), {}, history.newest());
+  protocol::SnapshotsHeld held;
+  held.newest_tick = 5;
+  held.held_mask = 0b101;  // ticks 4 and 2 besides 5
+  EXPECT_EQ(history.on_held(held), 3u);
+  EXPECT_EQ(history.on_held(held), 0u) << "a repeated report changes nothing";
+  const SentFrameHistory::References refs = history.references(T(7), 32);
+  ASSERT_NE(refs.baseline, nullptr);
+  EXPECT_EQ(refs.baseline->tick, T(5));
+  held.newest_tick = 40;  // a hostile report naming frames never sent
+  held.held_mask = UINT32_MAX;
+  EXPECT_EQ(history.on_held(held), 0u);
+  EXPECT_EQ(history.find(T(6))->acked, false);
 }
 
 TEST(SentFrameHistory, ANewFrameNeverOverwritesAReferenceOrTheNewest) {

@@ -1,9 +1,12 @@
-// RoomInterest: entity records within the radius of the viewer, every map object, the tick's
-// order kept; entities leave the world when they leave the tick, and a full world counts overflow.
+// RoomInterest under the ClientSnapshotBuilder, as the room drives them: a client's frame holds the
+// entity records within its radius and every map object, in id order; entities leave the world when
+// they leave the tick; a full world counts overflow; a pawn is its client's.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
+#include "tickwire/replication/client_snapshot_builder.h"
 #include "tickwire/server/room_interest.h"
 
 namespace tickwire {
@@ -27,67 +30,92 @@ ReplicaState object_at(uint32_t id) {
   return s;
 }
 
-std::vector<uint32_t> ids(const std::vector<ReplicaState>& states) {
-  std::vector<uint32_t> out;
-  for (const ReplicaState& s : states) out.push_back(s.id);
-  return out;
-}
+// The room's per-tick steps: file the tick, begin the builder's tick, cut a client's frame.
+class RoomCut {
+ public:
+  explicit RoomCut(const RoomInterestConfig& config)
+      : interest_(config), builder_(interest_.world(), kinds_, ClientSnapshotBuilderConfig{}) {}
+
+  void tick(const std::vector<ReplicaState>& states) {
+    ++tick_;
+    frame_.tick = static_cast<uint32_t>(tick_);
+    interest_.update(states, kinds_, frame_, entities_);
+    builder_.begin_tick(WorldTickFrame{Tick::from_value(tick_), &frame_, entities_, &interest_.world()});
+  }
+  // The ids in the frame of a new client (nothing held) viewing from (x, z) with a 100 m radius.
+  std::vector<uint32_t> seen_from(float x_m, float z_m, uint32_t pawn = kNoEntity) {
+    ClientReplicationConfig config;
+    config.max_entities = interest_.config().max_entities;
+    clients_.push_back(std::make_unique<ClientReplicationState>(config));
+    ClientView view;
+    view.pawn = pawn;
+    view.x_m = x_m;
+    view.z_m = z_m;
+    view.radius_m = 100.0f;
+    std::vector<uint32_t> ids;
+    for (const ReplicaState& s : builder_.compose(view, *clients_.back()).frame.states) ids.push_back(s.id);
+    return ids;
+  }
+  RoomInterest& interest() { return interest_; }
+  const std::vector<uint32_t>& entities() const { return entities_; }
+
+ private:
+  ReplicaKinds kinds_ = ReplicaKinds::defaults();
+  RoomInterest interest_;
+  ClientSnapshotBuilder builder_;
+  ReplicaFrame frame_;
+  std::vector<uint32_t> entities_;
+  std::vector<std::unique_ptr<ClientReplicationState>> clients_;
+  int64_t tick_ = 0;
+};
 
 TEST(RoomInterest, EntitiesWithinTheRadiusAndEveryObject) {
-  RoomInterestConfig config;
-  config.radius_m = 100.0f;
-  RoomInterest interest(config);
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
-  const std::vector<ReplicaState> tick = {entity_at(1, 0, 0), entity_at(2, 50, 50), entity_at(3, 300, 0),
-                                          object_at(10), entity_at(11, -400, -400), object_at(12)};
-  interest.update(tick, kinds);
-  std::vector<ReplicaState> out;
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1, 2, 10, 12})) << "near entities and every object, in order";
-  interest.select(300, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{3, 10, 12}));
-  interest.select(-400, -400, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{10, 11, 12}));
+  RoomCut room(RoomInterestConfig{});
+  room.tick({entity_at(1, 0, 0), entity_at(2, 50, 50), entity_at(3, 300, 0), object_at(10), entity_at(11, -400, -400),
+             object_at(12)});
+  EXPECT_EQ(room.entities()[3], kNoEntity) << "a map object is shared, outside interest";
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1, 2, 10, 12})) << "near entities and every object, in order";
+  EXPECT_EQ(room.seen_from(300, 0), (std::vector<uint32_t>{3, 10, 12}));
+  EXPECT_EQ(room.seen_from(-400, -400), (std::vector<uint32_t>{10, 11, 12}));
 }
 
 TEST(RoomInterest, EntitiesMoveLeaveAndComeBack) {
-  RoomInterest interest(RoomInterestConfig{});
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
-  std::vector<ReplicaState> out;
-  std::vector<ReplicaState> tick = {entity_at(1, 0, 0), entity_at(2, 500, 0)};
-  interest.update(tick, kinds);
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1}));
-  tick = {entity_at(1, 0, 0), entity_at(2, 20, 0)};  // 2 walked into view
-  interest.update(tick, kinds);
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1, 2}));
-  tick = {entity_at(1, 0, 0)};  // 2 despawned: it leaves the world
-  interest.update(tick, kinds);
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1}));
-  tick = {entity_at(1, 0, 0), entity_at(2, 10, 0)};  // and a new 2 files again
-  interest.update(tick, kinds);
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1, 2}));
+  RoomCut room(RoomInterestConfig{});
+  room.tick({entity_at(1, 0, 0), entity_at(2, 500, 0)});
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1}));
+  room.tick({entity_at(1, 0, 0), entity_at(2, 20, 0)});  // 2 walked into view
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1, 2}));
+  room.tick({entity_at(1, 0, 0)});  // 2 despawned: it leaves the world
+  EXPECT_EQ(room.interest().index_of(2), kNoEntity);
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1}));
+  room.tick({entity_at(1, 0, 0), entity_at(2, 10, 0)});  // and a new 2 files again
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1, 2}));
 }
 
 TEST(RoomInterest, AFullWorldCountsWhatItCouldNotFile) {
   RoomInterestConfig config;
   config.max_entities = 4;
-  RoomInterest interest(config);
-  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  RoomCut room(config);
   std::vector<ReplicaState> tick;
   for (uint32_t id = 1; id <= 6; ++id) tick.push_back(entity_at(id, static_cast<float>(id), 0));
-  interest.update(tick, kinds);
-  EXPECT_EQ(interest.overflowed(), 2u);
-  std::vector<ReplicaState> out;
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(out.size(), 4u) << "what was not filed is seen by nobody";
+  room.tick(tick);
+  EXPECT_EQ(room.interest().overflowed(), 2u);
+  EXPECT_EQ(room.entities().size(), 4u) << "what was not filed is in nobody's frame";
+  EXPECT_EQ(room.seen_from(0, 0).size(), 4u);
   tick.resize(3);  // three left: room again for all of them
-  interest.update(tick, kinds);
-  interest.select(0, 0, tick, out);
-  EXPECT_EQ(ids(out), (std::vector<uint32_t>{1, 2, 3}));
+  room.tick(tick);
+  EXPECT_EQ(room.seen_from(0, 0), (std::vector<uint32_t>{1, 2, 3}));
+}
+
+TEST(RoomInterest, APawnIsSeenByItsClientAtAnyDistanceAndMarkedAsItsOwn) {
+  RoomCut room(RoomInterestConfig{});
+  room.tick({entity_at(1, 0, 0), entity_at(7, 900, 900)});
+  const uint32_t pawn = room.interest().index_of(7);
+  ASSERT_NE(pawn, kNoEntity);
+  room.interest().mark_pawn(pawn, 3);
+  EXPECT_EQ(room.interest().world().owner_client(pawn), 3);
+  EXPECT_NE(room.interest().world().flags(pawn) & kInterestImportant, 0);
+  EXPECT_EQ(room.seen_from(0, 0, pawn), (std::vector<uint32_t>{7})) << "centred on the pawn, not the given point";
 }
 
 }  // namespace

@@ -96,7 +96,8 @@ class RoomSim {
  public:
   // `wake` maps the room's next due time to when the server process really wakes (a stall model);
   // the identity by default.
-  RoomSim(uint64_t seed, uint32_t max_clients = 16, NetcodeContract contract = default_test_contract())
+  RoomSim(uint64_t seed, uint32_t max_clients = 16, NetcodeContract contract = default_test_contract(),
+          const RoomServerConfig& room_server_config = {})
       : world(seed),
         key(fixed_key(static_cast<uint8_t>(seed))),
         server_socket(world.net.bind(server_address())),
@@ -105,7 +106,7 @@ class RoomSim {
         server_cache(protocol::protocol_messages().schema_text()),
         client_cache(protocol::protocol_messages().schema_text()),
         room(RoomConfig{contract, world.now}, simulation),
-        server(reliable, room, server_cache) {
+        server(reliable, room, server_cache, room_server_config) {
     netcode.start(world.now);
     server_wake = room.next_due();
   }
@@ -163,6 +164,8 @@ class RoomSim {
   }
 
   std::function<MonoTime(MonoTime due)> wake = [](MonoTime due) { return due; };
+  // Called with every snapshot a client accepts (null: nothing more than the built-in checks).
+  std::function<void(SimSessionClient&, const protocol::Snapshot&)> on_snapshot;
   SimWorld world;
   netcode::Key key;
   std::unique_ptr<SimSocket> server_socket;
@@ -226,6 +229,7 @@ class RoomSim {
 
   void check_snapshot(SimSessionClient& c, const protocol::Snapshot& snapshot) {
     c.snapshot_ticks.push_back(snapshot.tick);
+    if (on_snapshot) on_snapshot(c, snapshot);
     if (!snapshot.owner) return;
     auto it = simulation.pawns.find(c.session.welcome()->pawn_ref);
     if (it == simulation.pawns.end()) return;

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
+
+#include <cstdio>
 #include <set>
 
 #include "room_sim.h"
@@ -119,9 +122,12 @@ TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
   EXPECT_EQ(sim.simulation.world_steps, static_cast<uint64_t>(sim.room.clock().executed_ticks()));
 }
 
+// A game that allows snapshots of many messages (a budget of 16 KB): every tick's state goes whole.
 TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
   const uint64_t seed = test_seed(0x5009);
-  RoomSim sim(seed);
+  RoomServerConfig config;
+  config.snapshot_budget_bytes = 16'000;
+  RoomSim sim(seed, 16, default_test_contract(), config);
   sim.world.net.set_default_link(steady_link(5));
   sim.simulation.extra_records = 600;  // every prop jumps every tick: about 7 KB even as a delta
   SimSessionClient& client = sim.add_client();
@@ -143,6 +149,49 @@ TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
   for (std::size_t i = from + 1; i < ticks.size(); ++i) ASSERT_EQ(ticks[i], ticks[i - 1] + 1) << "at " << i;
   EXPECT_EQ(sim.server.drops().total(), 0u);
   EXPECT_EQ(sim.invariants.total(), 0u);
+}
+
+// The same 600 jumping props under the default budget: every snapshot fits one message, one per
+// tick, and the budget rotates through the props so none waits long (priority accumulation).
+TEST(RoomSim, TheByteBudgetKeepsSnapshotsWholeAndEveryPropFresh) {
+  const uint64_t seed = test_seed(0x500a);
+  RoomSim sim(seed);
+  sim.world.net.set_default_link(steady_link(5));
+  constexpr uint32_t kProps = 600;
+  sim.simulation.extra_records = kProps;
+  std::map<uint32_t, std::pair<protocol::Vec3, uint32_t>> seen;  // prop id -> (position, tick it last changed)
+  uint32_t worst_staleness = 0, snapshots = 0;
+  sim.on_snapshot = [&](SimSessionClient&, const protocol::Snapshot& snapshot) {
+    ++snapshots;
+    for (const protocol::Record& r : snapshot.records) {
+      if (r.entity_id < 1'000'000) continue;
+      const protocol::Vec3 p = std::get<protocol::EntityRecord>(r.body).position;
+      auto [it, added] = seen.emplace(r.entity_id, std::make_pair(p, snapshot.tick));
+      if (!added && !(it->second.first == p)) it->second = {p, snapshot.tick};
+    }
+    if (snapshots < 120) return;  // a second to settle: the first frames fill in over a few ticks
+    for (const auto& [id, entry] : seen) worst_staleness = std::max(worst_staleness, snapshot.tick - entry.second);
+  };
+  SimSessionClient& client = sim.add_client();
+  sim.run_for(Duration::seconds(5));
+  ASSERT_TRUE(client.session.welcomed()) << "seed " << seed;
+  const SessionStats* stats = sim.server.stats(0);
+  ASSERT_NE(stats, nullptr);
+  EXPECT_EQ(stats->fragments_sent, 0u) << "every snapshot within one message";
+  EXPECT_GT(stats->records_deferred, 0u) << "the budget left props for later ticks";
+  EXPECT_EQ(seen.size(), kProps) << "every prop reached the client";
+  const double bytes_per_tick = static_cast<double>(stats->snapshot_bytes) / static_cast<double>(stats->snapshots_sent);
+  EXPECT_LE(bytes_per_tick, 1100.0);
+  // 600 props at about 9 bytes each, a budget of about 1,000 bytes: about six ticks for a full turn;
+  // a prop's priority grows while it waits, so none waits more than a few turns.
+  EXPECT_LE(worst_staleness, 30u) << "seed " << seed;
+  const auto& ticks = client.snapshot_ticks;
+  ASSERT_GT(ticks.size(), 250u);
+  for (std::size_t i = 10; i < ticks.size(); ++i) ASSERT_EQ(ticks[i], ticks[i - 1] + 1) << "at " << i;
+  EXPECT_EQ(sim.server.drops().total(), 0u);
+  EXPECT_EQ(sim.invariants.total(), 0u);
+  std::printf("budget: %.0f B/tick, worst staleness %u ticks, %llu deferred\n", bytes_per_tick, worst_staleness,
+              static_cast<unsigned long long>(stats->records_deferred));
 }
 
 TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {

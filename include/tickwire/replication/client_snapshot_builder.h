@@ -27,8 +27,11 @@ namespace tickwire {
 // The tick's state, shared by every client: built once per tick by the room.
 struct WorldTickFrame {
   Tick tick;
-  const ReplicaFrame* frame = nullptr;   // every replicated entity, quantized once, ascending id
-  std::span<const uint32_t> entities;    // the interest-world index of each frame->states[i]
+  const ReplicaFrame* frame = nullptr;   // every replicated record, quantized once, ascending id
+  // The interest-world index of each frame->states[i]; kNoEntity marks a shared record (a map
+  // object): every client sees it, outside interest and fitting, always at its current state
+  // (at rest it costs nothing against a baseline or the rest table).
+  std::span<const uint32_t> entities;
   const InterestWorld* world = nullptr;  // positions, owners, flags, parents, scene frames (moved to this tick)
 };
 
@@ -41,6 +44,8 @@ struct ClientView {
   float radius_m = 100.0f;
   uint32_t budget_bytes = 1100;                 // the whole SnapshotDelta message, id byte included
   std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, sent whole every tick
+  // Coded against when the client holds no acknowledged frame (the rest table it holds); null: nothing.
+  const ReplicaFrame* fallback = nullptr;
 };
 
 struct ClientSnapshotBuilderConfig {
@@ -60,6 +65,7 @@ struct ClientSnapshot {
   const SentFrame* frame = nullptr;  // what the client holds once it decodes this snapshot
   uint8_t baseline_age = 0;          // SnapshotDelta::baseline_age (0: none)
   uint8_t predict_age = 0;           // SnapshotDelta::predict_age (0: none)
+  bool on_fallback = false;          // coded against ClientView::fallback (SnapshotDelta names its revision)
   const SnapshotDiagnostics* diagnostics = nullptr;
 };
 
@@ -80,7 +86,8 @@ class ClientSnapshotBuilder {
   // as unacknowledged. Does not encode: build() does both; tests call this to look at the choice.
   const SentFrame& compose(const ClientView& view, ClientReplicationState& client);
 
-  // compose(), then encode(): what the room calls per client per tick.
+  // compose(), then encode(): what the room calls per client per tick. A frame the budget meant for
+  // one message that the estimates let spill into fragments is fitted once more, tighter.
   Result<ClientSnapshot> build(const ClientView& view, MonoTime now, ClientReplicationState& client,
                                std::vector<uint8_t>& body);
 
@@ -110,11 +117,14 @@ class ClientSnapshotBuilder {
   };
   InterestViewer viewer_of(const ClientView& view) const;
   void measure_candidates(SnapshotDiagnostics& diag);
+  void measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag);
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);
   void drop_orphans(SnapshotDiagnostics& diag);
   uint32_t record_budget(const ClientView& view) const;
   void learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client);
+  Result<DeltaBodyStats> code_frame(ClientReplicationState& client, std::vector<uint8_t>& body);
+  Result<ClientSnapshot> publish(MonoTime now, ClientReplicationState& client, const Result<DeltaBodyStats>& coded);
 
   const InterestWorld& world_;
   const ReplicaKinds& kinds_;
@@ -123,10 +133,13 @@ class ClientSnapshotBuilder {
   bool in_tick_ = false;
   const ClientReplicationState* composed_for_ = nullptr;  // the client of the last compose()
   const SentFrame* composed_ = nullptr;
+  const ReplicaFrame* composed_base_ = nullptr;  // what the last compose() coded against (null: nothing)
   uint32_t message_overhead_bytes_ = 0;  // SnapshotDelta without its body, id byte included
 
   // Scratch, sized once; every vector is reserved to its cap at construction.
   std::vector<uint32_t> state_of_;  // interest index -> index in the world frame (this tick)
+  std::vector<uint32_t> shared_;    // the world frame's shared states (indices into it), ascending id
+  uint32_t shared_bytes_ = 0;       // their estimated cost against this build's baseline
   EntityMarks in_frame_;            // interest indices present in the world frame this tick
   SentFrameHistory::References refs_;  // the client's references this build
   FrameIndex base_;                    // its baseline
@@ -145,6 +158,8 @@ class ClientSnapshotBuilder {
   EntityMarks frames_reverted_;  // scene frames whose held members went back to the baseline
   std::vector<Pick> picks_;
   FitStats fit_;
+  std::vector<ClientPriorityState::Saved> saved_priority_;  // the set's accumulators before this tick's fit
+  uint32_t refits_ = 0;
 };
 
 }  // namespace tickwire

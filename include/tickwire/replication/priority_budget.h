@@ -39,6 +39,20 @@ class ClientPriorityState {
   // The waiting priority as of the last fit (0 right after a send).
   float accumulated(uint32_t entity) const { return slots_[entity].accumulated; }
 
+  // The accumulators of `entities` (cleared first), to put back if a fit is taken back.
+  struct Saved {
+    uint32_t entity = 0;
+    float accumulated = 0.0f;
+    uint32_t incarnation = 0;
+  };
+  void save(std::span<const uint32_t> entities, std::vector<Saved>& out) const {
+    out.clear();
+    for (uint32_t e : entities) out.push_back(Saved{e, slots_[e].accumulated, slots_[e].incarnation});
+  }
+  void restore(std::span<const Saved> saved) {
+    for (const Saved& s : saved) slots_[s.entity] = Slot{s.accumulated, s.incarnation};
+  }
+
  private:
   friend class PriorityBudget;
   struct Slot {  // one read per visible entity per tick

@@ -8,6 +8,7 @@
 
 #include "tickwire/clock/tick.h"
 #include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/input_frame.h"
 #include "tickwire/replication/replica_state.h"
 
 namespace tickwire {
@@ -35,7 +36,7 @@ class SentFrameHistory {
   explicit SentFrameHistory(uint32_t frames = kMaxFrames);
 
   // References for a frame at `tick`: the newest acked frame at most max_age_ticks old, and the
-  // newest acked one before it (for prediction); null where there is none.
+  // acked one nearest to one baseline age before it (for prediction); null where there is none.
   struct References {
     const SentFrame* baseline = nullptr;
     const SentFrame* older = nullptr;
@@ -46,8 +47,8 @@ class SentFrameHistory {
   const SentFrame* newest() const;
 
   // A cleared slot for the frame of `tick`: the oldest one that is none of `keep`'s frames nor
-  // `newest`. Ticks must increase from one call to the next. The slot is valid (and ackable) once
-  // returned.
+  // `newest`. Ticks must increase from one call to the next, except that a tick whose frame was
+  // just discarded may be begun again. The slot is valid (and ackable) once returned.
   SentFrame& begin(Tick tick, const References& keep, const SentFrame* newest);
   // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked.
   void discard_last();
@@ -55,6 +56,10 @@ class SentFrameHistory {
   // The client received the frame of `tick` (every fragment of it). False when no frame of that
   // tick is held (too old, or never sent): a late or hostile ack changes nothing.
   bool acknowledge(Tick tick);
+  // The client's own report of what it holds (SnapshotsHeld): marks every frame it names as acked
+  // (a hostile report only names frames we sent; a frame it claims falsely is its own loss).
+  // Returns how many frames became references.
+  uint32_t on_held(const protocol::SnapshotsHeld& held);
 
   const SentFrame* find(Tick tick) const;
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }

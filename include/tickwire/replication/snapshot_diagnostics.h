@@ -29,6 +29,9 @@ struct SnapshotDiagnostics {
   uint32_t dropped_orphans = 0;  // left out because a required parent was not in the frame
   uint32_t frames_refused = 0;   // scene frames that waited whole
   uint32_t frame_entities = 0;   // entity states in the client's frame
+  uint32_t shared = 0;           // shared states (map objects) in it, outside fitting
+  uint32_t shared_bytes = 0;     // their estimated cost, taken from the budget first
+  uint32_t refits = 0;           // 1: the first fit spilled past one message and was fitted again
 
   // The body, as the encoder counted it.
   uint32_t records_sent = 0;  // changed + added records

@@ -18,7 +18,8 @@
 #include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/replication/map_rest_table.h"
 #include "tickwire/replication/replica_kinds.h"
-#include "tickwire/replication/sent_frames.h"
+#include "tickwire/replication/client_replication_state.h"
+#include "tickwire/replication/client_snapshot_builder.h"
 #include "tickwire/replication/snapshot_slicer.h"
 #include "tickwire/server/room.h"
 #include "tickwire/server/room_interest.h"
@@ -37,6 +38,10 @@ struct RoomServerConfig {
   uint8_t unreliable_channel = kSessionUnreliableChannel;
   ReplicaKinds kinds = ReplicaKinds::defaults();  // the game's kinds: each one's wire precision
   RoomInterestConfig interest;  // a delta client sees entity records within this radius of its pawn
+  // A delta client's snapshot message per snapshot tick: what does not fit waits, gaining priority.
+  // Fitting works on estimates, so the default leaves a tenth of one message (1,096 bytes) spare.
+  uint32_t snapshot_budget_bytes = 1000;
+  ClientSnapshotBuilderConfig builder;  // lanes, baseline window, estimate calibration
 };
 
 // Why a session's message was not acted on (counted; the session goes on).
@@ -58,6 +63,7 @@ struct SessionStats {
   uint64_t baseline_age_ticks = 0;  // summed over delta_snapshots
   uint64_t snapshots_awaiting_rest_table = 0;  // ticks not sent: no reference held yet, the table on its way
   uint64_t snapshots_unreferenced_skipped = 0;  // ticks not sent: a fragmented whole state went out recently
+  uint64_t records_deferred = 0;  // visible entity states the budget left for a later tick (summed)
   uint64_t inputs_received = 0;
   Tick first_snapshot_tick;
   Tick last_snapshot_tick;
@@ -94,7 +100,8 @@ class RoomServer : public TickObserver {
 
  private:
   struct Connection {
-    Connection(ReliableEndpoint& endpoint, OwnerId owner, SchemaCache& cache, const RoomServerConfig& config);
+    Connection(ReliableEndpoint& endpoint, OwnerId owner, SchemaCache& cache, const RoomServerConfig& config,
+               const SnapshotFragmentBudget& fragments);
     OwnerId owner;
     NetChannel net;
     PeerSchema peer;
@@ -104,7 +111,8 @@ class RoomServer : public TickObserver {
     uint32_t rest_sent = 0;     // the rest table revision it was sent
     uint32_t rest_held = 0;     // the revision it reports holding whole
     uint32_t last_unreferenced_tick = 0;  // the last fragmented snapshot coded against nothing
-    SentFrames sent;            // what a delta client was sent, and what it holds
+    uint32_t pawn_index = kNoEntity;  // its pawn's interest index this tick (kNoEntity: not filed)
+    ClientReplicationState replication;  // what a delta client was sent and holds, its priorities, its logs
     SessionStats stats;
   };
 
@@ -118,7 +126,9 @@ class RoomServer : public TickObserver {
   void refresh_rest_table();
   void send_rest_table(Connection& c);
   bool send_snapshot(Connection& c, Tick tick);
+  void begin_delta_tick(Tick tick);
   bool send_delta_snapshot(Connection& c, Tick tick);
+  void log_diagnostics(Connection& c, Tick tick, uint64_t lines_before);
   bool send_encoded(Connection& c, Tick tick, std::size_t bytes);
 
   ReliableServer& transport_;
@@ -129,8 +139,11 @@ class RoomServer : public TickObserver {
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
   std::vector<ReplicaState> world_states_;              // the tick's records quantized, once per tick
-  RoomInterest interest_;                               // who sees which entity record
-  ReplicaFrame client_frame_;                           // one delta client's frame, reused
+  RoomInterest interest_;                               // where the entity records are, whose pawn is which
+  ReplicaFrame world_frame_;                            // the tick's frame the clients' frames are cut from
+  std::vector<uint32_t> world_entities_;                // the interest index of each of its states
+  ClientSnapshotBuilder builder_;                       // interest, budget and delta, one client at a time
+  MonoTime now_;                                        // the update's time (the budget logs' clock)
   protocol::SnapshotDelta delta_;                       // one delta client's message, reused
   std::vector<uint8_t> body_;                           // its body bytes
   std::vector<uint8_t> encoded_;                        // one client's encoded snapshot (id first)
