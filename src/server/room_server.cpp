@@ -44,6 +44,7 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
   connections_.resize(max_clients);
   to_drop_.reserve(max_clients);
   snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
+  cut_snapshot_.records.reserve(protocol::MaxRecordsPerSnapshot);
   world_states_.reserve(protocol::MaxRecordsPerSnapshot);
   world_frame_.states.reserve(protocol::MaxRecordsPerSnapshot);
   world_entities_.reserve(protocol::MaxRecordsPerSnapshot);
@@ -257,9 +258,24 @@ void RoomServer::send_rest_table(Connection& c) {
   c.rest_sent = rest_.revision();
 }
 
-// A full snapshot, for a client whose build does not take deltas.
+// A full snapshot, for a client whose build does not take deltas: the entity records within the
+// interest radius of its pawn and every map object, the cut a delta client's frame starts from.
 bool RoomServer::send_snapshot(Connection& c, Tick tick) {
-  auto written = wire::encode_message(snapshot_, std::span<uint8_t>(encoded_));
+  cut_snapshot_.tick = snapshot_.tick;
+  cut_snapshot_.contract_hash = snapshot_.contract_hash;
+  cut_snapshot_.owner = snapshot_.owner;
+  cut_snapshot_.records.clear();
+  const protocol::Vec3& centre = snapshot_.owner->pawn.position;
+  const float radius_m = config_.interest.radius_m;
+  for (const protocol::Record& record : snapshot_.records) {
+    if (const auto* entity = std::get_if<protocol::EntityRecord>(&record.body)) {
+      const float dx = entity->position.x - centre.x, dz = entity->position.z - centre.z;
+      if (dx * dx + dz * dz > radius_m * radius_m) continue;
+    }
+    cut_snapshot_.records.push_back(record);
+  }
+  cut_snapshot_.record_count = static_cast<uint16_t>(cut_snapshot_.records.size());
+  auto written = wire::encode_message(cut_snapshot_, std::span<uint8_t>(encoded_));
   if (!written.ok()) {
     drops_.add(SessionDrop::snapshot_over_ceiling);
     return false;

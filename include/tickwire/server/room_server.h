@@ -138,6 +138,7 @@ class RoomServer : public TickObserver {
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   protocol::Snapshot snapshot_;                         // the tick's frame, reused
+  protocol::Snapshot cut_snapshot_;                     // one full-snapshot client's cut of it, reused
   std::vector<ReplicaState> world_states_;              // the tick's records quantized, once per tick
   RoomInterest interest_;                               // where the entity records are, whose pawn is which
   ReplicaFrame world_frame_;                            // the tick's frame the clients' frames are cut from
