@@ -10,6 +10,7 @@
 
 #include "delta_coding.h"
 #include "delta_prediction.h"
+#include "history_fit.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/replica_state.h"
@@ -29,22 +30,19 @@ struct RecordModels {
   static RecordModels fresh();
 };
 
-// What a record is coded against. `base` is never null; `older` only with an active extrapolation.
+// What a record is coded against. `base` is never null; `older` only with an active extrapolation;
+// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline).
 struct RecordRefs {
   const ReplicaState* base = nullptr;
   const ReplicaState* older = nullptr;
   Extrapolation ex;
   const ReplicaKinds* kinds = nullptr;
+  const RecordFit* fit = nullptr;
 };
 
 inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
   return a.wire_id == b.wire_id && a.channel_count == b.channel_count && a.bits == b.bits &&
          same_bits(a.channels, b.channels);
-}
-
-inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
-  const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
-  return p.rotation_max_step();
 }
 
 template <class C>
@@ -80,7 +78,12 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   const ReplicaState& b = *r.base;
   if (code_same(c, m.position_same, s.position, b.position)) return;
   for (std::size_t i = 0; i < 3; ++i) {
-    const int64_t predicted = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
+    int64_t predicted = b.position[i];
+    if (r.fit != nullptr) {
+      predicted = (fit_position_q8(*r.fit, i) + (int64_t{1} << (kFitFractionBits - 1))) >> kFitFractionBits;
+    } else if (r.older != nullptr) {
+      predicted = r.ex.predict(b.position[i], r.older->position[i]);
+    }
     code_int32(c, m.position[i], s.position[i], predicted);
   }
 }
@@ -93,7 +96,9 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   if (same) return;
   const int32_t base_step = max_step_of(b, *r.kinds);
   Quat30 predicted = b.has_rotation ? quat30_of(b.rotation_largest, b.rotation, base_step) : Quat30{0, 0, 0, kQuatOne};
-  if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
+  if (r.fit != nullptr && b.has_rotation) {
+    predicted = fit_rotation(*r.fit, *r.kinds);
+  } else if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
     const Quat30 older = quat30_of(r.older->rotation_largest, r.older->rotation, max_step_of(*r.older, *r.kinds));
     predicted = extrapolate_rotation(predicted, older, r.ex);
   }
