@@ -24,8 +24,8 @@ RecordModels RecordModels::fresh() {
   m.bits_same = BitModel::with_p1(kOften);
   m.payload_same.fill(BitModel::with_p1(kLikely));
   m.channel_same.fill(BitModel::with_p1(kOften));
-  for (UIntModel* u : {&m.position[0], &m.position[1], &m.position[2], &m.rotation[0], &m.rotation[1], &m.rotation[2]}) {
-    *u = UIntModel::with_continue(3200, 2048);
+  for (auto* axes : {&m.position, &m.rotation}) {
+    for (auto& by_context : *axes) by_context.fill(UIntModel::with_continue(3200, 2048));
   }
   return m;
 }

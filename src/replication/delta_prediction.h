@@ -49,5 +49,7 @@ Quat30 extrapolate_rotation(const Quat30& base, const Quat30& older, const Extra
 uint8_t largest_component(const Quat30& q);
 // q's smallest-three steps when `largest` is the dropped component (made non-negative).
 std::array<int32_t, 3> steps_of(const Quat30& q, uint8_t largest, int32_t max_step);
+// The same steps with 8 bits below the step (clamped to +-256 M).
+std::array<int64_t, 3> steps_q8_of(const Quat30& q, uint8_t largest, int32_t max_step);
 
 }  // namespace tickwire::delta

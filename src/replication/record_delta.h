@@ -18,6 +18,25 @@
 
 namespace tickwire::delta {
 
+// A fitted prediction carries 8 bits below the unit: the residual is coded against the nearest
+// integer, in a context by how far the fraction leans (4 contexts) or the unfitted one, and
+// negated when it leans up, so the likely miss by one always takes the same code.
+inline constexpr std::size_t kPredictionContexts = 5;
+inline constexpr std::size_t kUnfittedContext = 4;
+
+struct FinePrediction {
+  int64_t value = 0;
+  std::size_t context = kUnfittedContext;
+  bool negate = false;
+};
+
+inline FinePrediction fine_prediction(int64_t q8) {
+  const int64_t value = (q8 + 128) >> 8;
+  const int64_t fraction = q8 - value * 256;  // -128..127
+  const int64_t lean = fraction < 0 ? -fraction : fraction;
+  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0};
+}
+
 struct RecordModels {
   BitModel extras_same, head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
   BitModel scale_same, look_same, eye_same;
@@ -25,7 +44,8 @@ struct RecordModels {
   BitModel wire_same, count_same, bits_same;
   std::array<BitModel, 4> channel_same;
   UIntModel object_index, scale, look, eye, channel;
-  std::array<UIntModel, 3> position, rotation;
+  // Per axis or component, by the prediction's context (FinePrediction).
+  std::array<std::array<UIntModel, kPredictionContexts>, 3> position, rotation;
 
   static RecordModels fresh();
 };
@@ -78,13 +98,13 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   const ReplicaState& b = *r.base;
   if (code_same(c, m.position_same, s.position, b.position)) return;
   for (std::size_t i = 0; i < 3; ++i) {
-    int64_t predicted = b.position[i];
+    FinePrediction p;
     if (r.fit != nullptr) {
-      predicted = (fit_position_q8(*r.fit, i) + (int64_t{1} << (kFitFractionBits - 1))) >> kFitFractionBits;
-    } else if (r.older != nullptr) {
-      predicted = r.ex.predict(b.position[i], r.older->position[i]);
+      p = fine_prediction(fit_position_q8(*r.fit, i));
+    } else {
+      p.value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
     }
-    code_int32(c, m.position[i], s.position[i], predicted);
+    code_int32(c, m.position[i][p.context], s.position[i], p.value, p.negate);
   }
 }
 
@@ -110,9 +130,16 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
-  const std::array<int32_t, 3> steps = steps_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
+  std::array<FinePrediction, 3> steps{};
+  if (r.fit != nullptr && b.has_rotation) {
+    const std::array<int64_t, 3> fine = steps_q8_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
+    for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(fine[i]);
+  } else {
+    const std::array<int32_t, 3> plain = steps_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
+    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
+  }
   for (std::size_t i = 0; i < 3; ++i) {
-    code_int32(c, m.rotation[i], s.rotation[i], steps[i]);
+    code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
     c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);
   }
 }

@@ -1,6 +1,7 @@
 // Integer quaternion arithmetic for the delta codec's rotation prediction: both ends rebuild the
 // references' quaternions from their smallest-three steps and carry the baseline on at the
 // angular velocity the two imply, with integer operations only, so predictions agree bit for bit.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -106,6 +107,22 @@ std::array<int32_t, 3> steps_of(const Quat30& q, uint8_t largest, int32_t max_st
     int64_t s = div_round(sign * q[i], step);
     s = s < -max_step ? -max_step : (s > max_step ? max_step : s);
     out[k++] = static_cast<int32_t>(s);
+  }
+  return out;
+}
+
+}  // namespace tickwire::delta
+
+namespace tickwire::delta {
+
+std::array<int64_t, 3> steps_q8_of(const Quat30& q, uint8_t largest, int32_t max_step) {
+  const int64_t step = step_q30(max_step);
+  const int64_t sign = q[largest & 3] < 0 ? -1 : 1;
+  const int64_t limit = int64_t{max_step} * 256;
+  std::array<int64_t, 3> out{};
+  for (uint8_t i = 0, k = 0; i < 4; ++i) {
+    if (i == (largest & 3)) continue;
+    out[k++] = std::clamp(div_round(sign * q[i] * 256, step), -limit, limit);
   }
   return out;
 }
