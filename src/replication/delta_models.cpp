@@ -18,6 +18,8 @@ RecordModels RecordModels::fresh() {
     *b = BitModel::with_p1(kLikely);
   }
   m.extras_same = BitModel::with_p1(3500);
+  m.position_fitted = BitModel::with_p1(3500);
+  m.rotation_fitted = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1000);
   m.rotation_same = BitModel::with_p1(1800);
   m.look_same = BitModel::with_p1(kOften);

@@ -39,6 +39,7 @@ inline FinePrediction fine_prediction(int64_t q8) {
 
 struct RecordModels {
   BitModel extras_same, head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
+  BitModel position_fitted, rotation_fitted;
   BitModel scale_same, look_same, eye_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
@@ -93,19 +94,64 @@ void code_shape(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
   c.require(s.payload_count <= protocol::MaxComponentSections, DeltaRefusal::too_many_sections);
 }
 
+// The encoder's estimate of a residual's code length, to choose between the fitted and the
+// unfitted prediction (the choice is sent, so any estimate decodes).
+inline int64_t residual_cost(int64_t value, const FinePrediction& p) {
+  const int64_t residual = p.negate ? p.value - value : value - p.value;
+  return 2 * static_cast<int64_t>(std::bit_width(zigzag_encode(residual))) + 1;
+}
+
+template <std::size_t N, class T>
+int64_t residuals_cost(const std::array<T, N>& values, const std::array<FinePrediction, N>& p) {
+  int64_t bits = 0;
+  for (std::size_t i = 0; i < N; ++i) bits += residual_cost(values[i], p[i]);
+  return bits;
+}
+
+// When the record has a fit, bit(fitted) says which prediction a group uses; the encoder picks
+// the two-frame one only when it saves more than kFitPreferenceBits (a fit follows smooth
+// motion, the two-frame one recovers sooner from a bounce; a steady choice keeps the bit cheap).
+inline constexpr int64_t kFitPreferenceBits = 6;
+template <class C>
+bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
+  bool fitted = fitted_cost <= plain_cost + kFitPreferenceBits;
+  c.bit(m, fitted);
+  return fitted;
+}
+
 template <class C>
 void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
   const ReplicaState& b = *r.base;
   if (code_same(c, m.position_same, s.position, b.position)) return;
+  std::array<FinePrediction, 3> plain{}, fitted{};
   for (std::size_t i = 0; i < 3; ++i) {
-    FinePrediction p;
-    if (r.fit != nullptr) {
-      p = fine_prediction(fit_position_q8(*r.fit, i));
-    } else {
-      p.value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
-    }
-    code_int32(c, m.position[i][p.context], s.position[i], p.value, p.negate);
+    plain[i].value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
   }
+  bool use_fit = false;
+  if (r.fit != nullptr) {
+    for (std::size_t i = 0; i < 3; ++i) fitted[i] = fine_prediction(fit_position_q8(*r.fit, i));
+    use_fit = code_fitted(c, m.position_fitted, residuals_cost(s.position, fitted), residuals_cost(s.position, plain));
+  }
+  const std::array<FinePrediction, 3>& p = use_fit ? fitted : plain;
+  for (std::size_t i = 0; i < 3; ++i) code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+}
+
+// A predicted rotation's steps for the dropped index `largest`: fine (a fit) or plain.
+inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step) {
+  std::array<FinePrediction, 3> steps{};
+  if (fine) {
+    const std::array<int64_t, 3> q8 = steps_q8_of(q, largest, max_step);
+    for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(q8[i]);
+  } else {
+    const std::array<int32_t, 3> plain = steps_of(q, largest, max_step);
+    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
+  }
+  return steps;
+}
+
+inline int64_t rotation_cost(const ReplicaState& s, const Quat30& q, bool fine, int32_t max_step) {
+  const int64_t largest_cost = largest_component(q) == s.rotation_largest ? 0 : 2;
+  return largest_cost + residuals_cost(s.rotation, predicted_steps(q, fine, s.rotation_largest, max_step));
 }
 
 template <class C>
@@ -116,11 +162,16 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   if (same) return;
   const int32_t base_step = max_step_of(b, *r.kinds);
   Quat30 predicted = b.has_rotation ? quat30_of(b.rotation_largest, b.rotation, base_step) : Quat30{0, 0, 0, kQuatOne};
-  if (r.fit != nullptr && b.has_rotation) {
-    predicted = fit_rotation(*r.fit, *r.kinds);
-  } else if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
+  if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
     const Quat30 older = quat30_of(r.older->rotation_largest, r.older->rotation, max_step_of(*r.older, *r.kinds));
     predicted = extrapolate_rotation(predicted, older, r.ex);
+  }
+  bool use_fit = false;
+  if (r.fit != nullptr && b.has_rotation) {
+    const Quat30 fitted = fit_rotation(*r.fit, *r.kinds);
+    const int32_t step = max_step_of(s, *r.kinds);
+    use_fit = code_fitted(c, m.rotation_fitted, rotation_cost(s, fitted, true, step), rotation_cost(s, predicted, false, step));
+    if (use_fit) predicted = fitted;
   }
   const uint8_t predicted_largest = largest_component(predicted);
   bool as_predicted = s.rotation_largest == predicted_largest;
@@ -130,14 +181,7 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
-  std::array<FinePrediction, 3> steps{};
-  if (r.fit != nullptr && b.has_rotation) {
-    const std::array<int64_t, 3> fine = steps_q8_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
-    for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(fine[i]);
-  } else {
-    const std::array<int32_t, 3> plain = steps_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
-    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
-  }
+  const std::array<FinePrediction, 3> steps = predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds));
   for (std::size_t i = 0; i < 3; ++i) {
     code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
     c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);

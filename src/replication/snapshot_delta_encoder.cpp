@@ -131,11 +131,12 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
       coded_records(current, refs.baseline) > kMaxReplicaFrameStates) {
     return Error::count_over_max;
   }
-  // A fit over the history frames the client holds replaces the older frame's prediction.
+  // A fit over the history frames the client holds; the older frame still predicts what the fit
+  // does not (and gives the kept decisions their context).
   const bool fit = refs.history != nullptr && refs.baseline != nullptr && refs.baseline->tick != 0 &&
                    refs.baseline->tick < current.tick &&
                    held_fit_frames(*refs.history, refs.baseline->tick, current.tick) >= kMinFitFrames;
-  const BodyRefs body = body_refs(refs.baseline, fit ? nullptr : refs.older, current.tick);
+  const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
   DeltaBodyStats stats;
