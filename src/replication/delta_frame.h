@@ -114,14 +114,14 @@ inline uint32_t held_fit_frames(const ReferenceFrames& history, uint32_t baselin
 }
 
 // The history frames a body fits over, named after its owner detail, both directions: when the
-// baseline is a snapshot, bit(fit); if set, for each tick before the baseline in the window,
+// baseline is a snapshot with records (a fit predicts only records the baseline holds), bit(fit); if set, for each tick before the baseline in the window,
 // newest first, bit(used). The encoder uses every frame the history holds; the decoder refuses
 // a body naming one its history lacks. Returns whether the body fits.
 template <class C>
 bool code_fit_window(C& c, FrameModels& m, const BodyRefs& refs, const ReferenceFrames* history, bool fit,
                      uint32_t tick, FitWindow& window) {
   window.reset(static_cast<int32_t>(refs.ex.ahead));
-  if (refs.baseline == nullptr || refs.baseline->tick == 0) return false;
+  if (refs.baseline == nullptr || refs.baseline->tick == 0 || refs.baseline->states.empty()) return false;
   c.bit(m.fit, fit);
   if (!fit) return false;
   const uint32_t baseline_tick = refs.baseline->tick;

@@ -54,7 +54,7 @@ const FrameModels& FrameModels::fresh() {
     m.keep[1] = BitModel::with_p1(4000);
     m.keep[2] = BitModel::with_p1(600);
     m.end = BitModel::with_p1(1024);
-    m.fit = BitModel::with_p1(kOften);
+    m.fit = BitModel::with_p1(2048);
     m.fit_frame = BitModel::with_p1(kOften);
     for (auto& by_previous : m.op) {
       by_previous[0] = BitModel::with_p1(2048);

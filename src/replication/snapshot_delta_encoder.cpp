@@ -134,7 +134,7 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
   // A fit over the history frames the client holds; the older frame still predicts what the fit
   // does not (and gives the kept decisions their context).
   const bool fit = refs.history != nullptr && refs.baseline != nullptr && refs.baseline->tick != 0 &&
-                   refs.baseline->tick < current.tick &&
+                   !refs.baseline->states.empty() && refs.baseline->tick < current.tick &&
                    held_fit_frames(*refs.history, refs.baseline->tick, current.tick) >= kMinFitFrames;
   const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
   FrameModels models = FrameModels::fresh();
