@@ -149,6 +149,7 @@ void HarnessRun::tally(const References& references, const DeltaBodyStats& stats
 // table, named by the message's ages exactly as a real client resolves them.
 bool HarnessRun::resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs) const {
   refs = {};
+  refs.history = &client_;
   if (message.baseline_age != 0) {
     refs.baseline = client_.find(message.tick - message.baseline_age);
     if (refs.baseline == nullptr) return false;

@@ -34,7 +34,8 @@ uint8_t BodiesScenario::rotation_bits_for_bound() {
 }
 
 BodiesScenario::BodiesScenario(uint64_t seed, uint32_t ticks) : ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
-  kinds_.set(kBodyKind, ReplicaPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound()});
+  kinds_.set(kBodyKind, ReplicaPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound(),
+                                         ReplicaPrecision::rotation_steps_for_angle(kMaxAngleErrorRad)});
   Rng rng(seed ^ 0xb0d1e5ull);
   paths_.reserve(kBodies);
   rotations_.reserve(kBodies);

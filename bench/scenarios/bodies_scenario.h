@@ -30,7 +30,8 @@ class BodiesScenario final : public BandwidthScenario {
   std::optional<double> max_angle_error_rad() const override { return kMaxAngleErrorRad; }
   void truth_at(uint32_t tick, TruthFrame& out) override;
 
-  // The smallest rotation bits whose worst-case smallest-three error is within kMaxAngleErrorRad.
+  // The smallest rotation bits whose worst-case smallest-three error is within kMaxAngleErrorRad
+  // (the kind itself is registered at the finer-grained max step rotation_steps_for_angle gives).
   static uint8_t rotation_bits_for_bound();
   // Speed of body `index` at time t (for tests of the path's promise: 2-10 m/s).
   double speed_mps(uint32_t index, double t_s) const;

@@ -10,6 +10,7 @@ DeltaSnapshotReader::DeltaSnapshotReader(const ReplicaKinds& kinds) : kinds_(kin
 
 // The message's references among what this client holds; false (counted) when one is missing.
 bool DeltaSnapshotReader::resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs) {
+  refs.history = &held_;
   if (message.baseline_age != 0) {
     refs.baseline = message.tick > message.baseline_age ? held_.find(message.tick - message.baseline_age) : nullptr;
     if (message.predict_age != 0) {

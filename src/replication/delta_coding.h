@@ -179,13 +179,15 @@ void code_real(C& c, UIntModel& m, float& value, int64_t predicted_ordered) {
 
 // A 32-bit signed integer, exact: its residual against a prediction (clamped to +-2^40, so the
 // residual fits 43 zigzag bits and no sum overflows).
+// `negate`: code the residual's negation (a prediction known to lean up makes +1 the likely miss;
+// negated, it takes the shorter code of -1).
 template <class C>
-void code_int32(C& c, UIntModel& m, int32_t& value, int64_t predicted) {
+void code_int32(C& c, UIntModel& m, int32_t& value, int64_t predicted, bool negate = false) {
   constexpr int64_t kPredictionLimit = int64_t{1} << 40;
   predicted = predicted < -kPredictionLimit ? -kPredictionLimit : (predicted > kPredictionLimit ? kPredictionLimit : predicted);
-  int64_t residual = static_cast<int64_t>(value) - predicted;
+  int64_t residual = negate ? predicted - static_cast<int64_t>(value) : static_cast<int64_t>(value) - predicted;
   c.sint(m, residual, 43);
-  const int64_t v = predicted + residual;
+  const int64_t v = negate ? predicted - residual : predicted + residual;
   const bool fits = v >= INT32_MIN && v <= INT32_MAX;
   c.require(fits, DeltaRefusal::value_out_of_range);
   if constexpr (C::kDecoding) value = fits ? static_cast<int32_t>(v) : 0;

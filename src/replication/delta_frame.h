@@ -5,12 +5,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "delta_coding.h"
 #include "delta_prediction.h"
 #include "owner_detail_delta.h"
 #include "record_delta.h"
+#include "history_fit.h"
+#include "tickwire/protocol/constants.h"
+#include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_state.h"
 
 namespace tickwire::delta {
@@ -27,6 +31,7 @@ struct FrameModels {
   BitModel owner_present;
   std::array<BitModel, 3> keep;               // by KeepContext
   BitModel end;                               // every remaining baseline record is unchanged?
+  BitModel fit, fit_frame;                    // the body fits over history frames; which
   std::array<std::array<BitModel, 2>, 3> op;  // by the previous op: changed?, added?
   UIntModel id_gap;
   RecordModels record;
@@ -81,22 +86,56 @@ inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* olde
   return r;
 }
 
-// Finds records of the older frame by ascending id, walking it once per body.
-class OlderCursor {
- public:
-  explicit OlderCursor(const ReplicaFrame* older) : older_(older) {}
-  const ReplicaState* find(uint32_t id, const ReplicaState& base) {
-    if (older_ == nullptr) return nullptr;
-    const std::vector<ReplicaState>& states = older_->states;
-    while (next_ < states.size() && states[next_].id < id) ++next_;
-    if (next_ < states.size() && states[next_].id == id && states[next_].form == base.form) return &states[next_];
-    return nullptr;
-  }
+// Whether `state` is one of `frame`'s records (a changed record's base), not a default state.
+inline bool holds_state(const ReplicaFrame* frame, const ReplicaState* state) {
+  if (frame == nullptr || frame->states.empty()) return false;
+  const std::less<const ReplicaState*> before;
+  return !before(state, frame->states.data()) && before(state, frame->states.data() + frame->states.size());
+}
 
- private:
-  const ReplicaFrame* older_;
-  std::size_t next_ = 0;
-};
+// Finds records of the older frame by ascending id, walking it once per body.
+using OlderCursor = FrameCursor;
+
+inline constexpr uint32_t kMinFitFrames = 2;  // history frames besides the baseline a fit needs
+
+// The ticks before the baseline a body may name for its fit: within MaxBaselineTicks of `tick`.
+inline uint32_t fit_backs(uint32_t baseline_tick, uint32_t tick) {
+  const uint32_t window = static_cast<uint32_t>(protocol::MaxBaselineTicks);
+  const uint32_t oldest = tick > window ? tick - window : 1;
+  const uint32_t backs = baseline_tick > oldest ? baseline_tick - oldest : 0;
+  return backs < kMaxFitFrames - 1 ? backs : static_cast<uint32_t>(kMaxFitFrames - 1);
+}
+
+// The frames `history` holds among those a body may name.
+inline uint32_t held_fit_frames(const ReferenceFrames& history, uint32_t baseline_tick, uint32_t tick) {
+  uint32_t held = 0;
+  for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) held += history.held_frame(baseline_tick - back) != nullptr;
+  return held;
+}
+
+// The history frames a body fits over, named after its owner detail, both directions: when the
+// baseline is a snapshot with records (a fit predicts only records the baseline holds), bit(fit); if set, for each tick before the baseline in the window,
+// newest first, bit(used). The encoder uses every frame the history holds; the decoder refuses
+// a body naming one its history lacks. Returns whether the body fits.
+template <class C>
+bool code_fit_window(C& c, FrameModels& m, const BodyRefs& refs, const ReferenceFrames* history, bool fit,
+                     uint32_t tick, FitWindow& window) {
+  window.reset(static_cast<int32_t>(refs.ex.ahead));
+  if (refs.baseline == nullptr || refs.baseline->tick == 0 || refs.baseline->states.empty()) return false;
+  c.bit(m.fit, fit);
+  if (!fit) return false;
+  const uint32_t baseline_tick = refs.baseline->tick;
+  for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) {
+    const ReplicaFrame* frame = history != nullptr ? history->held_frame(baseline_tick - back) : nullptr;
+    bool used = frame != nullptr;
+    c.bit(m.fit_frame, used);
+    if (!used) continue;
+    c.require(frame != nullptr && frame->tick == baseline_tick - back, DeltaRefusal::missing_history);
+    if (c.failed()) return false;
+    window.add(*frame, -static_cast<int32_t>(back));
+  }
+  return true;
+}
 
 inline KeepContext keep_context(OlderCursor& older, const ReplicaState& base) {
   const ReplicaState* o = older.find(base.id, base);

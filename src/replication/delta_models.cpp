@@ -18,14 +18,16 @@ RecordModels RecordModels::fresh() {
     *b = BitModel::with_p1(kLikely);
   }
   m.extras_same = BitModel::with_p1(3500);
+  m.position_fitted = BitModel::with_p1(3500);
+  m.rotation_fitted = BitModel::with_p1(3500);
   m.position_same = BitModel::with_p1(1000);
   m.rotation_same = BitModel::with_p1(1800);
   m.look_same = BitModel::with_p1(kOften);
   m.bits_same = BitModel::with_p1(kOften);
   m.payload_same.fill(BitModel::with_p1(kLikely));
   m.channel_same.fill(BitModel::with_p1(kOften));
-  for (UIntModel* u : {&m.position[0], &m.position[1], &m.position[2], &m.rotation[0], &m.rotation[1], &m.rotation[2]}) {
-    *u = UIntModel::with_continue(3200, 2048);
+  for (auto* axes : {&m.position, &m.rotation}) {
+    for (auto& by_context : *axes) by_context.fill(UIntModel::with_continue(3200, 2048));
   }
   return m;
 }
@@ -52,6 +54,8 @@ const FrameModels& FrameModels::fresh() {
     m.keep[1] = BitModel::with_p1(4000);
     m.keep[2] = BitModel::with_p1(600);
     m.end = BitModel::with_p1(1024);
+    m.fit = BitModel::with_p1(2048);
+    m.fit_frame = BitModel::with_p1(kOften);
     for (auto& by_previous : m.op) {
       by_previous[0] = BitModel::with_p1(2048);
       by_previous[1] = BitModel::with_p1(1024);

@@ -27,6 +27,20 @@ struct Extrapolation {
 using Quat30 = std::array<int64_t, 4>;
 inline constexpr int64_t kQuatOne = int64_t{1} << 30;
 
+// A rotation vector (axis times angle), radians in Q28.
+using RotationVector = std::array<int64_t, 3>;
+// The rotation vector of a unit quaternion (either sign), and back (components clamped to 2 pi).
+RotationVector rotation_log(const Quat30& q);
+Quat30 rotation_exp(RotationVector r);
+
+// The integer square root (floor), exact.
+uint64_t isqrt64(uint64_t x);
+// a * b (Hamilton product), components clamped to the unit.
+Quat30 quat_multiply(const Quat30& a, const Quat30& b);
+// The rest component of a unit quaternion whose other three squares sum to `squares` (Q60).
+int64_t completing_component(uint64_t squares);
+// The rotation `delta` (w >= 0) raised to the power ahead/span (0 <= ahead/span <= 8).
+Quat30 rotation_power(const Quat30& delta, int64_t ahead, int64_t span);
 // The full quaternion of a smallest-three value at max step M (steps clamped to +-M).
 Quat30 quat30_of(uint8_t largest, const std::array<int32_t, 3>& steps, int32_t max_step);
 // Carries `base` on by the rotation from `older` to `base`, scaled by ahead/span.
@@ -35,5 +49,7 @@ Quat30 extrapolate_rotation(const Quat30& base, const Quat30& older, const Extra
 uint8_t largest_component(const Quat30& q);
 // q's smallest-three steps when `largest` is the dropped component (made non-negative).
 std::array<int32_t, 3> steps_of(const Quat30& q, uint8_t largest, int32_t max_step);
+// The same steps with 8 bits below the step (clamped to +-256 M).
+std::array<int64_t, 3> steps_q8_of(const Quat30& q, uint8_t largest, int32_t max_step);
 
 }  // namespace tickwire::delta

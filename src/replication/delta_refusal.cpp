@@ -20,6 +20,7 @@ std::string_view delta_refusal_name(DeltaRefusal reason) {
     case DeltaRefusal::too_many_channels: return "too_many_channels";
     case DeltaRefusal::value_out_of_range: return "value_out_of_range";
     case DeltaRefusal::bad_enum: return "bad_enum";
+    case DeltaRefusal::missing_history: return "missing_history";
     case DeltaRefusal::count_: break;
   }
   return "unknown";

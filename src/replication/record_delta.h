@@ -10,6 +10,7 @@
 
 #include "delta_coding.h"
 #include "delta_prediction.h"
+#include "history_fit.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/replica_state.h"
@@ -17,34 +18,52 @@
 
 namespace tickwire::delta {
 
+// A fitted prediction carries 8 bits below the unit: the residual is coded against the nearest
+// integer, in a context by how far the fraction leans (4 contexts) or the unfitted one, and
+// negated when it leans up, so the likely miss by one always takes the same code.
+inline constexpr std::size_t kPredictionContexts = 5;
+inline constexpr std::size_t kUnfittedContext = 4;
+
+struct FinePrediction {
+  int64_t value = 0;
+  std::size_t context = kUnfittedContext;
+  bool negate = false;
+};
+
+inline FinePrediction fine_prediction(int64_t q8) {
+  const int64_t value = (q8 + 128) >> 8;
+  const int64_t fraction = q8 - value * 256;  // -128..127
+  const int64_t lean = fraction < 0 ? -fraction : fraction;
+  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0};
+}
+
 struct RecordModels {
   BitModel extras_same, head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
+  BitModel position_fitted, rotation_fitted;
   BitModel scale_same, look_same, eye_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
   std::array<BitModel, 4> channel_same;
   UIntModel object_index, scale, look, eye, channel;
-  std::array<UIntModel, 3> position, rotation;
+  // Per axis or component, by the prediction's context (FinePrediction).
+  std::array<std::array<UIntModel, kPredictionContexts>, 3> position, rotation;
 
   static RecordModels fresh();
 };
 
-// What a record is coded against. `base` is never null; `older` only with an active extrapolation.
+// What a record is coded against. `base` is never null; `older` only with an active extrapolation;
+// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline).
 struct RecordRefs {
   const ReplicaState* base = nullptr;
   const ReplicaState* older = nullptr;
   Extrapolation ex;
   const ReplicaKinds* kinds = nullptr;
+  const RecordFit* fit = nullptr;
 };
 
 inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
   return a.wire_id == b.wire_id && a.channel_count == b.channel_count && a.bits == b.bits &&
          same_bits(a.channels, b.channels);
-}
-
-inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
-  const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
-  return p.rotation_max_step();
 }
 
 template <class C>
@@ -75,14 +94,64 @@ void code_shape(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
   c.require(s.payload_count <= protocol::MaxComponentSections, DeltaRefusal::too_many_sections);
 }
 
+// The encoder's estimate of a residual's code length, to choose between the fitted and the
+// unfitted prediction (the choice is sent, so any estimate decodes).
+inline int64_t residual_cost(int64_t value, const FinePrediction& p) {
+  const int64_t residual = p.negate ? p.value - value : value - p.value;
+  return 2 * static_cast<int64_t>(std::bit_width(zigzag_encode(residual))) + 1;
+}
+
+template <std::size_t N, class T>
+int64_t residuals_cost(const std::array<T, N>& values, const std::array<FinePrediction, N>& p) {
+  int64_t bits = 0;
+  for (std::size_t i = 0; i < N; ++i) bits += residual_cost(values[i], p[i]);
+  return bits;
+}
+
+// When the record has a fit, bit(fitted) says which prediction a group uses; the encoder picks
+// the two-frame one only when it saves more than kFitPreferenceBits (a fit follows smooth
+// motion, the two-frame one recovers sooner from a bounce; a steady choice keeps the bit cheap).
+inline constexpr int64_t kFitPreferenceBits = 6;
+template <class C>
+bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
+  bool fitted = fitted_cost <= plain_cost + kFitPreferenceBits;
+  c.bit(m, fitted);
+  return fitted;
+}
+
 template <class C>
 void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
   const ReplicaState& b = *r.base;
   if (code_same(c, m.position_same, s.position, b.position)) return;
+  std::array<FinePrediction, 3> plain{}, fitted{};
   for (std::size_t i = 0; i < 3; ++i) {
-    const int64_t predicted = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
-    code_int32(c, m.position[i], s.position[i], predicted);
+    plain[i].value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
   }
+  bool use_fit = false;
+  if (r.fit != nullptr) {
+    for (std::size_t i = 0; i < 3; ++i) fitted[i] = fine_prediction(fit_position_q8(*r.fit, i));
+    use_fit = code_fitted(c, m.position_fitted, residuals_cost(s.position, fitted), residuals_cost(s.position, plain));
+  }
+  const std::array<FinePrediction, 3>& p = use_fit ? fitted : plain;
+  for (std::size_t i = 0; i < 3; ++i) code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+}
+
+// A predicted rotation's steps for the dropped index `largest`: fine (a fit) or plain.
+inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step) {
+  std::array<FinePrediction, 3> steps{};
+  if (fine) {
+    const std::array<int64_t, 3> q8 = steps_q8_of(q, largest, max_step);
+    for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(q8[i]);
+  } else {
+    const std::array<int32_t, 3> plain = steps_of(q, largest, max_step);
+    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
+  }
+  return steps;
+}
+
+inline int64_t rotation_cost(const ReplicaState& s, const Quat30& q, bool fine, int32_t max_step) {
+  const int64_t largest_cost = largest_component(q) == s.rotation_largest ? 0 : 2;
+  return largest_cost + residuals_cost(s.rotation, predicted_steps(q, fine, s.rotation_largest, max_step));
 }
 
 template <class C>
@@ -97,6 +166,13 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
     const Quat30 older = quat30_of(r.older->rotation_largest, r.older->rotation, max_step_of(*r.older, *r.kinds));
     predicted = extrapolate_rotation(predicted, older, r.ex);
   }
+  bool use_fit = false;
+  if (r.fit != nullptr && b.has_rotation) {
+    const Quat30 fitted = fit_rotation(*r.fit, *r.kinds);
+    const int32_t step = max_step_of(s, *r.kinds);
+    use_fit = code_fitted(c, m.rotation_fitted, rotation_cost(s, fitted, true, step), rotation_cost(s, predicted, false, step));
+    if (use_fit) predicted = fitted;
+  }
   const uint8_t predicted_largest = largest_component(predicted);
   bool as_predicted = s.rotation_largest == predicted_largest;
   c.bit(m.largest_predicted, as_predicted);
@@ -105,9 +181,9 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
-  const std::array<int32_t, 3> steps = steps_of(predicted, s.rotation_largest, max_step_of(s, *r.kinds));
+  const std::array<FinePrediction, 3> steps = predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds));
   for (std::size_t i = 0; i < 3; ++i) {
-    code_int32(c, m.rotation[i], s.rotation[i], steps[i]);
+    code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
     c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);
   }
 }

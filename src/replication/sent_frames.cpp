@@ -68,7 +68,15 @@ DeltaRefs SentFrames::refs(uint32_t tick) const {
     }
   }
   if (older != nullptr) refs.older = &older->frame;
+  refs.history = this;
   return refs;
+}
+
+const ReplicaFrame* SentFrames::held_frame(uint32_t tick) const {
+  for (const Entry& entry : entries_) {
+    if (entry.recorded && entry.held && entry.frame.tick == tick) return &entry.frame;
+  }
+  return nullptr;
 }
 
 void SentFrames::reset() {

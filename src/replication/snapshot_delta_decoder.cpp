@@ -17,6 +17,7 @@ struct Reader {
   const ReplicaKinds& kinds;
   ReplicaFrame& out;
   OlderCursor older;
+  FitWindow& window;
   RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
 
@@ -35,6 +36,8 @@ struct Reader {
     s.id = id;
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
+    RecordFit fit;
+    if (window.frames() != 0 && holds_state(refs.baseline, &base) && window.gather(base, fit)) r.fit = &fit;
     code_record(c, m.record, r, s);
     last_id = id;
   }
@@ -120,7 +123,9 @@ Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, Delta
     out.owner = base_owner;
     code_owner(c, models.owner, base_owner, older_owner, body_ref.ex, *out.owner);
   }
-  Reader reader{c, models, body_ref, kinds, out, OlderCursor(body_ref.older)};
+  FitWindow window;
+  if (!c.failed()) code_fit_window(c, models, body_ref, refs.history, false, tick, window);
+  Reader reader{c, models, body_ref, kinds, out, OlderCursor(body_ref.older), window};
   if (!c.failed()) decode_records(reader);
   if (c.failed()) return refuse(c.refusal(), refusal);
   if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);

@@ -20,6 +20,7 @@ struct Walk {
   const ReplicaKinds& kinds;
   DeltaBodyStats& stats;
   OlderCursor older;
+  FitWindow& window;
   RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
   std::size_t mark = 0;
@@ -37,6 +38,8 @@ struct Walk {
   void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state) {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
+    RecordFit fit;
+    if (window.frames() != 0 && holds_state(refs.baseline, &base) && window.gather(base, fit)) r.fit = &fit;
     ReplicaState s = current;
     code_record(c, m.record, r, s);
     charge(current.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
@@ -128,6 +131,11 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
       coded_records(current, refs.baseline) > kMaxReplicaFrameStates) {
     return Error::count_over_max;
   }
+  // A fit over the history frames the client holds; the older frame still predicts what the fit
+  // does not (and gives the kept decisions their context).
+  const bool fit = refs.history != nullptr && refs.baseline != nullptr && refs.baseline->tick != 0 &&
+                   !refs.baseline->states.empty() && refs.baseline->tick < current.tick &&
+                   held_fit_frames(*refs.history, refs.baseline->tick, current.tick) >= kMinFitFrames;
   const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
@@ -146,7 +154,10 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
     protocol::OwnerDetail s = *current.owner;
     code_owner(c, models.owner, *base_owner, older_owner, body.ex, s);
   }
-  Walk walk{c, models, body, kinds, stats, OlderCursor(body.older)};
+  FitWindow window;
+  code_fit_window(c, models, body, refs.history, fit, current.tick, window);
+  stats.fit_frames = window.frames();
+  Walk walk{c, models, body, kinds, stats, OlderCursor(body.older), window};
   walk.charge(stats.header_bits);
   encode_records(walk, current);
   c.finish();

@@ -26,6 +26,8 @@ class Crafter {
     io_.raw(header, 2);
     bool owner = false;
     io_.bit(models_.owner_present, owner);
+    bool fit = false;  // the fixture's baseline is a snapshot: the body says it fits over no history
+    if (baseline) io_.bit(models_.fit, fit);
   }
   void end(bool end) { delta::code_end(io_, models_, end); }
   // Bodies here use no older frame, so every kept decision is in the no_older context.

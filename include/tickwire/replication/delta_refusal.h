@@ -26,6 +26,7 @@ enum class DeltaRefusal : uint8_t {
   too_many_channels,        // a payload declaring more than MaxKindChannels channels
   value_out_of_range,       // a decoded value outside its type (a position past int32, ...)
   bad_enum,                 // an enum value its type does not have (the claim outcome)
+  missing_history,          // the body fits over a frame the caller's history does not hold
   count_,
 };
 

@@ -8,16 +8,18 @@
 
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_state.h"
 
 namespace tickwire {
 
-class HeldFrames {
+class HeldFrames final : public ReferenceFrames {
  public:
   static constexpr std::size_t kCapacity = protocol::MaxBaselineTicks;
 
   // The held frame of `tick`, or null.
   const ReplicaFrame* find(uint32_t tick) const;
+  const ReplicaFrame* held_frame(uint32_t tick) const override { return find(tick); }
   // Keeps `frame` (by copy into the slot of the oldest frame), unless a frame of its tick is held.
   void keep(const ReplicaFrame& frame);
   // What to tell the server: the newest held tick and the 32 before it, and the rest revision.

@@ -11,12 +11,13 @@
 
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_state.h"
 #include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire {
 
-class SentFrames {
+class SentFrames final : public ReferenceFrames {
  public:
   static constexpr std::size_t kCapacity = protocol::MaxBaselineTicks;
 
@@ -29,8 +30,11 @@ class SentFrames {
   // frames we sent; a frame it claims falsely is the client's own loss).
   void on_held(const protocol::SnapshotsHeld& held);
   // The references for a frame of `tick`: the newest held frame at most MaxBaselineTicks back,
-  // and the held frame nearest to one baseline age before it.
+  // the held frame nearest to one baseline age before it, and this record as the history (the
+  // body may fit over every frame the client reported holding).
   DeltaRefs refs(uint32_t tick) const;
+  // A recorded frame the client reported holding, else null.
+  const ReplicaFrame* held_frame(uint32_t tick) const override;
   void reset();
 
  private:

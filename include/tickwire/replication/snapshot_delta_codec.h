@@ -16,6 +16,7 @@
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/replication/delta_refusal.h"
 #include "tickwire/replication/record_quantizer.h"
+#include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/replica_state.h"
 
@@ -27,9 +28,13 @@ namespace tickwire {
 // tick - older.tick : 0. Snapshot ticks start at 1: tick 0 is the rest table's frame.
 // What the body is coded against. `older` is used only together with `baseline` (prediction from
 // two frames); `baseline` may be the rest table's frame (its tick 0) when no snapshot is acked.
+// `history`, when given, holds further frames the body may fit its prediction over (ticks within
+// MaxBaselineTicks of the body's, before the baseline): the body names the ones it used, and the
+// decoder must be given a history holding each of them.
 struct DeltaRefs {
   const ReplicaFrame* baseline = nullptr;
   const ReplicaFrame* older = nullptr;
+  const ReferenceFrames* history = nullptr;
 };
 
 // Bits spent per section of one body (the snapshot diagnostics).
@@ -43,6 +48,7 @@ struct DeltaBodyStats {
   // The references the body is coded against (the message's ages must name them: an older frame
   // the encoder could not use is left out, and predictAge may then be 0).
   bool used_baseline = false, used_older = false;
+  uint32_t fit_frames = 0;  // history frames the body's prediction fits over (0: none)
   std::size_t bytes() const { return (header_bits + entity_bits + object_bits + removal_bits + skip_bits + 7) / 8; }
   // Adds another body's bits and counts (totals over a run); the used_* flags stay this body's.
   DeltaBodyStats& operator+=(const DeltaBodyStats& o) {

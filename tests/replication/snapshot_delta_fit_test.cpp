@@ -1,0 +1,132 @@
+// The SnapshotDelta fit over held frames: its integer weights reproduce polynomials up to the
+// degree the frames' span allows, rotation vectors survive the integer log and exponential, bodies
+// fitted over a history decode to their frame exactly (through moves, jumps, adds and removes),
+// and a body naming a frame the decoder's history lacks is refused, never misapplied.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "../../src/replication/delta_frame.h"
+#include "replica_frame_support.h"
+#include "support.h"
+#include "tickwire/replication/held_frames.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
+
+namespace tickwire {
+namespace {
+
+double weighted(const delta::FitWeights& w, const std::vector<int32_t>& taus, int power) {
+  double sum = 0;
+  for (std::size_t i = 0; i < taus.size(); ++i) sum += static_cast<double>(w.w[i]) * std::pow(taus[i], power);
+  return sum / static_cast<double>(int64_t{1} << delta::kFitWeightBits);
+}
+
+TEST(SnapshotDeltaFit, WeightsReproduceACubicOverAWideWindow) {
+  std::vector<int32_t> taus{0};
+  for (int32_t back = 1; back <= 24; ++back) {
+    if (back % 7 != 0) taus.push_back(-back);  // a few frames lost
+  }
+  const delta::FitWeights w = delta::fit_weights(taus, 3);
+  ASSERT_EQ(w.n, taus.size());
+  for (int power = 0; power <= 3; ++power) {
+    EXPECT_NEAR(weighted(w, taus, power), std::pow(3.0, power), 1e-3 * std::pow(3.0, power) + 1e-4) << "power " << power;
+  }
+  // A short window fits a line only: a quadratic is not reproduced there.
+  const std::vector<int32_t> near{0, -1, -3};
+  const delta::FitWeights line = delta::fit_weights(near, 2);
+  EXPECT_NEAR(weighted(line, near, 1), 2.0, 1e-4);
+  EXPECT_GT(std::fabs(weighted(line, near, 2) - 4.0), 0.5);
+  EXPECT_EQ(delta::fit_weights(std::vector<int32_t>{0}, 3).n, 0u) << "one point: no fit";
+  EXPECT_EQ(delta::fit_weights(taus, 33).n, 0u) << "too far ahead: no fit";
+}
+
+TEST(SnapshotDeltaFit, RotationVectorsSurviveLogAndExp) {
+  Rng rng(test::test_seed(31));
+  for (int round = 0; round < 200; ++round) {
+    const double angle = rng.unit() * 3.1;
+    double axis[3] = {rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5};
+    const double norm = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    delta::RotationVector r{};
+    for (std::size_t k = 0; k < 3; ++k) r[k] = std::llround(axis[k] / norm * angle * (1 << 28));
+    const delta::Quat30 q = delta::rotation_exp(r);
+    EXPECT_NEAR(static_cast<double>(q[3]) / (1 << 30), std::cos(angle / 2), 1e-7);
+    const delta::RotationVector back = delta::rotation_log(q);
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(static_cast<double>(back[k] - r[k]), 0.0, 64.0) << "round " << round;
+  }
+}
+
+struct Chain {
+  ReplicaKinds kinds = ReplicaKinds::defaults();
+  HeldFrames held;
+  std::vector<ReplicaFrame> frames;
+};
+
+TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
+  const uint64_t seed = test::test_seed(0xf17);
+  Rng rng(seed);
+  Chain chain;
+  chain.kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  ReplicaFrame first;
+  first.tick = 1;
+  for (uint32_t id = 0; id < 60; ++id) first.states.push_back(test::random_state(rng, id));
+  chain.frames.push_back(first);
+  chain.held.keep(first);
+  uint32_t fitted = 0;
+  for (int t = 0; t < 80; ++t) {
+    const ReplicaFrame current = test::successor(rng, chain.frames.back(), 1, 70);
+    const std::size_t n = chain.frames.size();
+    const ReplicaFrame& baseline = chain.frames[n - 1 - rng.below(std::min<std::size_t>(n, 4))];
+    const ReplicaFrame* older = n > 4 ? &chain.frames[n - 5] : nullptr;
+    const DeltaRefs refs{&baseline, older, &chain.held};
+    std::vector<uint8_t> body;
+    const auto stats = encode_snapshot_delta(current, refs, chain.kinds, body);
+    ASSERT_TRUE(stats.ok());
+    fitted += stats->fit_frames != 0;
+    ReplicaFrame decoded;
+    DeltaRefusal refusal{};
+    ASSERT_TRUE(decode_snapshot_delta(body, current.tick, refs, chain.kinds, decoded, &refusal).ok())
+        << "tick " << current.tick << ": " << delta_refusal_name(refusal);
+    ASSERT_EQ(decoded, current) << "tick " << current.tick;
+    std::vector<uint8_t> again;
+    ASSERT_TRUE(encode_snapshot_delta(current, refs, chain.kinds, again).ok());
+    ASSERT_EQ(again, body) << "encoding is deterministic";
+    // Without the history the body cannot be decoded: refused, not misapplied.
+    if (stats->fit_frames != 0) {
+      EXPECT_FALSE(decode_snapshot_delta(body, current.tick, DeltaRefs{&baseline, older, nullptr}, chain.kinds, decoded, &refusal).ok());
+      EXPECT_EQ(refusal, DeltaRefusal::missing_history);
+    }
+    chain.frames.push_back(current);
+    chain.held.keep(current);
+  }
+  EXPECT_GT(fitted, 60u) << "most bodies fit over the held frames";
+}
+
+TEST(SnapshotDeltaFit, ABodyNamingAFrameTheHistoryLacksIsRefused) {
+  Rng rng(test::test_seed(5));
+  ReplicaKinds kinds = ReplicaKinds::defaults();
+  HeldFrames server_view, client;
+  std::vector<ReplicaFrame> frames;
+  ReplicaFrame f;
+  f.tick = 1;
+  for (uint32_t id = 0; id < 20; ++id) f.states.push_back(test::random_state(rng, id));
+  for (int t = 0; t < 8; ++t) {
+    frames.push_back(f);
+    server_view.keep(f);
+    if (t != 3) client.keep(f);  // the client lost one frame the server believes it holds
+    f = test::successor(rng, f, 1, 25);
+  }
+  std::vector<uint8_t> body;
+  const auto stats = encode_snapshot_delta(f, DeltaRefs{&frames.back(), nullptr, &server_view}, kinds, body);
+  ASSERT_TRUE(stats.ok());
+  ASSERT_NE(stats->fit_frames, 0u);
+  ReplicaFrame decoded;
+  DeltaRefusal refusal{};
+  EXPECT_FALSE(decode_snapshot_delta(body, f.tick, DeltaRefs{&frames.back(), nullptr, &client}, kinds, decoded, &refusal).ok());
+  EXPECT_EQ(refusal, DeltaRefusal::missing_history);
+  EXPECT_TRUE(decode_snapshot_delta(body, f.tick, DeltaRefs{&frames.back(), nullptr, &server_view}, kinds, decoded).ok());
+  EXPECT_EQ(decoded, f);
+}
+
+}  // namespace
+}  // namespace tickwire
