@@ -11,7 +11,8 @@
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/sent_frames.h"
+#include "tickwire/replication/sent_frame_history.h"
+#include "tickwire/replication/sent_frame_history.h"
 #include "tickwire/wire/codec.h"
 #include "wire_overhead.h"
 
@@ -54,7 +55,7 @@ class HarnessRun {
   HarnessOptions options_;
   uint32_t rtt_ticks_;
   Rng loss_rng_;
-  SentFrames server_;  // the room's own record and reference choice
+  SentFrameHistory server_;  // the room's own record and reference choice
   HeldFrames client_;  // the client's own store
   PrecisionCheck precision_;
   std::vector<bool> delivered_;  // by tick
@@ -68,11 +69,12 @@ class HarnessRun {
   BandwidthResult result_;
 };
 
-// The references exactly as the room picks them (SentFrames: the newest frame the client holds,
-// the prediction reference about one baseline age behind it), else the rest table, else nothing.
+// The references exactly as the room picks them (SentFrameHistory: the newest frame the client
+// holds, the prediction reference about one baseline age behind it, every held frame to fit over),
+// else the rest table, else nothing.
 References HarnessRun::choose(uint32_t tick) const {
   References r;
-  r.refs = server_.refs(tick);
+  r.refs = server_.delta_refs(Tick::from_value(tick), protocol::MaxBaselineTicks);
   if (r.refs.baseline != nullptr) {
     r.against = Against::snapshot;
   } else if (const ReplicaFrame* rest = scenario_.rest_frame()) {
@@ -117,7 +119,8 @@ void HarnessRun::code_tick(uint32_t tick) {
   TW_ASSERT(written.ok() && *written == message_.size(), "a measured message encodes to its size");
   tally(references, *stats, message_.size());
 
-  ReplicaFrame& kept = server_.record(tick);
+  const SentFrameHistory::References keep = server_.references(Tick::from_value(tick), protocol::MaxBaselineTicks);
+  ReplicaFrame& kept = server_.begin(Tick::from_value(tick), keep, server_.newest()).frame;
   kept.owner = frame_.owner;
   kept.states = frame_.states;
   if (loss_rng_.chance(options_.snapshot_loss)) {

@@ -101,6 +101,22 @@ uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
   return marked;
 }
 
+const ReplicaFrame* SentFrameHistory::held_frame(uint32_t tick) const {
+  for (const SentFrame& slot : slots_) {
+    if (slot.valid && slot.acked && slot.frame.tick == tick) return &slot.frame;
+  }
+  return nullptr;
+}
+
+DeltaRefs SentFrameHistory::delta_refs(Tick tick, uint32_t max_age_ticks) const {
+  const References refs = references(tick, max_age_ticks);
+  DeltaRefs out;
+  if (refs.baseline != nullptr) out.baseline = &refs.baseline->frame;
+  if (refs.older != nullptr) out.older = &refs.older->frame;
+  out.history = this;
+  return out;
+}
+
 const SentFrame* SentFrameHistory::find(Tick tick) const {
   for (const SentFrame& slot : slots_) {
     if (slot.valid && slot.tick == tick) return &slot;

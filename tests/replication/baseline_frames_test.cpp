@@ -1,9 +1,9 @@
-// SentFrames (server) and HeldFrames (client): a frame becomes a delta reference only once the
+// SentFrameHistory (server) and HeldFrames (client): a frame becomes a delta reference only once the
 // client reports holding it, references stay inside the window, and the report round-trips.
 #include <gtest/gtest.h>
 
 #include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/sent_frames.h"
+#include "tickwire/replication/sent_frame_history.h"
 
 namespace tickwire {
 namespace {
@@ -17,47 +17,59 @@ ReplicaFrame frame_of(uint32_t tick) {
   return frame;
 }
 
-TEST(SentFrames, NoReferenceUntilTheClientReportsHolding) {
-  SentFrames sent;
-  for (uint32_t t = 1; t <= 10; ++t) sent.record(t).states.push_back(ReplicaState{});
-  EXPECT_EQ(sent.refs(11).baseline, nullptr);
-  sent.on_held(protocol::SnapshotsHeld{7, 0b101, 0});  // holds 7, 6 and 4
-  const DeltaRefs refs = sent.refs(11);
+// What the room does each tick: take the references, then record the new frame.
+SentFrame& record(SentFrameHistory& sent, uint32_t tick) {
+  const Tick t = Tick::from_value(tick);
+  return sent.begin(t, sent.references(t, protocol::MaxBaselineTicks), sent.newest());
+}
+
+DeltaRefs refs_at(const SentFrameHistory& sent, uint32_t tick) {
+  return sent.delta_refs(Tick::from_value(tick), protocol::MaxBaselineTicks);
+}
+
+TEST(SentFrameHistory, NoReferenceUntilTheClientReportsHolding) {
+  SentFrameHistory sent;
+  for (uint32_t t = 1; t <= 10; ++t) record(sent, t).frame.states.push_back(ReplicaState{});
+  EXPECT_EQ(refs_at(sent, 11).baseline, nullptr);
+  EXPECT_EQ(sent.held_frame(7), nullptr);
+  (void)sent.on_held(protocol::SnapshotsHeld{7, 0b101, 0});  // holds 7, 6 and 4
+  const DeltaRefs refs = refs_at(sent, 11);
   ASSERT_NE(refs.baseline, nullptr);
   EXPECT_EQ(refs.baseline->tick, 7u);
   ASSERT_NE(refs.older, nullptr);
   EXPECT_EQ(refs.older->tick, 4u) << "the held frame nearest one baseline age (4 ticks) before 7";
-  EXPECT_EQ(sent.refs(8).older->tick, 6u) << "age 1: the frame one tick before the baseline";
+  EXPECT_EQ(refs_at(sent, 8).older->tick, 6u) << "age 1: the frame one tick before the baseline";
+  EXPECT_EQ(refs.history, &sent) << "every held frame may be fitted over";
+  EXPECT_NE(sent.held_frame(6), nullptr);
+  EXPECT_EQ(sent.held_frame(5), nullptr) << "sent but never reported";
 }
 
-TEST(SentFrames, ReferencesNeverLeaveTheWindow) {
-  SentFrames sent;
-  for (uint32_t t = 1; t <= 5; ++t) (void)sent.record(t);
-  sent.on_held(protocol::SnapshotsHeld{5, 0xffffffffu, 0});
-  EXPECT_EQ(sent.refs(6).baseline->tick, 5u);
+TEST(SentFrameHistory, ReferencesNeverLeaveTheWindow) {
+  SentFrameHistory sent;
+  for (uint32_t t = 1; t <= 5; ++t) (void)record(sent, t);
+  (void)sent.on_held(protocol::SnapshotsHeld{5, 0xffffffffu, 0});
+  EXPECT_EQ(refs_at(sent, 6).baseline->tick, 5u);
   const uint32_t far = 5 + static_cast<uint32_t>(protocol::MaxBaselineTicks) + 1;
-  EXPECT_EQ(sent.refs(far).baseline, nullptr) << "a baseline too old falls back to none";
+  EXPECT_EQ(refs_at(sent, far).baseline, nullptr) << "a baseline too old falls back to none";
 }
 
-TEST(SentFrames, AForgottenFrameIsNeverAReference) {
-  SentFrames sent;
-  (void)sent.record(1);
-  (void)sent.record(2);
-  sent.forget(2);
-  sent.on_held(protocol::SnapshotsHeld{2, 0b1, 0});  // a report naming a frame never sent
-  ASSERT_NE(sent.refs(3).baseline, nullptr);
-  EXPECT_EQ(sent.refs(3).baseline->tick, 1u);
-  EXPECT_EQ(sent.refs(3).older, nullptr);
+TEST(SentFrameHistory, ADiscardedFrameIsNeverAReference) {
+  SentFrameHistory sent;
+  (void)record(sent, 1);
+  (void)record(sent, 2);
+  sent.discard_last();
+  (void)sent.on_held(protocol::SnapshotsHeld{2, 0b1, 0});  // a report naming a frame never sent
+  ASSERT_NE(refs_at(sent, 3).baseline, nullptr);
+  EXPECT_EQ(refs_at(sent, 3).baseline->tick, 1u);
+  EXPECT_EQ(refs_at(sent, 3).older, nullptr);
 }
 
-TEST(SentFrames, OldEntriesAreReplacedInOrder) {
-  SentFrames sent;
-  const uint32_t n = static_cast<uint32_t>(SentFrames::kCapacity) + 8;
-  for (uint32_t t = 1; t <= n; ++t) (void)sent.record(t);
-  sent.on_held(protocol::SnapshotsHeld{8, 0xffffffffu, 0});  // all long replaced
-  EXPECT_EQ(sent.refs(n + 1).baseline, nullptr);
-  sent.reset();
-  EXPECT_EQ(sent.refs(n + 1).baseline, nullptr);
+TEST(SentFrameHistory, OldFramesAreReplaced) {
+  SentFrameHistory sent;
+  const uint32_t n = SentFrameHistory::kMaxFrames + 8;
+  for (uint32_t t = 1; t <= n; ++t) (void)record(sent, t);
+  (void)sent.on_held(protocol::SnapshotsHeld{8, 0xffffffffu, 0});  // all long replaced
+  EXPECT_EQ(refs_at(sent, n + 1).baseline, nullptr);
 }
 
 TEST(HeldFrames, KeepsFindsAndReports) {
@@ -76,16 +88,16 @@ TEST(HeldFrames, KeepsFindsAndReports) {
 }
 
 TEST(HeldFrames, TheReportFeedsTheServersReferences) {
-  SentFrames sent;
+  SentFrameHistory sent;
   HeldFrames held;
   for (uint32_t t = 1; t <= 40; ++t) {
-    ReplicaFrame& frame = sent.record(t);
+    ReplicaFrame& frame = record(sent, t).frame;
     frame.states.push_back(ReplicaState{});
     frame.states.back().id = t;
     if (t % 3 != 0) held.keep(frame);  // every third snapshot lost
   }
-  sent.on_held(held.report(0));
-  const DeltaRefs refs = sent.refs(41);
+  (void)sent.on_held(held.report(0));
+  const DeltaRefs refs = refs_at(sent, 41);
   ASSERT_NE(refs.baseline, nullptr);
   EXPECT_EQ(refs.baseline->tick, 40u);
   EXPECT_EQ(refs.older->tick, 38u);  // one tick before 40 (39) was lost; 38 is as near

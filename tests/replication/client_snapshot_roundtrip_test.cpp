@@ -13,6 +13,7 @@
 #include "client_snapshot_rig.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
+#include "tickwire/replication/held_frames.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {
@@ -34,7 +35,7 @@ struct Peer {
   explicit Peer(const ClientReplicationConfig& config) : state(config) {}
   ClientReplicationState state;
   ClientView view;
-  std::map<int64_t, ReplicaFrame> decoded;  // what this client holds, by tick
+  HeldFrames decoded;  // what this client holds: the client's own store
   std::map<int64_t, bool> delivered;
 };
 
@@ -98,22 +99,22 @@ TEST(ClientSnapshotBuilder, EveryBodyDecodesToTheFrameTheClientIsSaidToHold) {
         continue;
       }
       DeltaRefs refs;
+      refs.history = &p.decoded;  // the body may fit over any frame the client holds
       if (snap.baseline_age != 0) {
         ++with_baseline;
-        ASSERT_TRUE(p.decoded.count(t - snap.baseline_age)) << "a baseline the client never decoded";
-        refs.baseline = &p.decoded[t - snap.baseline_age];
+        refs.baseline = p.decoded.find(static_cast<uint32_t>(t - snap.baseline_age));
+        ASSERT_NE(refs.baseline, nullptr) << "a baseline the client never decoded";
       }
       if (snap.predict_age != 0) {
-        ASSERT_TRUE(p.decoded.count(t - snap.predict_age));
-        refs.older = &p.decoded[t - snap.predict_age];
+        refs.older = p.decoded.find(static_cast<uint32_t>(t - snap.predict_age));
+        ASSERT_NE(refs.older, nullptr);
       }
       ReplicaFrame out;
       ASSERT_TRUE(decode_snapshot_delta(body, static_cast<uint32_t>(t), refs, rig.kinds, out).ok()) << "tick " << t;
       ASSERT_EQ(out.tick, snap.frame->frame.tick);
       ASSERT_TRUE(out.states == snap.frame->frame.states) << "client " << p.view.client << " tick " << t;
       ASSERT_EQ(owner_bytes(out.owner), owner_bytes(snap.frame->frame.owner)) << "tick " << t;
-      p.decoded[t] = std::move(out);
-      p.decoded.erase(t - 40);
+      p.decoded.keep(out);
       ++decoded;
     }
   }

@@ -53,6 +53,9 @@ struct ClientSnapshotBuilderConfig {
   PriorityConfig priority;
   uint32_t max_baseline_age_ticks = protocol::MaxBaselineTicks;
   bool predict_from_older = true;  // give the codec the second acked frame as well
+  // Let the codec fit its prediction over every frame the client holds (smooth motion codes in far
+  // fewer bits; each record's fit costs time, about 31 frames' lookups and, rotating, their logs).
+  bool fit_history = true;
   // Bytes kept from the budget for what fitting does not choose: removals and unchanged runs.
   uint32_t reserve_bytes = 24;
   // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit

@@ -1,5 +1,5 @@
 // ReferenceFrames: the frames a delta body may fit its prediction over, looked up by tick. The
-// server's SentFrames answers with the frames the client reported holding, the client's HeldFrames
+// server's SentFrameHistory answers with the frames the client reported holding, the client's HeldFrames
 // with the frames it holds; a body names which of them it used, so both ends fit the same ones.
 #pragma once
 

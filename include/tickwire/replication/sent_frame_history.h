@@ -9,7 +9,9 @@
 #include "tickwire/clock/tick.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire {
 
@@ -28,7 +30,7 @@ struct SentFrame {
   bool acked = false;                 // the client is known to have received it
 };
 
-class SentFrameHistory {
+class SentFrameHistory final : public ReferenceFrames {
  public:
   static constexpr uint32_t kMinFrames = 4;  // the new frame, the newest sent, a baseline and an older reference
   static constexpr uint32_t kMaxFrames = protocol::MaxBaselineTicks + 1;
@@ -62,6 +64,10 @@ class SentFrameHistory {
   uint32_t on_held(const protocol::SnapshotsHeld& held);
 
   const SentFrame* find(Tick tick) const;
+  // A frame the client is known to hold (acked), by wire tick: what a delta body may fit over.
+  const ReplicaFrame* held_frame(uint32_t tick) const override;
+  // The codec's references for a frame at `tick`: references() as frames, this history to fit over.
+  DeltaRefs delta_refs(Tick tick, uint32_t max_age_ticks) const;
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
  private:
