@@ -195,6 +195,7 @@ void ServerCostRun::serve(Client& client, int64_t tick, ServerCostResult& result
 void ServerCostRun::verify(const Client& client, Tick tick, ServerCostResult& result) {
   const SentFrame* sent = client.state.history.find(tick);
   DeltaRefs refs;
+  refs.history = &client.state.history;  // the acked frames: what the client holds
   if (client.baseline_age != 0) refs.baseline = &client.state.history.find(tick - client.baseline_age)->frame;
   if (client.predict_age != 0) refs.older = &client.state.history.find(tick - client.predict_age)->frame;
   ++result.verified;
