@@ -53,7 +53,7 @@ bool DeltaSnapshotReader::read(const protocol::SnapshotDelta& message, protocol:
 
 void DeltaSnapshotReader::to_snapshot(const protocol::SnapshotDelta& message, protocol::Snapshot& out) {
   out.tick = message.tick;
-  out.contract_hash = message.contract_hash;
+  out.contract_hash.bytes = contract_hash_.bytes();  // the tag matched it (SessionClient checked)
   out.owner = frame_.owner;
   out.records.clear();
   for (const ReplicaState& state : frame_.states) {

@@ -93,6 +93,7 @@ void SessionClient::on_welcome(std::span<const uint8_t> body) {
     return;
   }
   guard_.emplace(ours);
+  delta_.set_contract_hash(ours);
   net_.emplace(*transport_.endpoint(), welcome.owner_id, kAuthorityOwner);
   welcome_ = std::move(welcome);
 }
@@ -123,7 +124,7 @@ void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_
     drops_.add(ClientDrop::undecodable);
     return;
   }
-  if (!admissible(decoded_.contract_hash, decoded_.tick)) return;
+  if (!admissible(guard_->check(std::span<const uint8_t>(decoded_.contract_hash.bytes)), decoded_.tick)) return;
   accept(wire_bytes);
 }
 
@@ -136,7 +137,7 @@ void SessionClient::on_snapshot_delta(std::span<const uint8_t> body, std::size_t
     drops_.add(ClientDrop::undecodable);
     return;
   }
-  if (!admissible(delta_message_.contract_hash, delta_message_.tick)) return;
+  if (!admissible(guard_->check_tag(delta_message_.contract_tag), delta_message_.tick)) return;
   if (!delta_.read(delta_message_, decoded_)) {
     drops_.add(ClientDrop::delta_unresolved);
     return;
@@ -155,8 +156,8 @@ void SessionClient::on_rest_chunk(std::span<const uint8_t> body) {
 }
 
 // The contract guard and the order rule every authority frame passes before it is used.
-bool SessionClient::admissible(const wire::Hash16& contract_hash, uint32_t tick) {
-  if (guard_->check(std::span<const uint8_t>(contract_hash.bytes)) != ContractVerdict::accept) {
+bool SessionClient::admissible(ContractVerdict verdict, uint32_t tick) {
+  if (verdict != ContractVerdict::accept) {
     drops_.add(ClientDrop::frame_refused);
     return false;
   }

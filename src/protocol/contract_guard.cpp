@@ -12,6 +12,15 @@ ContractVerdict ContractGuard::check(const ContractHash& frame_hash) {
   return ContractVerdict::accept;
 }
 
+ContractVerdict ContractGuard::check_tag(uint32_t frame_tag) {
+  if (frame_tag != expected_.tag()) {
+    refusals_.add(ContractRefusal::foreign_hash);
+    return ContractVerdict::refuse;
+  }
+  ++accepted_;
+  return ContractVerdict::accept;
+}
+
 ContractVerdict ContractGuard::check(std::span<const uint8_t> frame_hash_bytes) {
   const auto hash = ContractHash::from_span(frame_hash_bytes);
   if (!hash) {

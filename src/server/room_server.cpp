@@ -328,7 +328,7 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   const ClientSnapshot& snapshot = *built;
   c.stats.records_deferred += snapshot.diagnostics->skipped;
   delta_.tick = wire_tick;
-  delta_.contract_hash = snapshot_.contract_hash;
+  delta_.contract_tag = room_.contract_hash().tag();
   delta_.rest_revision = snapshot.on_fallback ? rest_.revision() : 0;
   delta_.baseline_age = snapshot.baseline_age;
   delta_.predict_age = snapshot.predict_age;

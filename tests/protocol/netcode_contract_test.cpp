@@ -199,6 +199,23 @@ TEST(ContractGuard, AFrameWithAForeignHashIsRefusedAndCounted) {
   EXPECT_EQ(guard.refusals()[ContractRefusal::malformed_hash], 1u);
 }
 
+TEST(ContractGuard, ADeltaFramesTagIsTheHashsFirstFourBytes) {
+  const RoomPolicy policy = test::fixed_room_policy();
+  RoomPolicy other = policy;
+  other.cadence.tick_rate_hz = 30;
+  other.cadence.snapshot_rate_hz = 30;
+  const ContractHash ours = contract_hash(resolve(policy));
+  const ContractHash theirs = contract_hash(resolve(other));
+  const auto& b = ours.bytes();
+  EXPECT_EQ(ours.tag(), uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24);
+  ASSERT_NE(ours.tag(), theirs.tag());
+  ContractGuard guard(ours);
+  EXPECT_EQ(guard.check_tag(ours.tag()), ContractVerdict::accept);
+  EXPECT_EQ(guard.check_tag(theirs.tag()), ContractVerdict::refuse);
+  EXPECT_EQ(guard.check_tag(0), ContractVerdict::refuse);
+  EXPECT_EQ(guard.refusals()[ContractRefusal::foreign_hash], 2u);
+}
+
 TEST(ContractHash, HexRoundTripsAndRefusesMalformedInput) {
   const ContractHash hash = ContractHash::of("tickwire");
   EXPECT_EQ(hash.hex().size(), 32u);

@@ -186,7 +186,7 @@ std::vector<WireSample> wire_samples() {
   out.push_back(make_wire_sample("interactRequest.bin", InteractRequest{0x0000'0009'0002'0000ULL, 1}));
   SnapshotDelta delta;
   delta.tick = 123456;
-  delta.contract_hash = counting_hash(0xa0);
+  delta.contract_tag = 0xa3a2a1a0u;
   delta.rest_revision = 3;
   delta.baseline_age = 6;
   delta.predict_age = 9;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tickwire/core/reason_counters.h"
+#include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/snapshot.h"
@@ -36,7 +37,9 @@ class DeltaSnapshotReader {
   DeltaSnapshotReader(const DeltaSnapshotReader&) = delete;  // the assembler points at kinds_
   DeltaSnapshotReader& operator=(const DeltaSnapshotReader&) = delete;
 
-  // Decodes `message` (its contract hash already checked); on success fills `out` and returns true.
+  // The contract the welcome named: decoded snapshots carry its hash (the message carries its tag).
+  void set_contract_hash(const ContractHash& hash) { contract_hash_ = hash; }
+  // Decodes `message` (its contract tag already checked); on success fills `out` and returns true.
   bool read(const protocol::SnapshotDelta& message, protocol::Snapshot& out);
   // A chunk of the rest table; returns true when it completed a table.
   bool accept_rest_chunk(const protocol::RestTableChunk& chunk);
@@ -53,6 +56,7 @@ class DeltaSnapshotReader {
   void to_snapshot(const protocol::SnapshotDelta& message, protocol::Snapshot& out);
 
   ReplicaKinds kinds_;
+  ContractHash contract_hash_;
   HeldFrames held_;
   RestTableAssembler rest_;
   std::optional<protocol::SnapshotDelta> set_aside_;

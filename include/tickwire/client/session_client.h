@@ -99,7 +99,7 @@ class SessionClient {
   void on_snapshot(std::span<const uint8_t> body, std::size_t wire_bytes);
   void on_snapshot_delta(std::span<const uint8_t> body, std::size_t wire_bytes);
   void on_rest_chunk(std::span<const uint8_t> body);
-  bool admissible(const wire::Hash16& contract_hash, uint32_t tick);
+  bool admissible(ContractVerdict verdict, uint32_t tick);
   void accept(std::size_t wire_bytes);
   void on_fragment(std::span<const uint8_t> body);
 

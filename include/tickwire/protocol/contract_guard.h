@@ -26,6 +26,8 @@ class ContractGuard {
   ContractVerdict check(const ContractHash& frame_hash);
   // The hash as it arrived on the wire (hostile: any length).
   ContractVerdict check(std::span<const uint8_t> frame_hash_bytes);
+  // A frame carrying the hash's tag (ContractHash::tag) instead of the whole hash.
+  ContractVerdict check_tag(uint32_t frame_tag);
 
   const ContractHash& expected() const { return expected_; }
   uint64_t accepted() const { return accepted_; }

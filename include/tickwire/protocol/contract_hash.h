@@ -29,6 +29,12 @@ class ContractHash {
   const std::array<uint8_t, kBytes>& bytes() const { return bytes_; }
   std::string hex() const;
   bool is_zero() const;
+  // The hash's first four bytes, little-endian: the SnapshotDelta's per-frame tag (a frame a tick
+  // cannot afford 16 bytes of hash on; a different contract still fails 2^32 to 1).
+  uint32_t tag() const {
+    return static_cast<uint32_t>(bytes_[0]) | static_cast<uint32_t>(bytes_[1]) << 8 |
+           static_cast<uint32_t>(bytes_[2]) << 16 | static_cast<uint32_t>(bytes_[3]) << 24;
+  }
   friend bool operator==(const ContractHash&, const ContractHash&) = default;
 
  private:

@@ -1,5 +1,5 @@
 // SnapshotDelta: the snapshot a client of this build receives. The same authority frame as
-// Snapshot (tick, contract hash, the owner's truth, the tick's full state), but its body is coded
+// Snapshot (tick, the contract hash's tag, the owner's truth, the tick's full state), but its body is coded
 // against state the client is known to hold: the newest snapshot it acknowledged (baselineAge
 // ticks back), optionally a second, older one for prediction (predictAge), else the rest table
 // named by restRevision, else nothing. The decoded frame is still the full state, so presence in
@@ -24,7 +24,7 @@ struct SnapshotDelta {
   static constexpr wire::Direction wire_direction = wire::Direction::server_to_client;
 
   uint32_t tick = 0;
-  wire::Hash16 contract_hash;
+  uint32_t contract_tag = 0;    // ContractHash::tag() of the room's contract (16 bytes a tick cost 0.5 bit a record)
   uint32_t rest_revision = 0;  // the rest table the body may fall back on; 0: none
   uint8_t baseline_age = 0;    // tick - the baseline's tick; 0: no baseline snapshot
   uint8_t predict_age = 0;     // tick - the older baseline's tick; 0: none (> baseline_age when set)
@@ -33,7 +33,7 @@ struct SnapshotDelta {
   template <class W>
   void fields(W& w) {
     w.u32("tick", tick);
-    w.hash16("contractHash", contract_hash);
+    w.u32("contractTag", contract_tag);
     w.varu32("restRevision", rest_revision);
     w.u8("baselineAge", baseline_age);
     w.u8("predictAge", predict_age);
