@@ -179,13 +179,17 @@ TEST(NetcodeContract, AReceivedContractWithInconsistentDerivedFieldsIsRefused) {
   EXPECT_EQ(validate_netcode_contract(future).error, ContractError::unsupported_version);
 }
 
-TEST(ContractGuard, AFrameWithAForeignHashIsRefusedAndCounted) {
+// Our contract's hash and that of a room at another tick rate.
+std::pair<ContractHash, ContractHash> ours_and_theirs() {
   const RoomPolicy policy = test::fixed_room_policy();
   RoomPolicy other = policy;
   other.cadence.tick_rate_hz = 30;
   other.cadence.snapshot_rate_hz = 30;
-  const ContractHash ours = contract_hash(resolve(policy));
-  const ContractHash theirs = contract_hash(resolve(other));
+  return {contract_hash(resolve(policy)), contract_hash(resolve(other))};
+}
+
+TEST(ContractGuard, AFrameWithAForeignHashIsRefusedAndCounted) {
+  const auto [ours, theirs] = ours_and_theirs();
   ContractGuard guard(ours);
   EXPECT_EQ(guard.check(ours), ContractVerdict::accept);
   EXPECT_EQ(guard.check(theirs), ContractVerdict::refuse);
@@ -200,12 +204,7 @@ TEST(ContractGuard, AFrameWithAForeignHashIsRefusedAndCounted) {
 }
 
 TEST(ContractGuard, ADeltaFramesTagIsTheHashsFirstFourBytes) {
-  const RoomPolicy policy = test::fixed_room_policy();
-  RoomPolicy other = policy;
-  other.cadence.tick_rate_hz = 30;
-  other.cadence.snapshot_rate_hz = 30;
-  const ContractHash ours = contract_hash(resolve(policy));
-  const ContractHash theirs = contract_hash(resolve(other));
+  const auto [ours, theirs] = ours_and_theirs();
   const auto& b = ours.bytes();
   EXPECT_EQ(ours.tag(), uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24);
   ASSERT_NE(ours.tag(), theirs.tag());
