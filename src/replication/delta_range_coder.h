@@ -16,6 +16,8 @@ namespace tickwire::delta {
 inline constexpr unsigned kProbBits = 12;
 inline constexpr uint32_t kProbOne = 1u << kProbBits;
 inline constexpr uint32_t kRangeTop = 1u << 24;
+// Direct (equiprobable) bits coded in one step: the range stays at least 2^24 >> 16 = 256 wide.
+inline constexpr unsigned kMaxDirectBits = 16;
 
 // The probability (of a 0) learnt for one decision; adapts fast at first, then settles.
 struct BitModel {
@@ -55,14 +57,14 @@ class RangeEncoder {
     m.update(bit);
     normalize();
   }
-  // `bits` equiprobable bits of value, most significant first (bits <= 32).
+  // The low `bits` bits of value as one equiprobable symbol of 2^bits (bits <= kMaxDirectBits):
+  // the range splits into 2^bits equal parts (the remainder is never used) and value picks one.
   void encode_direct(uint32_t value, unsigned bits) {
-    while (bits > 0) {
-      --bits;
-      range_ >>= 1;
-      if ((value >> bits) & 1u) low_ += range_;
-      normalize();
-    }
+    TW_ASSERT(bits <= kMaxDirectBits, "too many direct bits at once");
+    if (bits == 0) return;
+    range_ >>= bits;
+    low_ += static_cast<uint64_t>(value & ((1u << bits) - 1u)) * range_;
+    normalize();
   }
   void finish() {
     // Round low up to the value in [low, low + range) with the most trailing zero bits.
@@ -144,19 +146,18 @@ class RangeDecoder {
     normalize();
     return bit;
   }
+  // A code in the unused remainder past the 2^bits parts is no encoder's: it decodes as the last
+  // part and marks the stream corrupt.
   uint32_t decode_direct(unsigned bits) {
-    uint32_t value = 0;
-    while (bits > 0) {
-      --bits;
-      range_ >>= 1;
-      unsigned bit = 0;
-      if (code_ >= range_) {
-        code_ -= range_;
-        bit = 1;
-      }
-      value = (value << 1) | bit;
-      normalize();
-    }
+    TW_ASSERT(bits <= kMaxDirectBits, "too many direct bits at once");
+    if (bits == 0) return 0;
+    range_ >>= bits;
+    const uint32_t top = (1u << bits) - 1u;
+    const uint32_t quotient = code_ / range_;
+    if (quotient > top) corrupt_ = true;
+    const uint32_t value = quotient < top ? quotient : top;
+    code_ -= value * range_;
+    normalize();
     return value;
   }
   std::size_t consumed() const { return pos_; }
