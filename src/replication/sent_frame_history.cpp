@@ -34,20 +34,33 @@ const SentFrame* SentFrameHistory::newest() const {
   return best;
 }
 
-SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
-  TW_ASSERT(!begun_ || tick > last_tick_, "sent frames must have increasing ticks");
-  begun_ = true;
-  last_tick_ = tick;
-  std::size_t pick = SIZE_MAX;
+// A frame older than the older reference can never be a reference again (references are the two
+// newest acked frames, and acks only add newer ones), so its slot is free. The newest such frame
+// was read a tick or two ago (it was the older reference then) and is likely still in cache: a
+// client's frames cycle through the few slots its round trip needs instead of the whole history.
+std::size_t SentFrameHistory::slot_to_reuse(const References& keep, const SentFrame* newest) const {
+  std::size_t empty = SIZE_MAX, dead = SIZE_MAX, oldest = SIZE_MAX;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const SentFrame& slot = slots_[i];
     if (&slot == keep.baseline || &slot == keep.older || &slot == newest) continue;
     if (!slot.valid) {
-      pick = i;
-      break;
+      if (empty == SIZE_MAX) empty = i;
+      continue;
     }
-    if (pick == SIZE_MAX || slot.tick < slots_[pick].tick) pick = i;
+    if (keep.older != nullptr && slot.tick < keep.older->tick && (dead == SIZE_MAX || slot.tick > slots_[dead].tick)) {
+      dead = i;
+    }
+    if (oldest == SIZE_MAX || slot.tick < slots_[oldest].tick) oldest = i;
   }
+  if (dead != SIZE_MAX) return dead;
+  return empty != SIZE_MAX ? empty : oldest;
+}
+
+SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
+  TW_ASSERT(!begun_ || tick > last_tick_, "sent frames must have increasing ticks");
+  begun_ = true;
+  last_tick_ = tick;
+  const std::size_t pick = slot_to_reuse(keep, newest);
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
   slot.tick = tick;

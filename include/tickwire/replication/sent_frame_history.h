@@ -45,9 +45,10 @@ class SentFrameHistory {
   // The newest frame sent (a discarded one does not count); null before the first.
   const SentFrame* newest() const;
 
-  // A cleared slot for the frame of `tick`: the oldest one that is none of `keep`'s frames nor
-  // `newest`. Ticks must increase from one call to the next. The slot is valid (and ackable) once
-  // returned.
+  // A cleared slot for the frame of `tick`, never one of `keep`'s frames nor `newest`: the newest
+  // frame older than keep.older (one that can no longer be a reference when `keep` was computed
+  // with the window later calls use), else an empty slot, else the oldest frame. Ticks must
+  // increase from one call to the next. The slot is valid (and ackable) once returned.
   SentFrame& begin(Tick tick, const References& keep, const SentFrame* newest);
   // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked.
   void discard_last();
@@ -60,6 +61,8 @@ class SentFrameHistory {
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
  private:
+  std::size_t slot_to_reuse(const References& keep, const SentFrame* newest) const;
+
   std::vector<SentFrame> slots_;
   std::size_t last_ = SIZE_MAX;  // the slot of the newest begin()
   bool begun_ = false;
