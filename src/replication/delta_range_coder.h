@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,9 +29,11 @@ struct BitModel {
     return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
   }
   void update(unsigned bit) {
-    constexpr std::array<uint8_t, 5> kShiftBySeen{2, 3, 3, 4, 4};
-    const unsigned shift = kShiftBySeen[seen];
-    if (seen + 1u < kShiftBySeen.size()) ++seen;
+    // The adaptation shift by decisions seen: 2, 3, 3, 4, then 4 for good (a nibble each).
+    constexpr uint32_t kShiftBySeen = 0x44332u;
+    constexpr uint8_t kLastSeen = 4;
+    const unsigned shift = (kShiftBySeen >> (4u * seen)) & 0xFu;
+    if (seen < kLastSeen) ++seen;
     if (bit == 0) {
       p0 = static_cast<uint16_t>(p0 + ((kProbOne - p0) >> shift));
     } else {
@@ -81,8 +84,7 @@ class RangeEncoder {
   }
   // Whole bits spent so far (an estimate within a bit or two; for the body's statistics).
   std::size_t bits_so_far() const {
-    unsigned range_bits = 0;
-    for (uint32_t r = range_; r > 1; r >>= 1) ++range_bits;
+    const auto range_bits = static_cast<std::size_t>(std::bit_width(range_) - 1);  // floor(log2(range)), range > 0
     return (out_.size() + cache_size_) * 8 + 32 - range_bits;
   }
 
