@@ -30,10 +30,13 @@ const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uin
 }
 
 namespace {
-void prefetch_state(const ReplicaState* state) {
+// Always inlined: as a call of its own, GCC's mod-ref analysis finds a function of prefetches free
+// of effects and deletes the call (GCC 12 -O1 and up), prefetching nothing.
+[[gnu::always_inline]] inline void prefetch_state(const ReplicaState* state) {
   if (state == nullptr) return;
   const char* bytes = reinterpret_cast<const char*>(state);
   for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
+  __builtin_prefetch(bytes + sizeof(ReplicaState) - 1);  // the line the state ends in, when it straddles one more
 }
 }  // namespace
 
