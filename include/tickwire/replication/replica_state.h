@@ -25,6 +25,11 @@ struct ReplicaPayload {
   friend bool operator==(const ReplicaPayload&, const ReplicaPayload&) = default;
 };
 
+// Two positions (or rotation steps) equal, in one branch (std::array's == calls memcmp).
+inline bool same_steps(const std::array<int32_t, 3>& a, const std::array<int32_t, 3>& b) {
+  return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0;
+}
+
 struct ReplicaState {
   uint32_t id = 0;  // the record's entity id: frames are sorted by it, unique
   ReplicaForm form = ReplicaForm::entity;
@@ -42,8 +47,21 @@ struct ReplicaState {
   float eye_height = 0;          // entity form
   uint8_t payload_count = 0;     // entity form: 1; object form: the sections, at most 4
   std::array<ReplicaPayload, 4> payloads{};
-  friend bool operator==(const ReplicaState&, const ReplicaState&) = default;
+
+  // Every field equal, as a defaulted == would say (floats by ==), asked in the order that finds a
+  // moving record's difference first: position and look, then rotation and the head, payloads
+  // last.
+  friend bool operator==(const ReplicaState& a, const ReplicaState& b) {
+    return same_steps(a.position, b.position) && a.yaw == b.yaw && a.pitch == b.pitch &&
+           same_steps(a.rotation, b.rotation) && a.id == b.id && a.form == b.form && a.kind == b.kind &&
+           a.object_index == b.object_index && a.flags == b.flags && a.has_transform == b.has_transform &&
+           a.has_rotation == b.has_rotation && a.rotation_largest == b.rotation_largest &&
+           a.has_scale == b.has_scale && a.scale == b.scale && a.eye_height == b.eye_height &&
+           a.payload_count == b.payload_count && a.payloads == b.payloads;
+  }
 };
+// operator== names every field: a new field must join it (and this size).
+static_assert(sizeof(ReplicaState) == 168, "ReplicaState changed: update its operator==");
 
 // Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
 // against them exactly).
