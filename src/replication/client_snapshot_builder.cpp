@@ -38,6 +38,16 @@ namespace {
   for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
   __builtin_prefetch(bytes + sizeof(ReplicaState) - 1);  // the line the state ends in, when it straddles one more
 }
+// A client's frames, fetched whole while interest is composed: the estimates read the baseline's
+// and the newest frame's states, the encoder the older reference's.
+[[gnu::always_inline]] inline void prefetch_frame(const SentFrame* frame) {
+  if (frame == nullptr) return;
+  const std::vector<ReplicaState>& states = frame->frame.states;
+  if (states.empty()) return;
+  const char* bytes = reinterpret_cast<const char*>(states.data());
+  const std::size_t size = states.size() * sizeof(ReplicaState);
+  for (std::size_t line = 0; line < size; line += 64) __builtin_prefetch(bytes + line);
+}
 }  // namespace
 
 ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const ReplicaKinds& kinds,
@@ -210,8 +220,12 @@ void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
+  const SentFrame* newest = client.history.newest();
+  prefetch_frame(refs_.baseline);
+  prefetch_frame(newest);
+  prefetch_frame(refs_.older);
   base_.index(refs_.baseline);
-  last_.index(client.history.newest());
+  last_.index(newest);
   const InterestViewer viewer = viewer_of(view);
   composer_.compose(world_, viewer, set_);
 

@@ -89,7 +89,11 @@ class RangeEncoder {
   }
 
  private:
+  // The common case (range still wide) inline; the byte output apart, out of the hot loops.
   void normalize() {
+    if (range_ < kRangeTop) [[unlikely]] widen();
+  }
+  [[gnu::noinline]] void widen() {
     while (range_ < kRangeTop) {
       range_ <<= 8;
       shift_low();
