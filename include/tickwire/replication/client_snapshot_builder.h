@@ -113,6 +113,7 @@ class ClientSnapshotBuilder {
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);
   void drop_orphans(SnapshotDiagnostics& diag);
+  void order_picks();
   uint32_t record_budget(const ClientView& view) const;
   void learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client);
 
@@ -144,6 +145,10 @@ class ClientSnapshotBuilder {
   EntityMarks present_;
   EntityMarks frames_reverted_;  // scene frames whose held members went back to the baseline
   std::vector<Pick> picks_;
+  EntityMarks in_newest_;      // picks placed by the newest sent frame's order
+  std::vector<Pick> pick_of_;  // by interest index, for those
+  std::vector<Pick> ordered_;  // those picks, in id order
+  std::vector<Pick> tail_;     // the other picks
   FitStats fit_;
 };
 
