@@ -1,9 +1,12 @@
 // The sent-frame history: references are the newest acknowledged frames within the baseline
 // window; a new frame never overwrites a reference in use or the newest frame; acks for frames not
-// held (too old, never sent, discarded) change nothing.
+// held (too old, never sent, discarded) change nothing; a slot no longer usable as a reference is
+// the first reused.
 #include "tickwire/replication/sent_frame_history.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace tickwire {
 namespace {
@@ -61,6 +64,36 @@ TEST(SentFrameHistory, ADiscardedFrameCannotBeAcknowledged) {
   EXPECT_FALSE(history.acknowledge(T(2)));
   EXPECT_EQ(history.newest()->tick, T(1));
   EXPECT_TRUE(history.acknowledge(T(1)));
+}
+
+// With acks a round trip late, a frame older than the older reference can never be a reference
+// again: its slot is taken before any other, the newest such first, so a client's frames cycle
+// through the few slots its round trip needs while frames in flight stay ackable.
+TEST(SentFrameHistory, ANewFrameTakesTheNewestSlotNoLongerUsableAsAReference) {
+  constexpr int64_t kAckDelay = 6;
+  SentFrameHistory history;  // the full window: room for every frame in flight
+  std::set<const SentFrame*> used;
+  for (int64_t t = 1; t <= 200; ++t) {
+    if (t > kAckDelay && (t - kAckDelay) % 10 != 0) {  // every tenth frame lost
+      EXPECT_TRUE(history.acknowledge(T(t - kAckDelay))) << "tick " << t - kAckDelay << " must still be held";
+    }
+    const SentFrameHistory::References refs = history.references(T(t), 32);
+    const SentFrame* newest = history.newest();
+    const SentFrame* dead = nullptr;  // the newest frame older than the older reference
+    for (int64_t back = 1; refs.older != nullptr && back <= 32; ++back) {
+      const SentFrame* f = history.find(T(t - back));
+      if (f != nullptr && f->tick < refs.older->tick) {
+        dead = f;
+        break;
+      }
+    }
+    SentFrame& slot = history.begin(T(t), refs, newest);
+    if (dead != nullptr) {
+      EXPECT_EQ(&slot, dead) << "tick " << t;
+    }
+    used.insert(&slot);
+  }
+  EXPECT_LE(used.size(), static_cast<std::size_t>(kAckDelay + 4)) << "frames cycle through a round trip's slots";
 }
 
 }  // namespace
