@@ -30,10 +30,23 @@ const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uin
 }
 
 namespace {
-void prefetch_state(const ReplicaState* state) {
+// Always inlined: as a call of its own, GCC's mod-ref analysis finds a function of prefetches free
+// of effects and deletes the call (GCC 12 -O1 and up), prefetching nothing.
+[[gnu::always_inline]] inline void prefetch_state(const ReplicaState* state) {
   if (state == nullptr) return;
   const char* bytes = reinterpret_cast<const char*>(state);
   for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
+  __builtin_prefetch(bytes + sizeof(ReplicaState) - 1);  // the line the state ends in, when it straddles one more
+}
+// A client's frames, fetched whole while interest is composed: the estimates read the baseline's
+// and the newest frame's states, the encoder the older reference's.
+[[gnu::always_inline]] inline void prefetch_frame(const SentFrame* frame) {
+  if (frame == nullptr) return;
+  const std::vector<ReplicaState>& states = frame->frame.states;
+  if (states.empty()) return;
+  const char* bytes = reinterpret_cast<const char*>(states.data());
+  const std::size_t size = states.size() * sizeof(ReplicaState);
+  for (std::size_t line = 0; line < size; line += 64) __builtin_prefetch(bytes + line);
 }
 }  // namespace
 
@@ -52,7 +65,9 @@ ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const R
       send_(config.max_visible),
       selected_(world.max_entities()),
       present_(world.max_entities()),
-      frames_reverted_(world.max_scene_frames() + 1) {
+      frames_reverted_(world.max_scene_frames() + 1),
+      in_newest_(world.max_entities()),
+      pick_of_(world.max_entities()) {
   TW_ASSERT(config.max_baseline_age_ticks >= 1 && config.max_baseline_age_ticks <= protocol::MaxBaselineTicks,
             "baseline age cap out of range");
   sizes_.reserve(config.max_visible);
@@ -61,6 +76,9 @@ ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const R
   hold_bytes_.reserve(config.max_visible);
   picks_.reserve(config.max_visible);
   saved_priority_.reserve(config.max_visible);
+  ordered_.reserve(config.max_visible);
+  tail_.reserve(config.max_visible);
+  entity_run_.reserve(config.max_visible);
   message_overhead_bytes_ = static_cast<uint32_t>(1 + wire::measure(protocol::SnapshotDelta{}));
 }
 
@@ -232,12 +250,50 @@ void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
   picks_.resize(kept);
 }
 
+// The frame goes out in id order. Most picks were in the newest frame the client was sent, with
+// the same id, and that frame is in id order already: those are taken in its order, the few
+// others sorted on their own and merged in. O(n) on a steady tick, not a sort of the whole frame.
+void ClientSnapshotBuilder::order_picks() {
+  const auto by_id = [](const Pick& a, const Pick& b) { return a.id < b.id; };
+  in_newest_.clear();
+  tail_.clear();
+  shared_run_.clear();
+  for (const Pick& p : picks_) {
+    if (p.entity == kNoEntity) {  // a shared state: collected in the world frame's id order
+      shared_run_.push_back(p);
+      continue;
+    }
+    const ReplicaState* sent = last_.find(p.entity, world_.incarnation(p.entity));
+    if (sent != nullptr && sent->id == p.id) {
+      in_newest_.insert(p.entity);
+      pick_of_[p.entity] = p;
+    } else {
+      tail_.push_back(p);
+    }
+  }
+  ordered_.clear();
+  if (last_.frame != nullptr) {
+    for (const FrameEntity& e : last_.frame->entities) {
+      if (e.entity < in_newest_.capacity() && in_newest_.test(e.entity)) ordered_.push_back(pick_of_[e.entity]);
+    }
+  }
+  std::sort(tail_.begin(), tail_.end(), by_id);
+  entity_run_.resize(ordered_.size() + tail_.size());
+  std::merge(ordered_.begin(), ordered_.end(), tail_.begin(), tail_.end(), entity_run_.begin(), by_id);
+  picks_.resize(entity_run_.size() + shared_run_.size());
+  std::merge(entity_run_.begin(), entity_run_.end(), shared_run_.begin(), shared_run_.end(), picks_.begin(), by_id);
+}
+
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
   composed_base_ = refs_.baseline != nullptr ? &refs_.baseline->frame : view.fallback;
+  const SentFrame* newest = client.history.newest();
+  prefetch_frame(refs_.baseline);
+  prefetch_frame(newest);
+  prefetch_frame(refs_.older);
   base_.index(refs_.baseline);
-  last_.index(client.history.newest());
+  last_.index(newest);
   const InterestViewer viewer = viewer_of(view);
   composer_.compose(world_, viewer, set_);
 
@@ -260,7 +316,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   diag.estimated_record_bytes = fit_.bytes + hold_total_bytes_;
   collect_picks(diag);
   drop_orphans(diag);
-  std::sort(picks_.begin(), picks_.end(), [](const Pick& a, const Pick& b) { return a.id < b.id; });
+  order_picks();
 
   SentFrame& out = client.history.begin(tick_.tick, refs_, last_.frame);
   out.frame.owner = view.owner;

@@ -157,6 +157,14 @@ bool code_same(C& c, BitModel& m, const T& value, const T& reference) {
   return same;
 }
 
+// Three integers (a position, rotation steps) compared in one branch: std::array's == calls memcmp.
+template <class C>
+bool code_same(C& c, BitModel& m, const std::array<int32_t, 3>& value, const std::array<int32_t, 3>& reference) {
+  bool same = ((value[0] ^ reference[0]) | (value[1] ^ reference[1]) | (value[2] ^ reference[2])) == 0;
+  c.bit(m, same);
+  return same;
+}
+
 // An integer of `bits` bits, sent plain.
 template <class C, class T>
 void code_raw(C& c, T& value, unsigned bits) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -16,6 +17,8 @@ namespace tickwire::delta {
 inline constexpr unsigned kProbBits = 12;
 inline constexpr uint32_t kProbOne = 1u << kProbBits;
 inline constexpr uint32_t kRangeTop = 1u << 24;
+// Direct (equiprobable) bits coded in one step: the range stays at least 2^24 >> 16 = 256 wide.
+inline constexpr unsigned kMaxDirectBits = 16;
 
 // The probability (of a 0) learnt for one decision; adapts fast at first, then settles.
 struct BitModel {
@@ -26,9 +29,11 @@ struct BitModel {
     return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
   }
   void update(unsigned bit) {
-    constexpr std::array<uint8_t, 5> kShiftBySeen{2, 3, 3, 4, 4};
-    const unsigned shift = kShiftBySeen[seen];
-    if (seen + 1u < kShiftBySeen.size()) ++seen;
+    // The adaptation shift by decisions seen: 2, 3, 3, 4, then 4 for good (a nibble each).
+    constexpr uint32_t kShiftBySeen = 0x44332u;
+    constexpr uint8_t kLastSeen = 4;
+    const unsigned shift = (kShiftBySeen >> (4u * seen)) & 0xFu;
+    if (seen < kLastSeen) ++seen;
     if (bit == 0) {
       p0 = static_cast<uint16_t>(p0 + ((kProbOne - p0) >> shift));
     } else {
@@ -55,14 +60,14 @@ class RangeEncoder {
     m.update(bit);
     normalize();
   }
-  // `bits` equiprobable bits of value, most significant first (bits <= 32).
+  // The low `bits` bits of value as one equiprobable symbol of 2^bits (bits <= kMaxDirectBits):
+  // the range splits into 2^bits equal parts (the remainder is never used) and value picks one.
   void encode_direct(uint32_t value, unsigned bits) {
-    while (bits > 0) {
-      --bits;
-      range_ >>= 1;
-      if ((value >> bits) & 1u) low_ += range_;
-      normalize();
-    }
+    TW_ASSERT(bits <= kMaxDirectBits, "too many direct bits at once");
+    if (bits == 0) return;
+    range_ >>= bits;
+    low_ += static_cast<uint64_t>(value & ((1u << bits) - 1u)) * range_;
+    normalize();
   }
   void finish() {
     // Round low up to the value in [low, low + range) with the most trailing zero bits.
@@ -79,13 +84,16 @@ class RangeEncoder {
   }
   // Whole bits spent so far (an estimate within a bit or two; for the body's statistics).
   std::size_t bits_so_far() const {
-    unsigned range_bits = 0;
-    for (uint32_t r = range_; r > 1; r >>= 1) ++range_bits;
+    const auto range_bits = static_cast<std::size_t>(std::bit_width(range_) - 1);  // floor(log2(range)), range > 0
     return (out_.size() + cache_size_) * 8 + 32 - range_bits;
   }
 
  private:
+  // The common case (range still wide) inline; the byte output apart, out of the hot loops.
   void normalize() {
+    if (range_ < kRangeTop) [[unlikely]] widen();
+  }
+  [[gnu::noinline]] void widen() {
     while (range_ < kRangeTop) {
       range_ <<= 8;
       shift_low();
@@ -144,19 +152,18 @@ class RangeDecoder {
     normalize();
     return bit;
   }
+  // A code in the unused remainder past the 2^bits parts is no encoder's: it decodes as the last
+  // part and marks the stream corrupt.
   uint32_t decode_direct(unsigned bits) {
-    uint32_t value = 0;
-    while (bits > 0) {
-      --bits;
-      range_ >>= 1;
-      unsigned bit = 0;
-      if (code_ >= range_) {
-        code_ -= range_;
-        bit = 1;
-      }
-      value = (value << 1) | bit;
-      normalize();
-    }
+    TW_ASSERT(bits <= kMaxDirectBits, "too many direct bits at once");
+    if (bits == 0) return 0;
+    range_ >>= bits;
+    const uint32_t top = (1u << bits) - 1u;
+    const uint32_t quotient = code_ / range_;
+    if (quotient > top) corrupt_ = true;
+    const uint32_t value = quotient < top ? quotient : top;
+    code_ -= value * range_;
+    normalize();
     return value;
   }
   std::size_t consumed() const { return pos_; }

@@ -2,6 +2,8 @@
 // for floats and packed rotations, a byte of framing (id skip and change mask) per record.
 #include "tickwire/replication/record_cost_estimate.h"
 
+#include <bit>
+
 namespace tickwire {
 namespace {
 
@@ -11,13 +13,9 @@ constexpr uint32_t kLookBits = 24;          // two 12-bit angles
 constexpr uint32_t kFloatBits = 32;
 
 uint32_t varint_bits(int64_t value) {
-  uint64_t zigzag = value < 0 ? (static_cast<uint64_t>(-(value + 1)) << 1) | 1u : static_cast<uint64_t>(value) << 1;
-  uint32_t bytes = 1;
-  while (zigzag >= 0x80) {
-    zigzag >>= 7;
-    ++bytes;
-  }
-  return bytes * 8;
+  const uint64_t zigzag = value < 0 ? (static_cast<uint64_t>(-(value + 1)) << 1) | 1u : static_cast<uint64_t>(value) << 1;
+  const auto width = static_cast<uint32_t>(std::bit_width(zigzag));
+  return width <= 7 ? 8 : (width + 6) / 7 * 8;  // 7 bits a byte, at least one byte
 }
 
 uint32_t payload_bits(const ReplicaPayload& current, const ReplicaPayload* reference) {
@@ -37,14 +35,14 @@ uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
     bits += 8 + (s.form == ReplicaForm::object ? varint_bits(s.object_index) : 0);
     r = nullptr;  // a different record in the same id: everything travels
   }
-  if (r == nullptr || s.has_transform != r->has_transform || s.position != r->position) {
+  if (r == nullptr || s.has_transform != r->has_transform || !same_steps(s.position, r->position)) {
     for (std::size_t axis = 0; axis < 3; ++axis) {
       const int64_t base = r != nullptr ? r->position[axis] : 0;
       bits += 1 + varint_bits(int64_t{s.position[axis]} - base);
     }
   }
   if (s.has_rotation && (r == nullptr || !r->has_rotation || s.rotation_largest != r->rotation_largest ||
-                         s.rotation != r->rotation)) {
+                         !same_steps(s.rotation, r->rotation))) {
     bits += kRotationBits;
   }
   if (s.has_scale && (r == nullptr || !r->has_scale || s.scale != r->scale)) bits += 3 * kFloatBits;

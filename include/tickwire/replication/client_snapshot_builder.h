@@ -124,6 +124,7 @@ class ClientSnapshotBuilder {
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);
   void drop_orphans(SnapshotDiagnostics& diag);
+  void order_picks();
   uint32_t record_budget(const ClientView& view) const;
   void learn_estimate_scale(const SnapshotDiagnostics& diag, ClientReplicationState& client);
   Result<DeltaBodyStats> code_frame(ClientReplicationState& client, std::vector<uint8_t>& body);
@@ -160,6 +161,12 @@ class ClientSnapshotBuilder {
   EntityMarks present_;
   EntityMarks frames_reverted_;  // scene frames whose held members went back to the baseline
   std::vector<Pick> picks_;
+  EntityMarks in_newest_;      // picks placed by the newest sent frame's order
+  std::vector<Pick> pick_of_;  // by interest index, for those
+  std::vector<Pick> ordered_;  // those picks, in id order
+  std::vector<Pick> tail_;     // the other picks
+  std::vector<Pick> shared_run_;  // the frame's shared states, ascending id (grows to the map's object count once)
+  std::vector<Pick> entity_run_;  // its entity states in id order, before the shared ones join
   FitStats fit_;
   std::vector<ClientPriorityState::Saved> saved_priority_;  // the set's accumulators before this tick's fit
   uint32_t refits_ = 0;

@@ -25,25 +25,45 @@ struct ReplicaPayload {
   friend bool operator==(const ReplicaPayload&, const ReplicaPayload&) = default;
 };
 
+// Two positions (or rotation steps) equal, in one branch (std::array's == calls memcmp).
+inline bool same_steps(const std::array<int32_t, 3>& a, const std::array<int32_t, 3>& b) {
+  return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0;
+}
+
+// Fields ordered by size so the struct has no padding (156 bytes, not 168): every frame a client
+// is sent holds a copy of each record, and the builder and the encoder stream those frames.
 struct ReplicaState {
   uint32_t id = 0;  // the record's entity id: frames are sorted by it, unique
+  uint32_t object_index = 0;  // object form
+  std::array<int32_t, 3> position{};  // quanta of the kind's resolution
+  std::array<int32_t, 3> rotation{};  // the other three, signed steps at the kind's rotation bits
+  std::array<float, 3> scale{1, 1, 1};
+  float eye_height = 0;          // entity form
+  uint16_t yaw = 0, pitch = 0;  // entity form: 12-bit look steps
   ReplicaForm form = ReplicaForm::entity;
   uint8_t kind = 0;           // entity form: the NetKind byte; object form: 0
-  uint32_t object_index = 0;  // object form
   uint8_t flags = 0;
   bool has_transform = true;  // object form may omit the transform section
-  std::array<int32_t, 3> position{};  // quanta of the kind's resolution
   bool has_rotation = false;
   uint8_t rotation_largest = 0;  // smallest-three: the dropped component's index
-  std::array<int32_t, 3> rotation{};  // the other three, signed steps at the kind's rotation bits
   bool has_scale = false;
-  std::array<float, 3> scale{1, 1, 1};
-  uint16_t yaw = 0, pitch = 0;  // entity form: 12-bit look steps
-  float eye_height = 0;          // entity form
   uint8_t payload_count = 0;     // entity form: 1; object form: the sections, at most 4
   std::array<ReplicaPayload, 4> payloads{};
-  friend bool operator==(const ReplicaState&, const ReplicaState&) = default;
+
+  // Every field equal, as a defaulted == would say (floats by ==), asked in the order that finds a
+  // moving record's difference first: position and look, then rotation and the head, payloads
+  // last.
+  friend bool operator==(const ReplicaState& a, const ReplicaState& b) {
+    return same_steps(a.position, b.position) && a.yaw == b.yaw && a.pitch == b.pitch &&
+           same_steps(a.rotation, b.rotation) && a.id == b.id && a.form == b.form && a.kind == b.kind &&
+           a.object_index == b.object_index && a.flags == b.flags && a.has_transform == b.has_transform &&
+           a.has_rotation == b.has_rotation && a.rotation_largest == b.rotation_largest &&
+           a.has_scale == b.has_scale && a.scale == b.scale && a.eye_height == b.eye_height &&
+           a.payload_count == b.payload_count && a.payloads == b.payloads;
+  }
 };
+// operator== names every field: a new field must join it (and this size).
+static_assert(sizeof(ReplicaState) == 156, "ReplicaState changed: update its operator==");
 
 // Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
 // against them exactly).
