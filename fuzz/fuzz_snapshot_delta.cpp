@@ -42,12 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size < test::kFuzzHeaderBytes) return 0;
   static test::FuzzReferences references;
   static ReplicaFrame out;
-  static const ReplicaKinds kinds = [] {
-    ReplicaKinds k = ReplicaKinds::defaults();
-    k.set(3, ReplicaPrecision{0.02f, 13, 0});
-    k.set_objects(ReplicaPrecision{1.0f / 256.0f, 9, 2400});
-    return k;
-  }();
+  static const ReplicaKinds kinds = test::fuzz_kinds();
   const uint8_t flags = data[0];
   test::build_fuzz_references(flags, load_le<uint16_t>(data + 1), references);
   const uint32_t tick = load_le<uint32_t>(data + 3);

@@ -1,6 +1,7 @@
 // `tickwire bench [lights|cubes|bodies|all]`: the bandwidth scenarios of SCENARIOS.md, printed as a
 // table or JSON. The scenarios live in the bench scenario library; this file only parses and prints.
 // Exit 2 when the request cannot run (bad trace), 3 when a scenario decoded wrongly or imprecisely.
+#include <optional>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ struct BenchArgs {
   bool json = false;
   uint32_t ticks = 0;  // 0: each scenario's default
   bool no_verify = false;  // server-cost: skip decoding every body
+  std::optional<uint32_t> fit_frames;  // server-cost: the builder's max_fit_frames
 };
 
 // Scenario (d), server cost: ms per tick on one thread, not bytes, so it has its own table.
@@ -28,6 +30,7 @@ void run_server_cost_command(const BenchArgs& args) {
   if (args.ticks != 0) request.ticks = args.ticks;
   request.seed = args.request.seed;
   request.verify = !args.no_verify;
+  if (args.fit_frames) request.max_fit_frames = *args.fit_frames;
   const bench::ServerCostResult result = bench::run_server_cost(request);
   if (args.json) {
     std::printf("%s\n", bench::server_cost_json(result).dump(2).c_str());
@@ -45,6 +48,7 @@ void register_bench(CLI::App& app) {
   cmd->add_option("scenario", args->request.which, "lights | cubes | bodies | all | server-cost")
       ->check(CLI::IsMember({"lights", "cubes", "bodies", "all", "server-cost"}));
   cmd->add_flag("--no-verify", args->no_verify, "server-cost: do not decode and compare every body");
+  cmd->add_option("--fit-frames", args->fit_frames, "server-cost: fit predictions over at most this many held frames (0: none)");
   cmd->add_flag("--json", args->json, "print JSON instead of tables");
   cmd->add_option("--trace", args->request.trace_path, "cubes: replay this TWCUBES1 trace instead of simulating");
   cmd->add_option("--write-trace", args->request.write_trace_path, "cubes: write the simulated trace (TWCUBES1)");

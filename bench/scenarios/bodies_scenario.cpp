@@ -35,7 +35,8 @@ uint8_t BodiesScenario::rotation_bits_for_bound() {
 
 BodiesScenario::BodiesScenario(uint64_t seed, uint32_t ticks) : ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
   kinds_.set(kBodyKind, ReplicaPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound(),
-                                         ReplicaPrecision::rotation_steps_for_angle(kMaxAngleErrorRad)});
+                                         ReplicaPrecision::rotation_steps_for_angle(kMaxAngleErrorRad),
+                                         /*fit_history=*/true});
   Rng rng(seed ^ 0xb0d1e5ull);
   paths_.reserve(kBodies);
   rotations_.reserve(kBodies);

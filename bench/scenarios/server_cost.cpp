@@ -57,6 +57,7 @@ ClientSnapshotBuilderConfig builder_config(const ServerCostRequest& r) {
   ClientSnapshotBuilderConfig c;
   c.max_visible = std::min<uint32_t>(r.entities, InterestSet::kMaxEntities);
   c.priority.lanes = LaneSchedule{r.pose_radius_m, r.ticks_per_snapshot};
+  c.max_fit_frames = r.max_fit_frames;
   return c;
 }
 
@@ -289,6 +290,7 @@ nlohmann::json server_cost_json(const ServerCostResult& r) {
       {"ack_delay_ticks", q.ack_delay_ticks},
       {"loss", q.loss},
       {"seed", q.seed},
+      {"max_fit_frames", q.max_fit_frames},
       {"tick_ms", {{"mean", r.tick_ms.mean}, {"p99", r.tick_ms.p99}, {"max", r.tick_ms.max}}},
       {"wall_mean_ms", r.wall_mean_ms},
       {"phase_wall_ms", {{"frame", r.frame_ms}, {"compose", r.compose_ms}, {"encode", r.encode_ms}}},
@@ -312,8 +314,9 @@ std::string server_cost_table(const ServerCostResult& r) {
   const ServerCostRequest& q = r.request;
   std::string out = fmt::format(
       "server-cost: {} clients, {} entities, {} ticks at {:.0f} Hz, radius {:.0f} m, budget {} B, acks {} ticks late, "
-      "{:.0f}% loss, seed {}\n",
-      q.clients, q.entities, q.ticks, q.tick_hz, q.radius_m, q.budget_bytes, q.ack_delay_ticks, q.loss * 100.0, q.seed);
+      "{:.0f}% loss, fit over {} frames, seed {}\n",
+      q.clients, q.entities, q.ticks, q.tick_hz, q.radius_m, q.budget_bytes, q.ack_delay_ticks, q.loss * 100.0,
+      q.max_fit_frames, q.seed);
   out += fmt::format("  tick (one thread, CPU)   mean {:.3f} ms  p99 {:.3f} ms  max {:.3f} ms   goal <= 4 ms: {}\n",
                      r.tick_ms.mean, r.tick_ms.p99, r.tick_ms.max, r.goal_met() ? "met" : "NOT met");
   out += fmt::format("  per client x visible     {:.1f} ns   ({:.1f} visible, {:.1f} selected, {:.1f} deferred per client)\n",

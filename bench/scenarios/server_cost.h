@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tickwire/replication/client_snapshot_builder.h"
+
 namespace tickwire::bench {
 
 struct ServerCostRequest {
@@ -25,6 +27,7 @@ struct ServerCostRequest {
   uint32_t ticks_per_snapshot = 3;  // the world lane at 20 Hz; the pose lane every tick
   float pose_radius_m = 30.0f;
   float cell_m = 25.0f;
+  uint32_t max_fit_frames = ClientSnapshotBuilderConfig{}.max_fit_frames;  // the room's default
   bool verify = true;  // decode every body (untimed) and compare with the frame the client holds
   uint64_t seed = 1;
 };

@@ -380,7 +380,8 @@ Result<DeltaBodyStats> ClientSnapshotBuilder::code_frame(ClientReplicationState&
   DeltaRefs refs;
   refs.baseline = composed_base_;
   if (diag.predict_age_ticks != 0) refs.older = &refs_.older->frame;
-  if (config_.fit_history) refs.history = &client.history;
+  refs.history = &client.history;
+  refs.max_fit_frames = config_.max_fit_frames;
   const Result<DeltaBodyStats> encoded = encode_snapshot_delta(composed_->frame, refs, kinds_, body);
   if (!encoded) {
     client.history.discard_last();

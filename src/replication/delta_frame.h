@@ -87,6 +87,19 @@ inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* olde
 }
 
 // Whether `state` is one of `frame`'s records (a changed record's base), not a default state.
+// Whether a record's prediction may be fitted over the history: its kind says its motion is
+// smooth enough (ReplicaPrecision::fit_history); both ends read the same registry.
+inline bool kind_fits(const ReplicaState& base, const ReplicaKinds& kinds) {
+  return (base.form == ReplicaForm::object ? kinds.objects() : kinds.of(base.kind)).fit_history;
+}
+
+inline bool any_kind_fits(const ReplicaFrame& frame, const ReplicaKinds& kinds) {
+  for (const ReplicaState& s : frame.states) {
+    if (kind_fits(s, kinds)) return true;
+  }
+  return false;
+}
+
 inline bool holds_state(const ReplicaFrame* frame, const ReplicaState* state) {
   if (frame == nullptr || frame->states.empty()) return false;
   const std::less<const ReplicaState*> before;
@@ -115,19 +128,21 @@ inline uint32_t held_fit_frames(const ReferenceFrames& history, uint32_t baselin
 
 // The history frames a body fits over, named after its owner detail, both directions: when the
 // baseline is a snapshot with records (a fit predicts only records the baseline holds), bit(fit); if set, for each tick before the baseline in the window,
-// newest first, bit(used). The encoder uses every frame the history holds; the decoder refuses
-// a body naming one its history lacks. Returns whether the body fits.
+// newest first, bit(used). The encoder uses the frames the history holds, every `stride`-th of
+// them (newest first) so that at most `max_frames` span the window; the decoder refuses a body
+// naming one its history lacks. Returns whether the body fits.
 template <class C>
 bool code_fit_window(C& c, FrameModels& m, const BodyRefs& refs, const ReferenceFrames* history, bool fit,
-                     uint32_t tick, FitWindow& window) {
+                     uint32_t tick, FitWindow& window, uint32_t stride = 1) {
   window.reset(static_cast<int32_t>(refs.ex.ahead));
   if (refs.baseline == nullptr || refs.baseline->tick == 0 || refs.baseline->states.empty()) return false;
   c.bit(m.fit, fit);
   if (!fit) return false;
   const uint32_t baseline_tick = refs.baseline->tick;
+  uint32_t held = 0;
   for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) {
     const ReplicaFrame* frame = history != nullptr ? history->held_frame(baseline_tick - back) : nullptr;
-    bool used = frame != nullptr;
+    bool used = frame != nullptr && held++ % stride == 0;
     c.bit(m.fit_frame, used);
     if (!used) continue;
     c.require(frame != nullptr && frame->tick == baseline_tick - back, DeltaRefusal::missing_history);

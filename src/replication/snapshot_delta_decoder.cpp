@@ -37,7 +37,9 @@ struct Reader {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
     RecordFit fit;
-    if (window.frames() != 0 && holds_state(refs.baseline, &base) && window.gather(base, fit)) r.fit = &fit;
+    if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
+      r.fit = &fit;
+    }
     code_record(c, m.record, r, s);
     last_id = id;
   }

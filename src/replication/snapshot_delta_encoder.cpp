@@ -39,7 +39,9 @@ struct Walk {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
     RecordFit fit;
-    if (window.frames() != 0 && holds_state(refs.baseline, &base) && window.gather(base, fit)) r.fit = &fit;
+    if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
+      r.fit = &fit;
+    }
     ReplicaState s = current;
     code_record(c, m.record, r, s);
     charge(current.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
@@ -133,9 +135,14 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
   }
   // A fit over the history frames the client holds; the older frame still predicts what the fit
   // does not (and gives the kept decisions their context).
-  const bool fit = refs.history != nullptr && refs.baseline != nullptr && refs.baseline->tick != 0 &&
-                   !refs.baseline->states.empty() && refs.baseline->tick < current.tick &&
-                   held_fit_frames(*refs.history, refs.baseline->tick, current.tick) >= kMinFitFrames;
+  const uint32_t held = refs.history != nullptr && refs.baseline != nullptr
+                            ? held_fit_frames(*refs.history, refs.baseline->tick, current.tick)
+                            : 0;
+  const uint32_t max_frames = std::max<uint32_t>(refs.max_fit_frames, kMinFitFrames);
+  const uint32_t stride = (held + max_frames - 1) / max_frames;  // every stride-th: at most max_frames
+  const bool fit = refs.max_fit_frames != 0 && refs.baseline != nullptr && refs.baseline->tick != 0 &&
+                   !refs.baseline->states.empty() && refs.baseline->tick < current.tick && held >= kMinFitFrames &&
+                   (held + stride - 1) / stride >= kMinFitFrames && any_kind_fits(*refs.baseline, kinds);
   const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
@@ -155,7 +162,7 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
     code_owner(c, models.owner, *base_owner, older_owner, body.ex, s);
   }
   FitWindow window;
-  code_fit_window(c, models, body, refs.history, fit, current.tick, window);
+  code_fit_window(c, models, body, refs.history, fit, current.tick, window, std::max<uint32_t>(stride, 1));
   stats.fit_frames = window.frames();
   Walk walk{c, models, body, kinds, stats, OlderCursor(body.older), window};
   walk.charge(stats.header_bits);

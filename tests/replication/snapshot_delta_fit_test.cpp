@@ -56,8 +56,22 @@ TEST(SnapshotDeltaFit, RotationVectorsSurviveLogAndExp) {
   }
 }
 
-struct Chain {
+// The protocol's kinds and map objects, each registered as moving smoothly enough to fit.
+ReplicaKinds fitting_kinds() {
   ReplicaKinds kinds = ReplicaKinds::defaults();
+  for (uint8_t kind = 1; kind <= 6; ++kind) {
+    ReplicaPrecision p = kinds.of(kind);
+    p.fit_history = true;
+    kinds.set(kind, p);
+  }
+  ReplicaPrecision objects = kinds.objects();
+  objects.fit_history = true;
+  kinds.set_objects(objects);
+  return kinds;
+}
+
+struct Chain {
+  ReplicaKinds kinds = fitting_kinds();
   HeldFrames held;
   std::vector<ReplicaFrame> frames;
 };
@@ -66,7 +80,7 @@ TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
   const uint64_t seed = test::test_seed(0xf17);
   Rng rng(seed);
   Chain chain;
-  chain.kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  chain.kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001), true});
   ReplicaFrame first;
   first.tick = 1;
   for (uint32_t id = 0; id < 60; ++id) first.states.push_back(test::random_state(rng, id));
@@ -104,7 +118,7 @@ TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
 
 TEST(SnapshotDeltaFit, ABodyNamingAFrameTheHistoryLacksIsRefused) {
   Rng rng(test::test_seed(5));
-  ReplicaKinds kinds = ReplicaKinds::defaults();
+  ReplicaKinds kinds = fitting_kinds();
   HeldFrames server_view, client;
   std::vector<ReplicaFrame> frames;
   ReplicaFrame f;
@@ -126,6 +140,32 @@ TEST(SnapshotDeltaFit, ABodyNamingAFrameTheHistoryLacksIsRefused) {
   EXPECT_EQ(refusal, DeltaRefusal::missing_history);
   EXPECT_TRUE(decode_snapshot_delta(body, f.tick, DeltaRefs{&frames.back(), nullptr, &server_view}, kinds, decoded).ok());
   EXPECT_EQ(decoded, f);
+}
+
+// Kinds that did not say they move smoothly are never fitted: the body spends no bit naming frames.
+TEST(SnapshotDeltaFit, OnlyKindsRegisteredAsSmoothAreFitted) {
+  Rng rng(test::test_seed(6));
+  const ReplicaKinds plain = ReplicaKinds::defaults();
+  HeldFrames held;
+  std::vector<ReplicaFrame> frames;
+  ReplicaFrame f;
+  f.tick = 1;
+  for (uint32_t id = 0; id < 20; ++id) f.states.push_back(test::random_state(rng, id));
+  for (int t = 0; t < 8; ++t) {
+    frames.push_back(f);
+    held.keep(f);
+    f = test::successor(rng, f, 1, 25);
+  }
+  std::vector<uint8_t> body;
+  const auto stats = encode_snapshot_delta(f, DeltaRefs{&frames.back(), nullptr, &held}, plain, body);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->fit_frames, 0u);
+  ReplicaFrame decoded;
+  ASSERT_TRUE(decode_snapshot_delta(body, f.tick, DeltaRefs{&frames.back(), nullptr, &held}, plain, decoded).ok());
+  EXPECT_TRUE(decoded.states == f.states);
+  const auto fitted = encode_snapshot_delta(f, DeltaRefs{&frames.back(), nullptr, &held}, fitting_kinds(), body);
+  ASSERT_TRUE(fitted.ok());
+  EXPECT_NE(fitted->fit_frames, 0u) << "the same frames fit once their kinds say so";
 }
 
 }  // namespace

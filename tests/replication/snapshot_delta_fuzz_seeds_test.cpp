@@ -19,6 +19,7 @@ namespace {
 using test::kFuzzBaseline;
 using test::kFuzzOlder;
 using test::kFuzzRestFrame;
+using test::fuzz_kinds;
 
 struct Seed {
   uint8_t flags = 0;
@@ -29,13 +30,6 @@ struct Seed {
   DeltaRefusal refusal = DeltaRefusal::count_;
 };
 
-ReplicaKinds fuzz_kinds() {
-  ReplicaKinds k = ReplicaKinds::defaults();
-  k.set(3, ReplicaPrecision{0.02f, 13, 0});
-  k.set_objects(ReplicaPrecision{1.0f / 256.0f, 9, 2400});
-  return k;
-}
-
 // A body the encoder writes for the frame 3 ticks after the seed's baseline, with `encode_flags`'
 // references; the decoder is then given `decode_flags`' references.
 Seed encoded(uint8_t encode_flags, uint8_t decode_flags, uint16_t frame_seed) {
@@ -45,7 +39,11 @@ Seed encoded(uint8_t encode_flags, uint8_t decode_flags, uint16_t frame_seed) {
   ReplicaFrame current = test::successor(rng, refs.baseline, 3, 48);
   current.owner = test::random_owner(rng);
   Seed seed{decode_flags, frame_seed, current.tick, {}, current};
-  EXPECT_TRUE(encode_snapshot_delta(current, refs.refs, fuzz_kinds(), seed.body).ok());
+  const auto stats = encode_snapshot_delta(current, refs.refs, fuzz_kinds(), seed.body);
+  EXPECT_TRUE(stats.ok());
+  if ((encode_flags & test::kFuzzHistory) != 0) {
+    EXPECT_NE(stats->fit_frames, 0u) << "a seed that fits";
+  }
   return seed;
 }
 
@@ -61,6 +59,9 @@ std::map<std::string, Seed> build_seeds() {
   seeds["against_nothing"] = encoded(0, 0, 1);
   seeds["against_baseline"] = encoded(kFuzzBaseline, kFuzzBaseline, 2);
   seeds["baseline_and_older"] = encoded(both, both, 3);
+  const uint8_t fitted = both | test::kFuzzHistory;
+  seeds["fitted_over_history"] = encoded(fitted, fitted, 9);
+  seeds["missing_history"] = refused(encoded(fitted, both, 10), DeltaRefusal::missing_history);
   seeds["against_rest_frame"] = encoded(kFuzzBaseline | kFuzzRestFrame, kFuzzBaseline | kFuzzRestFrame, 4);
   seeds["missing_older"] = refused(encoded(both, kFuzzBaseline, 5), DeltaRefusal::missing_older);
   seeds["missing_baseline"] = refused(encoded(kFuzzBaseline, 0, 6), DeltaRefusal::missing_baseline);

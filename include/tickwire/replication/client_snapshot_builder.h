@@ -53,9 +53,10 @@ struct ClientSnapshotBuilderConfig {
   PriorityConfig priority;
   uint32_t max_baseline_age_ticks = protocol::MaxBaselineTicks;
   bool predict_from_older = true;  // give the codec the second acked frame as well
-  // Let the codec fit its prediction over every frame the client holds (smooth motion codes in far
-  // fewer bits; each record's fit costs time, about 31 frames' lookups and, rotating, their logs).
-  bool fit_history = true;
+  // The codec fits its prediction over at most this many of the frames the client holds, spread
+  // over the window (smooth motion codes in far fewer bits; each record's fit costs time, a lookup
+  // per frame and, rotating, a log each). 0: predict from the two references alone.
+  uint32_t max_fit_frames = 31;
   // Bytes kept from the budget for what fitting does not choose: removals and unchanged runs.
   uint32_t reserve_bytes = 24;
   // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit

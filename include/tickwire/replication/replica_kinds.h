@@ -14,6 +14,10 @@ struct ReplicaPrecision {
   // When set, the smallest-three grid's max step M itself (255..16383), overriding rotation_bits:
   // a precision between two bit counts (the codec's cost follows M, not a power of two).
   uint16_t rotation_steps = 0;
+  // The kind moves smoothly (physics bodies on curved paths, projectiles): its records' prediction
+  // is fitted over every frame the client holds. Measured: 250 smooth bodies 15.1 -> 8.9 bits per
+  // update; random walkers and bouncing cubes code better (and far cheaper) from two frames.
+  bool fit_history = false;
 
   int32_t rotation_max_step() const;
   // The coarsest grid whose decoded orientations lie within `max_angle_rad` of the truth

@@ -35,6 +35,9 @@ struct DeltaRefs {
   const ReplicaFrame* baseline = nullptr;
   const ReplicaFrame* older = nullptr;
   const ReferenceFrames* history = nullptr;
+  // The encoder fits over at most this many history frames (every k-th held one, spanning the
+  // window): fewer cost less time per record and predict a little worse. 0: no fit.
+  uint32_t max_fit_frames = 31;
 };
 
 // Bits spent per section of one body (the snapshot diagnostics).
