@@ -18,6 +18,7 @@ struct Reader {
   ReplicaFrame& out;
   OlderCursor older;
   FitWindow& window;
+  RecordFit fit{};  // one record's fit, reused: gather() writes what the fit reads
   RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
 
@@ -36,7 +37,6 @@ struct Reader {
     s.id = id;
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    RecordFit fit;
     if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
       r.fit = &fit;
     }

@@ -21,6 +21,7 @@ struct Walk {
   DeltaBodyStats& stats;
   OlderCursor older;
   FitWindow& window;
+  RecordFit fit{};  // one record's fit, reused: gather() writes what the fit reads
   RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
   std::size_t mark = 0;
@@ -38,7 +39,6 @@ struct Walk {
   void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state) {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    RecordFit fit;
     if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
       r.fit = &fit;
     }
