@@ -116,20 +116,27 @@ TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
   EXPECT_GT(fitted, 60u) << "most bodies fit over the held frames";
 }
 
-TEST(SnapshotDeltaFit, ABodyNamingAFrameTheHistoryLacksIsRefused) {
-  Rng rng(test::test_seed(5));
-  ReplicaKinds kinds = fitting_kinds();
-  HeldFrames server_view, client;
-  std::vector<ReplicaFrame> frames;
+// Eight frames of random records a tick apart, in `frames` and held by `all` (and by `some` but
+// the fourth); returns the frame after them.
+ReplicaFrame eight_frames(Rng& rng, std::vector<ReplicaFrame>& frames, HeldFrames& all, HeldFrames* some = nullptr) {
   ReplicaFrame f;
   f.tick = 1;
   for (uint32_t id = 0; id < 20; ++id) f.states.push_back(test::random_state(rng, id));
   for (int t = 0; t < 8; ++t) {
     frames.push_back(f);
-    server_view.keep(f);
-    if (t != 3) client.keep(f);  // the client lost one frame the server believes it holds
+    all.keep(f);
+    if (some != nullptr && t != 3) some->keep(f);
     f = test::successor(rng, f, 1, 25);
   }
+  return f;
+}
+
+TEST(SnapshotDeltaFit, ABodyNamingAFrameTheHistoryLacksIsRefused) {
+  Rng rng(test::test_seed(5));
+  ReplicaKinds kinds = fitting_kinds();
+  HeldFrames server_view, client;  // the client lost one frame the server believes it holds
+  std::vector<ReplicaFrame> frames;
+  const ReplicaFrame f = eight_frames(rng, frames, server_view, &client);
   std::vector<uint8_t> body;
   const auto stats = encode_snapshot_delta(f, DeltaRefs{&frames.back(), nullptr, &server_view}, kinds, body);
   ASSERT_TRUE(stats.ok());
@@ -148,14 +155,7 @@ TEST(SnapshotDeltaFit, OnlyKindsRegisteredAsSmoothAreFitted) {
   const ReplicaKinds plain = ReplicaKinds::defaults();
   HeldFrames held;
   std::vector<ReplicaFrame> frames;
-  ReplicaFrame f;
-  f.tick = 1;
-  for (uint32_t id = 0; id < 20; ++id) f.states.push_back(test::random_state(rng, id));
-  for (int t = 0; t < 8; ++t) {
-    frames.push_back(f);
-    held.keep(f);
-    f = test::successor(rng, f, 1, 25);
-  }
+  const ReplicaFrame f = eight_frames(rng, frames, held);
   std::vector<uint8_t> body;
   const auto stats = encode_snapshot_delta(f, DeltaRefs{&frames.back(), nullptr, &held}, plain, body);
   ASSERT_TRUE(stats.ok());
