@@ -3,17 +3,12 @@
 
 namespace tickwire {
 
-ContractVerdict ContractGuard::check(const ContractHash& frame_hash) {
-  if (frame_hash != expected_) {
-    refusals_.add(ContractRefusal::foreign_hash);
-    return ContractVerdict::refuse;
-  }
-  ++accepted_;
-  return ContractVerdict::accept;
-}
+ContractVerdict ContractGuard::check(const ContractHash& frame_hash) { return verdict(frame_hash == expected_); }
 
-ContractVerdict ContractGuard::check_tag(uint32_t frame_tag) {
-  if (frame_tag != expected_.tag()) {
+ContractVerdict ContractGuard::check_tag(uint32_t frame_tag) { return verdict(frame_tag == expected_.tag()); }
+
+ContractVerdict ContractGuard::verdict(bool ours) {
+  if (!ours) {
     refusals_.add(ContractRefusal::foreign_hash);
     return ContractVerdict::refuse;
   }

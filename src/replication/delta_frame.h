@@ -90,7 +90,7 @@ inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* olde
 // Whether a record's prediction may be fitted over the history: its kind says its motion is
 // smooth enough (ReplicaPrecision::fit_history); both ends read the same registry.
 inline bool kind_fits(const ReplicaState& base, const ReplicaKinds& kinds) {
-  return (base.form == ReplicaForm::object ? kinds.objects() : kinds.of(base.kind)).fit_history;
+  return precision_of(base, kinds).fit_history;
 }
 
 inline bool any_kind_fits(const ReplicaFrame& frame, const ReplicaKinds& kinds) {

@@ -19,10 +19,14 @@ inline constexpr std::size_t kMaxFitFrames = 32;  // the baseline and at most 31
 inline constexpr int kFitWeightBits = 24;         // weights are Q24
 inline constexpr int kFitFractionBits = 8;        // fitted positions carry 8 bits below a quantum
 
-// A state's smallest-three max step, by its kind's precision (objects: the objects' precision).
+// A state's precision: its kind's, or the objects' for an object record.
+inline const ReplicaPrecision& precision_of(const ReplicaState& s, const ReplicaKinds& kinds) {
+  return s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
+}
+
+// A state's smallest-three max step.
 inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
-  const ReplicaPrecision& p = s.form == ReplicaForm::object ? kinds.objects() : kinds.of(s.kind);
-  return p.rotation_max_step();
+  return precision_of(s, kinds).rotation_max_step();
 }
 
 // Weights w (Q24, summing to about one) such that sum w_i y_i is the value at `ahead` ticks past

@@ -133,16 +133,16 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
       coded_records(current, refs.baseline) > kMaxReplicaFrameStates) {
     return Error::count_over_max;
   }
-  // A fit over the history frames the client holds; the older frame still predicts what the fit
-  // does not (and gives the kept decisions their context).
-  const uint32_t held = refs.history != nullptr && refs.baseline != nullptr
-                            ? held_fit_frames(*refs.history, refs.baseline->tick, current.tick)
-                            : 0;
+  // A fit over the history frames the client holds, when some baseline record's kind fits; the
+  // older frame still predicts what the fit does not (and gives the kept decisions their context).
+  // Every stride-th held frame is named, so at most max_fit_frames (and at least two) span the window.
+  const bool may_fit = refs.history != nullptr && refs.max_fit_frames != 0 && refs.baseline != nullptr &&
+                       refs.baseline->tick != 0 && refs.baseline->tick < current.tick &&
+                       any_kind_fits(*refs.baseline, kinds);
+  const uint32_t held = may_fit ? held_fit_frames(*refs.history, refs.baseline->tick, current.tick) : 0;
+  const bool fit = held >= kMinFitFrames;
   const uint32_t max_frames = std::max<uint32_t>(refs.max_fit_frames, kMinFitFrames);
-  const uint32_t stride = (held + max_frames - 1) / max_frames;  // every stride-th: at most max_frames
-  const bool fit = refs.max_fit_frames != 0 && refs.baseline != nullptr && refs.baseline->tick != 0 &&
-                   !refs.baseline->states.empty() && refs.baseline->tick < current.tick && held >= kMinFitFrames &&
-                   (held + stride - 1) / stride >= kMinFitFrames && any_kind_fits(*refs.baseline, kinds);
+  const uint32_t stride = std::max<uint32_t>((held + max_frames - 1) / max_frames, 1);
   const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
@@ -162,7 +162,7 @@ Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaR
     code_owner(c, models.owner, *base_owner, older_owner, body.ex, s);
   }
   FitWindow window;
-  code_fit_window(c, models, body, refs.history, fit, current.tick, window, std::max<uint32_t>(stride, 1));
+  code_fit_window(c, models, body, refs.history, fit, current.tick, window, stride);
   stats.fit_frames = window.frames();
   Walk walk{c, models, body, kinds, stats, OlderCursor(body.older), window};
   walk.charge(stats.header_bits);

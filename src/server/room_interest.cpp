@@ -74,7 +74,7 @@ void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKin
 
 uint32_t RoomInterest::index_of(uint32_t record_id) const {
   const auto it = index_of_.find(record_id);
-  return it != index_of_.end() && seen_in_[it->second] == updates_ ? it->second : kNoEntity;
+  return it != index_of_.end() ? it->second : kNoEntity;  // update() keeps only what it filed
 }
 
 void RoomInterest::mark_pawn(uint32_t index, uint16_t client) {

@@ -306,17 +306,16 @@ bool RoomServer::send_delta_snapshot(Connection& c, Tick tick) {
   const protocol::Vec3& centre = snapshot_.owner->pawn.position;
   ClientView view{c.owner, c.pawn_index, centre.x, centre.z, config_.interest.radius_m, config_.snapshot_budget_bytes,
                   snapshot_.owner, nullptr};
-  const bool holds_frame =
-      c.replication.history.references(tick, builder_.config().max_baseline_age_ticks).baseline != nullptr;
-  if (!holds_frame && rest_.taken() && c.takes_rest) {
-    // Nothing to code against but the rest table: wait until the client holds it (one round trip
-    // after the welcome or a retake) rather than send the whole map every tick, which on a narrow
-    // link never completes a fragment set, so the client never holds anything to code against.
-    if (c.rest_held != rest_.revision()) {
+  if (rest_.taken() && c.takes_rest) {
+    if (c.rest_held == rest_.revision()) {
+      view.fallback = &rest_.frame();  // coded against only when the client holds no snapshot
+    } else if (c.replication.history.references(tick, builder_.config().max_baseline_age_ticks).baseline == nullptr) {
+      // Nothing to code against but the rest table: wait until the client holds it (one round trip
+      // after the welcome or a retake) rather than send the whole map every tick, which on a narrow
+      // link never completes a fragment set, so the client never holds anything to code against.
       ++c.stats.snapshots_awaiting_rest_table;
       return false;
     }
-    view.fallback = &rest_.frame();
   }
   const uint64_t lines_before = c.replication.budget_log.diagnostics_lines();
   auto built = builder_.build(view, now_, c.replication, body_);

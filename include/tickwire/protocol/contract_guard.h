@@ -35,6 +35,7 @@ class ContractGuard {
   const ReasonCounters<ContractRefusal>& refusals() const { return refusals_; }
 
  private:
+  ContractVerdict verdict(bool ours);  // counts the frame either way
   ContractHash expected_;
   uint64_t accepted_ = 0;
   ReasonCounters<ContractRefusal> refusals_;
