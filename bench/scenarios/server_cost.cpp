@@ -240,7 +240,10 @@ ServerCostResult ServerCostRun::run() {
     build_frame(tick);
     const double wall1 = wall_ms();
     double compose_ms = 0, encode_ms = 0;
-    for (Client& c : clients_) serve(c, tick, result, compose_ms, encode_ms);
+    for (std::size_t i = 0; i < clients_.size(); ++i) {
+      if (i + 1 < clients_.size()) builder_.prefetch(clients_[i + 1].state);
+      serve(clients_[i], tick, result, compose_ms, encode_ms);
+    }
     const double wall2 = wall_ms();
     const double cpu1 = thread_cpu_ms();
     for (Client& c : clients_) account(c, tick, result);

@@ -284,6 +284,13 @@ void ClientSnapshotBuilder::order_picks() {
   std::merge(entity_run_.begin(), entity_run_.end(), shared_run_.begin(), shared_run_.end(), picks_.begin(), by_id);
 }
 
+void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const {
+  const SentFrameHistory::References refs = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
+  prefetch_frame(refs.baseline);
+  prefetch_frame(client.history.newest());
+  prefetch_frame(refs.older);
+}
+
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);

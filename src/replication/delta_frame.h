@@ -80,8 +80,7 @@ inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* olde
   r.ex.ahead = static_cast<int64_t>(tick) - static_cast<int64_t>(baseline->tick);
   if (older != nullptr && older_usable(*baseline, *older, tick)) {
     r.older = older;
-    r.ex.active = true;
-    r.ex.span = static_cast<int64_t>(baseline->tick) - static_cast<int64_t>(older->tick);
+    r.ex = Extrapolation::over(r.ex.ahead, static_cast<int64_t>(baseline->tick) - static_cast<int64_t>(older->tick));
   }
   return r;
 }

@@ -12,14 +12,22 @@ namespace tickwire::delta {
 constexpr int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
 
 // ahead: ticks from the baseline to the body's tick; span: from the older frame to the baseline.
+// `multiple`: ahead / span when span divides ahead (the common case of evenly spaced acks), so
+// the prediction needs no 64-bit division per value; 0 otherwise.
 struct Extrapolation {
   bool active = false;
   int64_t ahead = 0;
   int64_t span = 1;
+  int64_t multiple = 0;
 
+  static Extrapolation over(int64_t ahead, int64_t span) {
+    return Extrapolation{true, ahead, span, ahead % span == 0 ? ahead / span : 0};
+  }
   // Values are below 2^40 in magnitude; the result stays below 2^49 (ahead, span <= 255).
   int64_t predict(int64_t base, int64_t older) const {
-    return active ? base + div_round((base - older) * ahead, span) : base;
+    if (!active) return base;
+    if (multiple != 0) return base + (base - older) * multiple;  // exact: what the division gives
+    return base + div_round((base - older) * ahead, span);
   }
 };
 

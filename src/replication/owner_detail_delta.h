@@ -75,7 +75,7 @@ void code_owner(C& c, OwnerModels& m, const protocol::OwnerDetail& b, const prot
   protocol::PawnDetail& p = s.pawn;
   const protocol::PawnDetail& bp = b.pawn;
   if (!code_same(c, m.ref_same, p.pawn_ref, bp.pawn_ref)) code_raw(c, p.pawn_ref, 64);
-  const Extrapolation none{false, ex.ahead, 1};
+  const Extrapolation none{false, ex.ahead, 1, 0};
   code_vec3(c, m.position_same, m.position, p.position, bp.position, older ? &older->pawn.position : nullptr,
             older ? ex : none);
   code_vec3(c, m.velocity_same, m.velocity, p.velocity, bp.velocity, older ? &older->pawn.velocity : nullptr,

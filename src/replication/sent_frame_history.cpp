@@ -6,59 +6,67 @@
 
 namespace tickwire {
 
-SentFrameHistory::SentFrameHistory(uint32_t frames) : slots_(frames) {
+SentFrameHistory::SentFrameHistory(uint32_t frames) : slots_(frames), marks_(frames) {
   TW_ASSERT(frames >= kMinFrames && frames <= kMaxFrames, "sent frame history size out of range");
+}
+
+bool SentFrameHistory::usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) const {
+  const int64_t age = tick - mark.tick;
+  return mark.valid && mark.acked && age > 0 && age <= static_cast<int64_t>(max_age_ticks);
 }
 
 // The baseline is the newest acked frame; the prediction reference the acked frame nearest to one
 // baseline age before it (ties: the newer), since the two references' quantization noise,
 // extrapolated, grows with age / span.
 SentFrameHistory::References SentFrameHistory::references(Tick tick, uint32_t max_age_ticks) const {
-  const auto usable = [&](const SentFrame& slot) {
-    const int64_t age = tick - slot.tick;
-    return slot.valid && slot.acked && age > 0 && age <= static_cast<int64_t>(max_age_ticks);
-  };
-  References refs;
-  for (const SentFrame& slot : slots_) {
-    if (usable(slot) && (refs.baseline == nullptr || slot.tick > refs.baseline->tick)) refs.baseline = &slot;
+  std::size_t baseline = SIZE_MAX;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    if (usable(marks_[i], tick, max_age_ticks) && (baseline == SIZE_MAX || marks_[i].tick > marks_[baseline].tick)) {
+      baseline = i;
+    }
   }
-  if (refs.baseline == nullptr) return refs;
-  const int64_t age = tick - refs.baseline->tick;
-  const Tick target = refs.baseline->tick - age;
+  References refs;
+  if (baseline == SIZE_MAX) return refs;
+  refs.baseline = &slots_[baseline];
+  const Tick baseline_tick = marks_[baseline].tick;
+  const Tick target = baseline_tick - (tick - baseline_tick);
+  std::size_t older = SIZE_MAX;
   int64_t best_miss = INT64_MAX;
-  for (const SentFrame& slot : slots_) {
-    if (!usable(slot) || !(slot.tick < refs.baseline->tick)) continue;
-    const int64_t miss = slot.tick > target ? slot.tick - target : target - slot.tick;
-    if (miss < best_miss || (miss == best_miss && slot.tick > refs.older->tick)) {
-      refs.older = &slot;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    const SlotMark& mark = marks_[i];
+    if (!usable(mark, tick, max_age_ticks) || !(mark.tick < baseline_tick)) continue;
+    const int64_t miss = mark.tick > target ? mark.tick - target : target - mark.tick;
+    if (miss < best_miss || (miss == best_miss && mark.tick > marks_[older].tick)) {
+      older = i;
       best_miss = miss;
     }
   }
+  if (older != SIZE_MAX) refs.older = &slots_[older];
   return refs;
 }
 
 const SentFrame* SentFrameHistory::newest() const {
-  const SentFrame* best = nullptr;
-  for (const SentFrame& slot : slots_) {
-    if (slot.valid && (best == nullptr || slot.tick > best->tick)) best = &slot;
+  std::size_t best = SIZE_MAX;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    if (marks_[i].valid && (best == SIZE_MAX || marks_[i].tick > marks_[best].tick)) best = i;
   }
-  return best;
+  return best == SIZE_MAX ? nullptr : &slots_[best];
 }
 
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
-  TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !slots_[last_].valid),
+  TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !marks_[last_].valid),
             "sent frames must have increasing ticks (a discarded one may be begun again)");
   begun_ = true;
   last_tick_ = tick;
   std::size_t pick = SIZE_MAX;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    const SentFrame& slot = slots_[i];
-    if (&slot == keep.baseline || &slot == keep.older || &slot == newest) continue;
-    if (!slot.valid) {
+    const SentFrame* slot = &slots_[i];
+    if (slot == keep.baseline || slot == keep.older || slot == newest) continue;
+    if (!marks_[i].valid) {
       pick = i;
       break;
     }
-    if (pick == SIZE_MAX || slot.tick < slots_[pick].tick) pick = i;
+    if (pick == SIZE_MAX || marks_[i].tick < marks_[pick].tick) pick = i;
   }
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
@@ -67,20 +75,19 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
   slot.frame.owner.reset();
   slot.frame.states.clear();  // keeps its capacity: no allocation once warm
   slot.entities.clear();
-  slot.valid = true;
-  slot.acked = false;
+  marks_[pick] = SlotMark{tick, true, false};
   last_ = pick;
   return slot;
 }
 
 void SentFrameHistory::discard_last() {
-  if (last_ < slots_.size()) slots_[last_].valid = false;
+  if (last_ < slots_.size()) marks_[last_].valid = false;
 }
 
 bool SentFrameHistory::acknowledge(Tick tick) {
-  for (SentFrame& slot : slots_) {
-    if (slot.valid && slot.tick == tick) {
-      slot.acked = true;
+  for (SlotMark& mark : marks_) {
+    if (mark.valid && mark.tick == tick) {
+      mark.acked = true;
       return true;
     }
   }
@@ -89,12 +96,12 @@ bool SentFrameHistory::acknowledge(Tick tick) {
 
 uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
   uint32_t marked = 0;
-  for (SentFrame& slot : slots_) {
-    const uint32_t t = slot.frame.tick;
-    if (!slot.valid || slot.acked || t > held.newest_tick) continue;
+  for (SlotMark& mark : marks_) {
+    const uint32_t t = mark.tick.wire_u32();
+    if (!mark.valid || mark.acked || t > held.newest_tick) continue;
     const uint32_t back = held.newest_tick - t;  // 0: the newest itself
     if (back == 0 || (back <= 32 && ((held.held_mask >> (back - 1)) & 1u) != 0)) {
-      slot.acked = true;
+      mark.acked = true;
       ++marked;
     }
   }
@@ -102,8 +109,8 @@ uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
 }
 
 const ReplicaFrame* SentFrameHistory::held_frame(uint32_t tick) const {
-  for (const SentFrame& slot : slots_) {
-    if (slot.valid && slot.acked && slot.frame.tick == tick) return &slot.frame;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    if (marks_[i].valid && marks_[i].acked && marks_[i].tick.wire_u32() == tick) return &slots_[i].frame;
   }
   return nullptr;
 }
@@ -118,8 +125,8 @@ DeltaRefs SentFrameHistory::delta_refs(Tick tick, uint32_t max_age_ticks) const 
 }
 
 const SentFrame* SentFrameHistory::find(Tick tick) const {
-  for (const SentFrame& slot : slots_) {
-    if (slot.valid && slot.tick == tick) return &slot;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    if (marks_[i].valid && marks_[i].tick == tick) return &slots_[i];
   }
   return nullptr;
 }

@@ -26,8 +26,6 @@ struct SentFrame {
   Tick tick;
   ReplicaFrame frame;                 // what the client holds once it decodes this tick
   std::vector<FrameEntity> entities;  // parallel to frame.states
-  bool valid = false;                 // holds a frame (slots start empty)
-  bool acked = false;                 // the client is known to have received it
 };
 
 class SentFrameHistory final : public ReferenceFrames {
@@ -71,7 +69,17 @@ class SentFrameHistory final : public ReferenceFrames {
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
 
  private:
+  // What the scans read, packed apart from the frames (a client's frames are cold by its next tick;
+  // one line of marks answers which of them to touch).
+  struct SlotMark {
+    Tick tick;
+    bool valid = false;  // holds a frame (slots start empty)
+    bool acked = false;  // the client is known to have received it
+  };
+  bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) const;
+
   std::vector<SentFrame> slots_;
+  std::vector<SlotMark> marks_;  // parallel to slots_
   std::size_t last_ = SIZE_MAX;  // the slot of the newest begin()
   bool begun_ = false;
   Tick last_tick_;  // the newest begin()'s tick
