@@ -116,8 +116,9 @@ InterestViewer ClientSnapshotBuilder::viewer_of(const ClientView& view) const {
 
 // Per visible entity: what sending its current state adds, and what keeping its last-sent state
 // costs (nothing once the baseline holds that state; nothing for one never sent: it stays absent).
-// Two passes: find every reference and prefetch it, then estimate.
-void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
+// Two passes: find every reference and prefetch it, then estimate. A solo entity whose lane does
+// not run this tick cannot be chosen, so what sending it would cost is not estimated.
+void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, SnapshotDiagnostics& diag) {
   const std::span<const uint32_t> entities = set_.entities();
   bases_.clear();
   holds_.clear();
@@ -140,13 +141,15 @@ void ClientSnapshotBuilder::measure_candidates(SnapshotDiagnostics& diag) {
       hold_bytes_.push_back(0);
       continue;
     }
-    const ReplicaState& current = tick_.frame->states[state_of_[entities[i]]];
+    const uint32_t entity = entities[i];
+    const ReplicaState& current = tick_.frame->states[state_of_[entity]];
     const ReplicaState* hold = holds_[i];
     const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, bases_[i]) : 0;
+    const bool may_send = !world_.entry(entity).solo() || budget_.may_send_solo(world_, viewer, entity, tick_.tick);
     // Sending what the client is being sent anyway adds nothing; otherwise the whole record is
     // charged (not the difference to the hold), so a state in flight is not re-sent for free every
     // tick while the others wait.
-    sizes_.push_back(hold != nullptr && *hold == current ? 0 : estimate_record_bytes(current, bases_[i]));
+    sizes_.push_back(!may_send || (hold != nullptr && *hold == current) ? 0 : estimate_record_bytes(current, bases_[i]));
     hold_bytes_.push_back(hold_bytes);
     hold_total_bytes_ += hold_bytes;
   }
@@ -311,11 +314,10 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   measure_shared(composed_base_, diag);
   const uint32_t budget = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
   diag.record_budget_bytes = budget > shared_bytes_ ? budget - shared_bytes_ : 0;
-  measure_candidates(diag);
+  measure_candidates(viewer, diag);
   reserve_holds(diag);
-  client.priority.save(set_.entities(), saved_priority_);
   fit_ = budget_.fit(world_, viewer, set_, sizes_, tick_.tick, diag.record_budget_bytes - hold_total_bytes_,
-                     client.priority, send_);
+                     client.priority, send_, &saved_priority_);
   diag.candidates = fit_.candidates;
   diag.selected = fit_.sent;
   diag.skipped = fit_.deferred;

@@ -21,20 +21,24 @@ PriorityBudget::PriorityBudget(const InterestWorld& world, const PriorityConfig&
 }
 
 uint32_t PriorityBudget::gather_candidates(const InterestWorld& world, const InterestViewer& viewer,
-                                           const InterestSet& set, bool snapshot_tick, ClientPriorityState& state) {
+                                           const InterestSet& set, bool snapshot_tick, ClientPriorityState& state,
+                                           std::vector<ClientPriorityState::Saved>* saved) {
   const std::span<const uint32_t> entities = set.entities();
+  if (saved != nullptr) saved->clear();
   for (uint32_t i = 0; i < entities.size(); ++i) {
     const uint32_t entity = entities[i];
     // The world is shared by every client and stays cached; each client's accumulators are not,
-    // so they are fetched ahead, and only for entities that are candidates this tick.
+    // so they are fetched ahead.
     if (i + kPrefetchAhead < entities.size()) __builtin_prefetch(&state.slots_[entities[i + kPrefetchAhead]]);
     in_set_.insert(entity);
     set_index_[entity] = i;
+    if (saved != nullptr) {
+      const ClientPriorityState::Slot& before = state.slots_[entity];
+      saved->push_back(ClientPriorityState::Saved{entity, before.accumulated, before.incarnation});
+    }
     const InterestWorld::Entry& info = world.entry(entity);
-    const float dx = world.x_m(entity) - viewer.x_m;
-    const float dz = world.z_m(entity) - viewer.z_m;
-    const float distance_m = std::sqrt(dx * dx + dz * dz);
-    const SendLane lane = config_.lanes.lane_for(distance_m, (info.flags & kInterestImportant) != 0);
+    float distance_m = 0.0f;
+    const SendLane lane = lane_of(world, viewer, entity, &distance_m);
     if (lane == SendLane::world && !snapshot_tick) continue;
     ClientPriorityState::Slot& slot = state.slots_[entity];
     if (slot.incarnation != info.incarnation) slot = ClientPriorityState::Slot{0.0f, info.incarnation};
@@ -82,9 +86,26 @@ bool PriorityBudget::build_unit(const InterestWorld& world, uint32_t trigger, bo
   return true;
 }
 
+bool PriorityBudget::take_all(const InterestWorld& world, std::span<const uint32_t> size_bytes, uint32_t budget_bytes,
+                              ClientPriorityState& state, SendList& out) {
+  uint64_t total_bytes = 0;
+  for (const Candidate& c : candidates_) {
+    if (!world.entry(c.entity).solo()) return false;
+    total_bytes += size_bytes[set_index_[c.entity]];
+  }
+  if (total_bytes > budget_bytes) return false;
+  for (const Candidate& c : candidates_) {
+    selected_.insert(c.entity);
+    state.slots_[c.entity] = ClientPriorityState::Slot{0.0f, world.incarnation(c.entity)};
+    out.push(SendEntry{c.entity, size_bytes[set_index_[c.entity]], c.lane, false});
+  }
+  return true;
+}
+
 FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
                              std::span<const uint32_t> size_bytes, Tick tick, uint32_t budget_bytes,
-                             ClientPriorityState& state, SendList& out) {
+                             ClientPriorityState& state, SendList& out,
+                             std::vector<ClientPriorityState::Saved>* saved) {
   TW_ASSERT(size_bytes.size() == set.size(), "one measured size per interest set entry");
   TW_ASSERT(state.max_entities() >= world.max_entities(), "client priority state sized for a smaller world");
   FitStats stats;
@@ -92,7 +113,12 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
   in_set_.clear();
   selected_.clear();
   candidates_.clear();
-  stats.candidates = gather_candidates(world, viewer, set, config_.lanes.is_snapshot_tick(tick), state);
+  stats.candidates = gather_candidates(world, viewer, set, config_.lanes.is_snapshot_tick(tick), state, saved);
+  if (take_all(world, size_bytes, budget_bytes, state, out)) {
+    stats.sent = out.size();
+    stats.bytes = out.bytes();
+    return stats;
+  }
   // Longest wait first; ties by entity index so a run is reproducible.
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
     return a.accumulated != b.accumulated ? a.accumulated > b.accumulated : a.entity < b.entity;

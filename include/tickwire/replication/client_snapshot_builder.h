@@ -125,7 +125,7 @@ class ClientSnapshotBuilder {
     EntityMarks marks;
   };
   InterestViewer viewer_of(const ClientView& view) const;
-  void measure_candidates(SnapshotDiagnostics& diag);
+  void measure_candidates(const InterestViewer& viewer, SnapshotDiagnostics& diag);
   void measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag);
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);

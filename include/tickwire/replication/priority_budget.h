@@ -39,16 +39,13 @@ class ClientPriorityState {
   // The waiting priority as of the last fit (0 right after a send).
   float accumulated(uint32_t entity) const { return slots_[entity].accumulated; }
 
-  // The accumulators of `entities` (cleared first), to put back if a fit is taken back.
+  // An accumulator as it stood before a fit (PriorityBudget::fit saves them), to put back if the
+  // fit is taken back.
   struct Saved {
     uint32_t entity = 0;
     float accumulated = 0.0f;
     uint32_t incarnation = 0;
   };
-  void save(std::span<const uint32_t> entities, std::vector<Saved>& out) const {
-    out.clear();
-    for (uint32_t e : entities) out.push_back(Saved{e, slots_[e].accumulated, slots_[e].incarnation});
-  }
   void restore(std::span<const Saved> saved) {
     for (const Saved& s : saved) slots_[s.entity] = Slot{s.accumulated, s.incarnation};
   }
@@ -120,9 +117,17 @@ class PriorityBudget {
   // Fills `out` with what `viewer` is sent this tick within `budget_bytes`. size_bytes[i] is the
   // measured record size of set.entities()[i] for this client. World-lane entities are candidates
   // only on snapshot ticks (a unit may still pull one in as a parent or frame member).
+  // `saved`, when given, receives every set entity's accumulator as it stood before (for
+  // ClientPriorityState::restore if the fit is taken back), read where the fit reads it anyway.
   FitStats fit(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
                std::span<const uint32_t> size_bytes, Tick tick, uint32_t budget_bytes, ClientPriorityState& state,
-               SendList& out);
+               SendList& out, std::vector<ClientPriorityState::Saved>* saved = nullptr);
+
+  // Whether `entity` can be a candidate on `tick` on its own: its lane runs. An entity that is not
+  // solo may still be pulled into a unit, so its size is always needed; a solo one's only here.
+  bool may_send_solo(const InterestWorld& world, const InterestViewer& viewer, uint32_t entity, Tick tick) const {
+    return config_.lanes.is_snapshot_tick(tick) || lane_of(world, viewer, entity) == SendLane::pose;
+  }
 
  private:
   struct Candidate {
@@ -134,8 +139,20 @@ class PriorityBudget {
     uint32_t depth;  // ancestors above it: sorting by depth puts parents first
     uint32_t entity;
   };
+  SendLane lane_of(const InterestWorld& world, const InterestViewer& viewer, uint32_t entity,
+                  float* distance_m = nullptr) const {
+    const float dx = world.x_m(entity) - viewer.x_m;
+    const float dz = world.z_m(entity) - viewer.z_m;
+    const float distance = std::sqrt(dx * dx + dz * dz);
+    if (distance_m != nullptr) *distance_m = distance;
+    return config_.lanes.lane_for(distance, (world.entry(entity).flags & kInterestImportant) != 0);
+  }
   uint32_t gather_candidates(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
-                             bool snapshot_tick, ClientPriorityState& state);
+                             bool snapshot_tick, ClientPriorityState& state,
+                             std::vector<ClientPriorityState::Saved>* saved);
+  // Everything fits and every candidate is a unit of one: all go, no ordering needed.
+  bool take_all(const InterestWorld& world, std::span<const uint32_t> size_bytes, uint32_t budget_bytes,
+                ClientPriorityState& state, SendList& out);
   // Builds the unit `trigger` needs (closed under required parents and scene frames, minus what is
   // already selected), parents first. False when a required parent cannot be sent.
   bool build_unit(const InterestWorld& world, uint32_t trigger, bool* has_frame);
