@@ -215,14 +215,19 @@ void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
     const uint32_t entity = entities[i];
     if (!in_frame_.test(entity)) continue;
     const ReplicaState& current = tick_.frame->states[state_of_[entity]];
+    // holds_ came from the newest frame; reverted ones (back to the baseline's) are looked up again.
+    const ReplicaState* sent = holds_[i] == bases_[i] ? last_.find(entity, world_.incarnation(entity)) : holds_[i];
+    const bool in_newest = sent != nullptr && sent->id == current.id;
     if (selected_.test(entity)) {
-      picks_.push_back(Pick{current.id, entity, &current});
+      picks_.push_back(Pick{current.id, entity, &current, in_newest});
     } else if (holds_[i] != nullptr) {
-      picks_.push_back(Pick{current.id, entity, holds_[i]});
+      picks_.push_back(Pick{current.id, entity, holds_[i], in_newest});
       ++diag.held;
     }
   }
-  for (uint32_t i : shared_) picks_.push_back(Pick{tick_.frame->states[i].id, kNoEntity, &tick_.frame->states[i]});
+  for (uint32_t i : shared_) {
+    picks_.push_back(Pick{tick_.frame->states[i].id, kNoEntity, &tick_.frame->states[i], false});
+  }
 }
 
 // A frame never holds a child whose required parent chain is not all in it: a held child can
@@ -266,8 +271,7 @@ void ClientSnapshotBuilder::order_picks() {
       shared_run_.push_back(p);
       continue;
     }
-    const ReplicaState* sent = last_.find(p.entity, world_.incarnation(p.entity));
-    if (sent != nullptr && sent->id == p.id) {
+    if (p.in_newest) {
       in_newest_.insert(p.entity);
       pick_of_[p.entity] = p;
     } else {

@@ -112,6 +112,7 @@ class ClientSnapshotBuilder {
     uint32_t id;              // the record id: frames are sorted by it
     uint32_t entity;          // interest index
     const ReplicaState* state;
+    bool in_newest;           // the newest frame sent holds this entity under the same id
   };
   // A frame's states by interest index, for one build.
   struct FrameIndex {
