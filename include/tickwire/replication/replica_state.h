@@ -17,11 +17,12 @@ enum class ReplicaForm : uint8_t { entity = 1, object = 2 };
 
 // A kind payload (entity form: wire_id 0) or one component section (object form: its wire id).
 // Channels travel as exact float bits; only `channel_count` of them are meaningful.
+// The bytes first, then the channels: 20 bytes, no padding (a frame holds four per record).
 struct ReplicaPayload {
   uint8_t wire_id = 0;
   uint8_t channel_count = 0;
-  std::array<float, 4> channels{};
   uint8_t bits = 0;
+  std::array<float, 4> channels{};
   friend bool operator==(const ReplicaPayload&, const ReplicaPayload&) = default;
 };
 
@@ -30,7 +31,7 @@ inline bool same_steps(const std::array<int32_t, 3>& a, const std::array<int32_t
   return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0;
 }
 
-// Fields ordered by size so the struct has no padding (156 bytes, not 168): every frame a client
+// Fields ordered by size so the struct has no padding (140 bytes): every frame a client
 // is sent holds a copy of each record, and the builder and the encoder stream those frames.
 struct ReplicaState {
   uint32_t id = 0;  // the record's entity id: frames are sorted by it, unique
@@ -63,7 +64,7 @@ struct ReplicaState {
   }
 };
 // operator== names every field: a new field must join it (and this size).
-static_assert(sizeof(ReplicaState) == 156, "ReplicaState changed: update its operator==");
+static_assert(sizeof(ReplicaState) == 140, "ReplicaState changed: update its operator==");
 
 // Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
 // against them exactly).
