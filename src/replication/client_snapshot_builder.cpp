@@ -40,13 +40,16 @@ namespace {
 }
 // A client's frames, fetched whole while interest is composed: the estimates read the baseline's
 // and the newest frame's states, the encoder the older reference's.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_all(const std::vector<T>& items) {
+  const char* bytes = reinterpret_cast<const char*>(items.data());
+  const std::size_t size = items.size() * sizeof(T);
+  for (std::size_t line = 0; line < size; line += 64) __builtin_prefetch(bytes + line);
+}
 [[gnu::always_inline]] inline void prefetch_frame(const SentFrame* frame) {
   if (frame == nullptr) return;
-  const std::vector<ReplicaState>& states = frame->frame.states;
-  if (states.empty()) return;
-  const char* bytes = reinterpret_cast<const char*>(states.data());
-  const std::size_t size = states.size() * sizeof(ReplicaState);
-  for (std::size_t line = 0; line < size; line += 64) __builtin_prefetch(bytes + line);
+  prefetch_all(frame->entities);  // indexed first
+  prefetch_all(frame->frame.states);
 }
 }  // namespace
 
@@ -135,6 +138,7 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
   sizes_.clear();
   hold_bytes_.clear();
   hold_total_bytes_ = 0;
+  const bool snapshot_tick = config_.priority.lanes.is_snapshot_tick(tick_.tick);
   for (std::size_t i = 0; i < entities.size(); ++i) {
     if (!in_frame_.test(entities[i])) {
       sizes_.push_back(0);
@@ -145,7 +149,7 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
     const ReplicaState& current = tick_.frame->states[state_of_[entity]];
     const ReplicaState* hold = holds_[i];
     const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, bases_[i]) : 0;
-    const bool may_send = !world_.entry(entity).solo() || budget_.may_send_solo(world_, viewer, entity, tick_.tick);
+    const bool may_send = !world_.entry(entity).solo() || budget_.may_send_solo(world_, viewer, entity, snapshot_tick);
     // Sending what the client is being sent anyway adds nothing; otherwise the whole record is
     // charged (not the difference to the hold), so a state in flight is not re-sent for free every
     // tick while the others wait.

@@ -123,10 +123,12 @@ class PriorityBudget {
                std::span<const uint32_t> size_bytes, Tick tick, uint32_t budget_bytes, ClientPriorityState& state,
                SendList& out, std::vector<ClientPriorityState::Saved>* saved = nullptr);
 
-  // Whether `entity` can be a candidate on `tick` on its own: its lane runs. An entity that is not
-  // solo may still be pulled into a unit, so its size is always needed; a solo one's only here.
-  bool may_send_solo(const InterestWorld& world, const InterestViewer& viewer, uint32_t entity, Tick tick) const {
-    return config_.lanes.is_snapshot_tick(tick) || lane_of(world, viewer, entity) == SendLane::pose;
+  // Whether `entity` can be a candidate on its own this tick: its lane runs (`snapshot_tick`:
+  // config().lanes.is_snapshot_tick). An entity that is not solo may still be pulled into a unit,
+  // so its size is always needed; a solo one's only here.
+  bool may_send_solo(const InterestWorld& world, const InterestViewer& viewer, uint32_t entity,
+                     bool snapshot_tick) const {
+    return snapshot_tick || lane_of(world, viewer, entity) == SendLane::pose;
   }
 
  private:
