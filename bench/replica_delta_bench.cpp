@@ -134,7 +134,7 @@ void scenario_a(uint32_t older_gap) {
     s.form = ReplicaForm::object;
     s.object_index = i;
     s.payload_count = 1;
-    s.payloads[0] = ReplicaPayload{1, 3, 1, {1.0f, 0.9f, 0.7f, 0}};
+    s.payloads[0] = ReplicaPayload{1, 3, 1, 0, {1.0f, 0.9f, 0.7f, 0}};
     rest.states.push_back(s);
   }
   Client client(6, older_gap);

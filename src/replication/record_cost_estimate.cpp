@@ -28,25 +28,40 @@ uint32_t payload_bits(const ReplicaPayload& current, const ReplicaPayload* refer
   return bits + 8;  // the eight bits
 }
 
-// The bits of the fields that differ (0: none differ), framing aside.
-uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
+uint32_t position_bits(const ReplicaState& s, const ReplicaState* r) {
   uint32_t bits = 0;
-  if (r == nullptr || s.form != r->form || s.kind != r->kind || s.object_index != r->object_index) {
-    bits += 8 + (s.form == ReplicaForm::object ? varint_bits(s.object_index) : 0);
-    r = nullptr;  // a different record in the same id: everything travels
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    const int64_t base = r != nullptr ? r->position[axis] : 0;
+    bits += 1 + varint_bits(int64_t{s.position[axis]} - base);
   }
+  return bits;
+}
+
+// Position, rotation and look against a reference of the same shape (or none).
+uint32_t motion_bits(const ReplicaState& s, const ReplicaState* r) {
+  uint32_t bits = 0;
   if (r == nullptr || s.has_transform != r->has_transform || !same_steps(s.position, r->position)) {
-    for (std::size_t axis = 0; axis < 3; ++axis) {
-      const int64_t base = r != nullptr ? r->position[axis] : 0;
-      bits += 1 + varint_bits(int64_t{s.position[axis]} - base);
-    }
+    bits += position_bits(s, r);
   }
   if (s.has_rotation && (r == nullptr || !r->has_rotation || s.rotation_largest != r->rotation_largest ||
                          !same_steps(s.rotation, r->rotation))) {
     bits += kRotationBits;
   }
-  if (s.has_scale && (r == nullptr || !r->has_scale || s.scale != r->scale)) bits += 3 * kFloatBits;
   if (r == nullptr || s.yaw != r->yaw || s.pitch != r->pitch) bits += kLookBits;
+  return bits;
+}
+
+// The bits of the fields that differ (0: none differ), framing aside. The common case, a record
+// whose extras match its reference, costs one compare of them.
+uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
+  if (r != nullptr && same_extras(s, *r)) return motion_bits(s, r);
+  uint32_t bits = 0;
+  if (r == nullptr || s.form != r->form || s.kind != r->kind || s.object_index != r->object_index) {
+    bits += 8 + (s.form == ReplicaForm::object ? varint_bits(s.object_index) : 0);
+    r = nullptr;  // a different record in the same id: everything travels
+  }
+  bits += motion_bits(s, r);
+  if (s.has_scale && (r == nullptr || !r->has_scale || s.scale != r->scale)) bits += 3 * kFloatBits;
   if (r == nullptr || s.eye_height != r->eye_height) bits += kFloatBits;
   if (r == nullptr || s.flags != r->flags) bits += 8;
   for (uint8_t p = 0; p < s.payload_count && p < s.payloads.size(); ++p) {

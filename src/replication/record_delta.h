@@ -216,19 +216,6 @@ void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, ReplicaPayload
   }
 }
 
-// Everything but the transform and the look: what a moving record almost never changes.
-inline bool same_extras(const ReplicaState& s, const ReplicaState& b) {
-  if (s.form != b.form || s.kind != b.kind || s.object_index != b.object_index || s.flags != b.flags ||
-      s.has_transform != b.has_transform || s.has_rotation != b.has_rotation || s.has_scale != b.has_scale ||
-      s.payload_count != b.payload_count || !same_bits(s.scale, b.scale) || !same_bits(s.eye_height, b.eye_height)) {
-    return false;
-  }
-  for (std::size_t k = 0; k < 4; ++k) {
-    if (!same_payload(s.payloads[k], b.payloads[k])) return false;
-  }
-  return true;
-}
-
 template <class C>
 void code_extras(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
   bool scale_same = same_bits(s.scale, b.scale);

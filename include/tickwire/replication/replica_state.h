@@ -5,7 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -17,11 +19,13 @@ enum class ReplicaForm : uint8_t { entity = 1, object = 2 };
 
 // A kind payload (entity form: wire_id 0) or one component section (object form: its wire id).
 // Channels travel as exact float bits; only `channel_count` of them are meaningful.
-// The bytes first, then the channels: 20 bytes, no padding (a frame holds four per record).
+// The bytes first, then the channels: 20 bytes, no padding (a frame holds four per record, and
+// same_extras compares them as bytes).
 struct ReplicaPayload {
   uint8_t wire_id = 0;
   uint8_t channel_count = 0;
   uint8_t bits = 0;
+  uint8_t reserved = 0;  // always 0: fills what would be a padding byte
   std::array<float, 4> channels{};
   friend bool operator==(const ReplicaPayload&, const ReplicaPayload&) = default;
 };
@@ -31,24 +35,27 @@ inline bool same_steps(const std::array<int32_t, 3>& a, const std::array<int32_t
   return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0;
 }
 
-// Fields ordered by size so the struct has no padding (140 bytes): every frame a client
-// is sent holds a copy of each record, and the builder and the encoder stream those frames.
+// Laid out in two runs without padding (140 bytes): the motion (id, position, rotation, look)
+// that a moving record changes every tick, then everything else, which same_extras compares as one
+// run of bytes. Every frame a client is sent holds a copy of each record, and the builder and the
+// encoder stream those frames.
 struct ReplicaState {
   uint32_t id = 0;  // the record's entity id: frames are sorted by it, unique
-  uint32_t object_index = 0;  // object form
   std::array<int32_t, 3> position{};  // quanta of the kind's resolution
   std::array<int32_t, 3> rotation{};  // the other three, signed steps at the kind's rotation bits
-  std::array<float, 3> scale{1, 1, 1};
-  float eye_height = 0;          // entity form
-  uint16_t yaw = 0, pitch = 0;  // entity form: 12-bit look steps
+  uint16_t yaw = 0, pitch = 0;        // entity form: 12-bit look steps
+  uint8_t rotation_largest = 0;       // smallest-three: the dropped component's index
+  // The extras, from here to the end.
   ReplicaForm form = ReplicaForm::entity;
-  uint8_t kind = 0;           // entity form: the NetKind byte; object form: 0
+  uint8_t kind = 0;  // entity form: the NetKind byte; object form: 0
   uint8_t flags = 0;
   bool has_transform = true;  // object form may omit the transform section
   bool has_rotation = false;
-  uint8_t rotation_largest = 0;  // smallest-three: the dropped component's index
   bool has_scale = false;
-  uint8_t payload_count = 0;     // entity form: 1; object form: the sections, at most 4
+  uint8_t payload_count = 0;  // entity form: 1; object form: the sections, at most 4
+  uint32_t object_index = 0;  // object form
+  std::array<float, 3> scale{1, 1, 1};
+  float eye_height = 0;  // entity form
   std::array<ReplicaPayload, 4> payloads{};
 
   // Every field equal, as a defaulted == would say (floats by ==), asked in the order that finds a
@@ -65,6 +72,17 @@ struct ReplicaState {
 };
 // operator== names every field: a new field must join it (and this size).
 static_assert(sizeof(ReplicaState) == 140, "ReplicaState changed: update its operator==");
+static_assert(offsetof(ReplicaState, form) == 33 && offsetof(ReplicaState, object_index) == 40 &&
+                  offsetof(ReplicaState, payloads) == 60 && sizeof(ReplicaPayload) == 20,
+              "the extras must stay one run without padding");
+
+// Everything but the motion (id, position, rotation, look) the same, bit for bit (floats by their
+// bits): one compare of the bytes from `form` to the end.
+inline bool same_extras(const ReplicaState& a, const ReplicaState& b) {
+  constexpr std::size_t kFrom = offsetof(ReplicaState, form);
+  return std::memcmp(reinterpret_cast<const unsigned char*>(&a) + kFrom,
+                     reinterpret_cast<const unsigned char*>(&b) + kFrom, sizeof(ReplicaState) - kFrom) == 0;
+}
 
 // Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
 // against them exactly).
