@@ -141,6 +141,7 @@ TickCost run_tick(Scenario& s, int64_t tick) {
   const MonoTime wall0 = mono_now();
   const double t0 = thread_cpu_ms();
   for (uint32_t e = 0; e < kEntities; ++e) s.world.move(e, s.next_x[e], s.next_z[e]);
+  s.world.compact();
   const double t1 = thread_cpu_ms();
   for (uint32_t c = 0; c < kClients; ++c) s.composer.compose(s.world, viewer_of(s, c), s.sets[c]);
   const double t2 = thread_cpu_ms();

@@ -168,6 +168,7 @@ void ServerCostRun::build_frame(int64_t tick) {
     const auto& body = std::get<protocol::EntityRecord>(records_[e].body);
     world_.move(e, body.position.x, body.position.z);
   }
+  world_.compact();
   builder_.begin_tick(WorldTickFrame{Tick::from_value(tick), &frame_, entities_, &world_});
 }
 

@@ -2,6 +2,7 @@
 // so insert, move (across cells or within one) and remove are O(1) and never allocate.
 #include "tickwire/replication/interest_grid.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tickwire {
@@ -29,6 +30,8 @@ InterestGrid::InterestGrid(const InterestGridConfig& config)
   TW_ASSERT(config.max_entities >= 1 && config.max_entities <= kMaxEntities, "interest grid capacity out of range");
   heads_.assign(size_t{cells_x_} * cells_z_, kNone);
   nodes_.resize(config.max_entities);
+  starts_.assign(heads_.size() + 1, 0);
+  packed_.resize(config.max_entities);
 }
 
 void InterestGrid::link(uint32_t entity, uint32_t cell) {
@@ -58,6 +61,7 @@ void InterestGrid::insert(uint32_t entity, float x_m, float z_m) {
   nodes_[entity].z_m = z_m;
   link(entity, cell_of(x_m, z_m));
   ++size_;
+  compacted_ = false;
 }
 
 void InterestGrid::move(uint32_t entity, float x_m, float z_m) {
@@ -66,6 +70,7 @@ void InterestGrid::move(uint32_t entity, float x_m, float z_m) {
   Node& n = nodes_[entity];
   n.x_m = x_m;
   n.z_m = z_m;
+  compacted_ = false;
   const uint32_t cell = cell_of(x_m, z_m);
   if (cell == n.cell) return;
   unlink(entity);
@@ -76,6 +81,26 @@ void InterestGrid::remove(uint32_t entity) {
   TW_ASSERT(contains(entity), "removing an entity the interest grid does not hold");
   unlink(entity);
   --size_;
+  compacted_ = false;
+}
+
+// A counting sort by cell: count, turn counts into starts, then file each entity (ascending index,
+// so a cell's run is in index order) at its cell's next free place.
+void InterestGrid::compact() {
+  std::fill(starts_.begin(), starts_.end(), 0u);
+  for (const Node& n : nodes_) {
+    if (n.cell != kNone) ++starts_[n.cell + 1];
+  }
+  for (std::size_t c = 1; c < starts_.size(); ++c) starts_[c] += starts_[c - 1];
+  for (uint32_t e = 0; e < nodes_.size(); ++e) {
+    const Node& n = nodes_[e];
+    if (n.cell == kNone) continue;
+    // starts_[cell] is advanced as the cell fills, then restored below from its neighbour.
+    packed_[starts_[n.cell]++] = Packed{n.x_m, n.z_m, e};
+  }
+  for (std::size_t c = starts_.size() - 1; c > 0; --c) starts_[c] = starts_[c - 1];
+  starts_[0] = 0;
+  compacted_ = true;
 }
 
 uint32_t InterestGrid::query(float x_m, float z_m, float radius_m, std::span<uint32_t> out) const {

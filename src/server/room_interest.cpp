@@ -70,6 +70,7 @@ void RoomInterest::update(std::span<const ReplicaState> states, const ReplicaKin
     free_.push_back(it->second);
     it = index_of_.erase(it);
   }
+  world_.compact();  // every client's query this tick scans the settled grid
 }
 
 uint32_t RoomInterest::index_of(uint32_t record_id) const {

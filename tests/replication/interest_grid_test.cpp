@@ -1,6 +1,7 @@
 // The cell grid against a brute-force scan: seeded random worlds (positions inside and outside the
-// covered area, several cell sizes and radii), random inserts, moves and removes, and every query
-// must return exactly the entities a scan of all positions finds.
+// covered area, several cell sizes and radii), random inserts, moves and removes, and every query,
+// over the cell lists or the compacted layout, must return exactly the entities a scan of all
+// positions finds.
 #include "tickwire/replication/interest_grid.h"
 
 #include <gtest/gtest.h>
@@ -72,7 +73,12 @@ void run_world(Rng& rng, const InterestGridConfig& config, uint32_t ops) {
     }
     s.x_m[e] = x;
     s.z_m[e] = z;
+    ASSERT_FALSE(grid.compacted()) << "an insert, move or remove undoes the compacted layout";
     if (op % 4 != 0) continue;
+    if (rng.chance(0.5)) {  // half the queries scan the compacted layout, half the cell lists
+      grid.compact();
+      ASSERT_TRUE(grid.compacted());
+    }
     const float qx = rng.chance(0.1) ? random_x() : inside_x();
     const float qz = rng.chance(0.1) ? random_z() : inside_z();
     const float radius = rng.chance(0.05) ? 0.0f : uniform(rng, 0.0f, 0.4f * config.size_x_m);

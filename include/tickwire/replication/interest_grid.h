@@ -42,6 +42,13 @@ class InterestGrid {
   void move(uint32_t entity, float x_m, float z_m);
   void remove(uint32_t entity);
 
+  // Lays every cell's entities out in one array, cell after cell (ascending index within a cell),
+  // so a query scans each row of cells it touches as one contiguous run instead of chasing lists.
+  // Call once a tick after the moves: any insert, move or remove undoes it until the next call
+  // (queries stay exact either way).
+  void compact();
+  bool compacted() const { return compacted_; }
+
   bool contains(uint32_t entity) const { return node(entity).cell != kNone; }
   float x_m(uint32_t entity) const { return node(entity).x_m; }
   float z_m(uint32_t entity) const { return node(entity).z_m; }
@@ -87,11 +94,27 @@ class InterestGrid {
   float min_x_m_;
   float min_z_m_;
   float inv_cell_m_;
+  template <class Fn>
+  void scan_lists(uint32_t x0, uint32_t x1, uint32_t z0, uint32_t z1, float x_m, float z_m, float radius_sq,
+                  Fn& fn) const;
+  template <class Fn>
+  void scan_rows(uint32_t x0, uint32_t x1, uint32_t z0, uint32_t z1, float x_m, float z_m, float radius_sq,
+                 Fn& fn) const;
+
   uint32_t cells_x_;
   uint32_t cells_z_;
   uint32_t size_ = 0;
   std::vector<uint32_t> heads_;  // first entity per cell, kNone when empty
   std::vector<Node> nodes_;
+  // The compacted layout (valid while compacted_): cell c's entities are [starts_[c], starts_[c+1]).
+  bool compacted_ = false;
+  std::vector<uint32_t> starts_;  // cells + 1
+  struct Packed {
+    float x_m;
+    float z_m;
+    uint32_t entity;
+  };
+  std::vector<Packed> packed_;  // max_entities
 };
 
 template <class Fn>
@@ -106,6 +129,16 @@ void InterestGrid::for_each_within(float x_m, float z_m, float radius_m, Fn&& fn
   const uint32_t z0 = axis_cell(z_m - reach_m, min_z_m_, inv_cell_m_, cells_z_);
   const uint32_t z1 = axis_cell(z_m + reach_m, min_z_m_, inv_cell_m_, cells_z_);
   const float radius_sq = radius_m * radius_m;
+  if (compacted_) {
+    scan_rows(x0, x1, z0, z1, x_m, z_m, radius_sq, fn);
+  } else {
+    scan_lists(x0, x1, z0, z1, x_m, z_m, radius_sq, fn);
+  }
+}
+
+template <class Fn>
+void InterestGrid::scan_lists(uint32_t x0, uint32_t x1, uint32_t z0, uint32_t z1, float x_m, float z_m,
+                              float radius_sq, Fn& fn) const {
   for (uint32_t cz = z0; cz <= z1; ++cz) {
     for (uint32_t cx = x0; cx <= x1; ++cx) {
       for (uint32_t e = heads_[cz * cells_x_ + cx]; e != kNone;) {
@@ -115,6 +148,21 @@ void InterestGrid::for_each_within(float x_m, float z_m, float radius_m, Fn&& fn
         if (dx * dx + dz * dz <= radius_sq) fn(e);
         e = n.next;
       }
+    }
+  }
+}
+
+// A row's cells x0..x1 are neighbours in the compacted array: one run per row.
+template <class Fn>
+void InterestGrid::scan_rows(uint32_t x0, uint32_t x1, uint32_t z0, uint32_t z1, float x_m, float z_m,
+                             float radius_sq, Fn& fn) const {
+  for (uint32_t cz = z0; cz <= z1; ++cz) {
+    const uint32_t end = starts_[cz * cells_x_ + x1 + 1];
+    for (uint32_t i = starts_[cz * cells_x_ + x0]; i < end; ++i) {
+      const Packed& p = packed_[i];
+      const float dx = p.x_m - x_m;
+      const float dz = p.z_m - z_m;
+      if (dx * dx + dz * dz <= radius_sq) fn(p.entity);
     }
   }
 }

@@ -50,6 +50,8 @@ class InterestWorld {
   // False (and nothing inserted) only when an always-relevant entity finds that list full.
   [[nodiscard]] bool insert(uint32_t entity, const InterestEntity& attributes);
   void move(uint32_t entity, float x_m, float z_m) { grid_.move(entity, x_m, z_m); }
+  // Once a tick after the moves, before the clients' queries: InterestGrid::compact.
+  void compact() { grid_.compact(); }
   // Also leaves its scene frame; links from its children go stale (they are never sent until
   // re-parented), and per-client state notices the next incarnation.
   void remove(uint32_t entity);
