@@ -76,10 +76,9 @@ void InterestWorld::set_importance(uint32_t entity, float importance) {
   info(entity).importance = importance;
 }
 
-uint32_t InterestWorld::parent(uint32_t entity, bool* broken) const {
-  const Entry& in = entry(entity);
-  const bool live = in.parent != kNoEntity && contains(in.parent) && info_[in.parent].incarnation == in.parent_incarnation;
-  if (broken != nullptr) *broken = in.parent != kNoEntity && !live;
+uint32_t InterestWorld::linked_parent(const Entry& in, bool* broken) const {
+  const bool live = contains(in.parent) && info_[in.parent].incarnation == in.parent_incarnation;
+  if (broken != nullptr) *broken = !live;
   return live ? in.parent : kNoEntity;
 }
 

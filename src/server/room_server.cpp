@@ -211,7 +211,8 @@ void RoomServer::on_tick_completed(Tick tick) {
   snapshot_.record_count = static_cast<uint16_t>(snapshot_.records.size());
   refresh_rest_table();
   bool delta_tick = false;
-  for (auto& c : connections_) {
+  for (std::size_t slot = 0; slot < connections_.size(); ++slot) {
+    const std::unique_ptr<Connection>& c = connections_[slot];
     if (!c || !c->admitted) continue;
     const RoomSession* session = room_.session(c->owner);
     TW_ASSERT(session != nullptr, "an admitted connection has a room session");
@@ -227,11 +228,23 @@ void RoomServer::on_tick_completed(Tick tick) {
       begin_delta_tick(tick);
       delta_tick = true;
     }
+    if (c->takes_deltas) prefetch_next_delta_client(slot);
     if (!(c->takes_deltas ? send_delta_snapshot(*c, tick) : send_snapshot(*c, tick))) continue;
     if (c->stats.snapshots_sent == 0) c->stats.first_snapshot_tick = tick;
     c->stats.last_snapshot_tick = tick;
     ++c->stats.snapshots_sent;
     ++snapshots_sent_;
+  }
+}
+
+// The next delta client's reference frames start loading while this one is served.
+void RoomServer::prefetch_next_delta_client(std::size_t slot) const {
+  for (std::size_t next = slot + 1; next < connections_.size(); ++next) {
+    const std::unique_ptr<Connection>& c = connections_[next];
+    if (c && c->admitted && c->takes_deltas) {
+      builder_.prefetch(c->replication);
+      return;
+    }
   }
 }
 

@@ -96,7 +96,12 @@ class InterestWorld {
   uint32_t scene_frame(uint32_t entity) const { return entry(entity).scene_frame; }
   // The live parent, or kNoEntity when there is none; `broken` is set when a parent was set but
   // has since been removed (the entity then must not be sent).
-  uint32_t parent(uint32_t entity, bool* broken = nullptr) const;
+  uint32_t parent(uint32_t entity, bool* broken = nullptr) const {
+    const Entry& in = entry(entity);
+    if (in.parent != kNoEntity) return linked_parent(in, broken);
+    if (broken != nullptr) *broken = false;
+    return kNoEntity;  // the common case, inline
+  }
   std::span<const uint32_t> always_relevant() const { return always_relevant_; }
   std::span<const uint32_t> scene_frame_members(uint32_t frame) const;
 
@@ -105,6 +110,7 @@ class InterestWorld {
     TW_ASSERT(contains(entity), "interest world does not hold this entity");
     return info_[entity];
   }
+  uint32_t linked_parent(const Entry& in, bool* broken) const;  // in.parent is set
   bool add_always_relevant(uint32_t entity);
   void drop_always_relevant(uint32_t entity);
   void leave_scene_frame(uint32_t entity);

@@ -127,6 +127,7 @@ class RoomServer : public TickObserver {
   void send_rest_table(Connection& c);
   bool send_snapshot(Connection& c, Tick tick);
   void begin_delta_tick(Tick tick);
+  void prefetch_next_delta_client(std::size_t slot) const;
   bool send_delta_snapshot(Connection& c, Tick tick);
   void log_diagnostics(Connection& c, Tick tick, uint64_t lines_before);
   bool send_encoded(Connection& c, Tick tick, std::size_t bytes);
