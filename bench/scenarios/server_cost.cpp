@@ -217,6 +217,8 @@ void ServerCostRun::account(Client& client, int64_t tick, ServerCostResult& resu
   baseline_age_ += d.baseline_age_ticks;
   message_bytes_.push_back(static_cast<double>(d.message_bytes));
   result.fragmented += d.slice == SliceOutcome::fragmented ? 1u : 0u;
+  result.refits += d.refits;
+  result.loose += d.loose ? 1u : 0u;
   client.delivered[static_cast<uint64_t>(tick) % kMaxAckDelayTicks] = rng_.chance(r_.loss) ? 0 : 1;
   if (r_.verify) verify(client, Tick::from_value(tick), result);
 }
@@ -306,6 +308,8 @@ nlohmann::json server_cost_json(const ServerCostResult& r) {
       {"baseline_age_mean_ticks", r.baseline_age_mean},
       {"fragmented", r.fragmented},
       {"refused", r.refused},
+      {"refits", r.refits},
+      {"loose", r.loose},
       {"verified", r.verified},
       {"mismatches", r.mismatches},
       {"correct", r.correct()},
@@ -329,6 +333,7 @@ std::string server_cost_table(const ServerCostResult& r) {
                      r.frame_ms, r.compose_ms, r.encode_ms, r.wall_mean_ms);
   out += fmt::format("  snapshots                mean {:.0f} B  max {:.0f} B  baseline age {:.1f} ticks  fragmented {}  refused {}\n",
                      r.message_bytes_mean, r.message_bytes_max, r.baseline_age_mean, r.fragmented, r.refused);
+  out += fmt::format("  budget fitting           {} loose (nothing estimated), {} fitted again\n", r.loose, r.refits);
   out += fmt::format("  decoded and compared     {} bodies, {} mismatches: {}\n", r.verified, r.mismatches,
                      r.correct() ? "ok" : "WRONG");
   return out;

@@ -53,6 +53,8 @@ struct ServerCostResult {
   double baseline_age_mean = 0;
   uint64_t fragmented = 0;   // snapshots past one message
   uint64_t refused = 0;      // snapshots past MaxSnapshotBytes (not sent)
+  uint64_t refits = 0;       // snapshots composed twice (a loose one past its budget, or one spilling)
+  uint64_t loose = 0;        // snapshots composed without estimates (the budget far from binding)
   uint64_t verified = 0;     // bodies decoded and compared
   uint64_t mismatches = 0;   // bodies that did not decode to the client's frame
   bool correct() const { return refused == 0 && mismatches == 0; }

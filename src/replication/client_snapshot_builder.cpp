@@ -161,6 +161,33 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
   diag.visible = set_.size();
 }
 
+// With a loose budget only the held states are found: nothing is estimated, nothing reverted.
+void ClientSnapshotBuilder::find_holds() {
+  const std::span<const uint32_t> entities = set_.entities();
+  bases_.clear();
+  holds_.clear();
+  sizes_.clear();
+  hold_bytes_.clear();
+  hold_total_bytes_ = 0;
+  for (uint32_t entity : entities) {
+    const ReplicaState* hold = in_frame_.test(entity) ? last_.find(entity, world_.incarnation(entity)) : nullptr;
+    bases_.push_back(nullptr);
+    holds_.push_back(hold);
+    sizes_.push_back(0);
+    hold_bytes_.push_back(0);
+  }
+}
+
+// Loose: the client's recent snapshots took a small part of its budget and its interest has not
+// grown much since, so this one is very likely to fit whole; encode() checks that it did.
+bool ClientSnapshotBuilder::budget_is_loose(const ClientView& view, const ClientReplicationState& client) const {
+  const SnapshotDiagnostics& last = client.last;
+  if (fit_in_full_ || config_.loose_below <= 0.0f || !last.sent || last.slice != SliceOutcome::whole) return false;
+  constexpr uint32_t kGrowthSlack = 4;  // a few entities more than a quarter, for small sets
+  return static_cast<float>(client.peak_message_bytes) <= config_.loose_below * static_cast<float>(view.budget_bytes) &&
+         set_.size() <= last.visible + last.visible / 4 + kGrowthSlack;
+}
+
 // The shared states go in whole; what they add against the baseline (found by id: both ascend)
 // comes off the budget before fitting.
 void ClientSnapshotBuilder::measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag) {
@@ -318,11 +345,20 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   diag.tick = tick_.tick;
   diag.client = view.client;
   diag.estimate_scale = config_.calibrate_estimates ? client.estimate_scale : 1.0f;
-  measure_shared(composed_base_, diag);
+  diag.loose = budget_is_loose(view, client);
   const uint32_t budget = static_cast<uint32_t>(static_cast<float>(record_budget(view)) / diag.estimate_scale);
-  diag.record_budget_bytes = budget > shared_bytes_ ? budget - shared_bytes_ : 0;
-  measure_candidates(viewer, diag);
-  reserve_holds(diag);
+  if (diag.loose) {
+    shared_bytes_ = 0;
+    diag.shared = static_cast<uint32_t>(shared_.size());
+    diag.record_budget_bytes = budget;
+    diag.visible = set_.size();
+    find_holds();
+  } else {
+    measure_shared(composed_base_, diag);
+    diag.record_budget_bytes = budget > shared_bytes_ ? budget - shared_bytes_ : 0;
+    measure_candidates(viewer, diag);
+    reserve_holds(diag);
+  }
   fit_ = budget_.fit(world_, viewer, set_, sizes_, tick_.tick, diag.record_budget_bytes - hold_total_bytes_,
                      client.priority, send_, &saved_priority_);
   diag.candidates = fit_.candidates;
@@ -346,6 +382,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   diag.predict_age_ticks = predict ? static_cast<uint32_t>(tick_.tick - refs_.older->tick) : 0;
   client.last = diag;
   composed_for_ = &client;
+  composed_view_ = view;
   composed_ = &out;
   return out;
 }
@@ -364,27 +401,35 @@ void ClientSnapshotBuilder::learn_estimate_scale(const SnapshotDiagnostics& diag
                                      ClientReplicationState::kMaxEstimateScale);
 }
 
-// When fitting's estimates let a snapshot the budget meant for one message spill into fragments,
-// the tick is fitted once more with the scale just learnt (taken at once when it rose) and the
-// priorities as they stood before: the second fit is final.
 Result<ClientSnapshot> ClientSnapshotBuilder::build(const ClientView& view, MonoTime now,
                                                     ClientReplicationState& client, std::vector<uint8_t>& body) {
   (void)compose(view, client);
+  return encode(now, client, body);
+}
+
+// Fitting works on estimates: a snapshot the budget meant for one message can spill into
+// fragments, and a loose one (nothing estimated) can pass the budget.
+bool ClientSnapshotBuilder::must_refit(const ClientReplicationState& client, const Result<DeltaBodyStats>& coded) const {
+  const SnapshotDiagnostics& diag = client.last;
+  if (diag.loose) return !coded.ok() || diag.message_bytes > composed_view_.budget_bytes;
+  const bool meant_whole = composed_view_.budget_bytes <= client.fragments.whole_max_bytes();
+  return coded.ok() && meant_whole && diag.slice != SliceOutcome::whole;
+}
+
+// Such a tick is composed once more, estimated and fitted in full with the scale just learnt (taken
+// at once when it rose) and the priorities as they stood before: the second fit is final.
+Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplicationState& client,
+                                                     std::vector<uint8_t>& body) {
   Result<DeltaBodyStats> coded = code_frame(client, body);
-  const bool meant_whole = view.budget_bytes <= client.fragments.whole_max_bytes();
-  if (coded.ok() && meant_whole && client.last.slice != SliceOutcome::whole) {
+  if (must_refit(client, coded)) {
     client.history.discard_last();
     client.priority.restore(saved_priority_);
     ++refits_;
-    (void)compose(view, client);
+    fit_in_full_ = true;
+    (void)compose(composed_view_, client);
+    fit_in_full_ = false;
     coded = code_frame(client, body);
   }
-  return publish(now, client, coded);
-}
-
-Result<ClientSnapshot> ClientSnapshotBuilder::encode(MonoTime now, ClientReplicationState& client,
-                                                     std::vector<uint8_t>& body) {
-  const Result<DeltaBodyStats> coded = code_frame(client, body);
   return publish(now, client, coded);
 }
 
@@ -418,6 +463,8 @@ Result<DeltaBodyStats> ClientSnapshotBuilder::code_frame(ClientReplicationState&
   diag.body_bytes = body.size();
   learn_estimate_scale(diag, client);
   diag.message_bytes = message_overhead_bytes_ + body.size();
+  const uint32_t eased = client.peak_message_bytes - client.peak_message_bytes / 8;
+  client.peak_message_bytes = std::max(static_cast<uint32_t>(diag.message_bytes), eased);
   const std::size_t fragments = client.fragments.fragments_for(diag.message_bytes);
   diag.fragments = fragments;
   diag.slice = fragments <= 1                                ? SliceOutcome::whole

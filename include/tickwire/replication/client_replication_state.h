@@ -46,6 +46,9 @@ class ClientReplicationState {
   static constexpr float kMinEstimateScale = 0.1f;
   static constexpr float kMaxEstimateScale = 2.0f;
   float estimate_scale = 1.0f;
+  // The recent snapshots' largest message, easing down by an eighth a build (so a lane's big tick
+  // every few is remembered between them): whether the budget is loose (ClientSnapshotBuilder).
+  uint32_t peak_message_bytes = 0;
   SnapshotDiagnostics last;         // the newest build's figures
   SnapshotDiagnosticsWindow window;  // sums since the caller last formatted and reset it
 };

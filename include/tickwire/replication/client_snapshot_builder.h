@@ -59,6 +59,11 @@ struct ClientSnapshotBuilderConfig {
   uint32_t max_fit_frames = 31;
   // Bytes kept from the budget for what fitting does not choose: removals and unchanged runs.
   uint32_t reserve_bytes = 24;
+  // A loose budget: when the client's last snapshot took at most this fraction of its budget (and
+  // its interest set grew by at most a quarter), nothing is estimated and everything its lanes allow
+  // is sent; the coded size is checked instead, and a snapshot past the budget is fitted again in
+  // full. 0: always estimate and fit.
+  float loose_below = 0.5f;
   // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit
   // against the budget in estimate units (the estimate errs high; the entropy coder adapts).
   bool calibrate_estimates = true;
@@ -90,14 +95,15 @@ class ClientSnapshotBuilder {
   // as unacknowledged. Does not encode: build() does both; tests call this to look at the choice.
   const SentFrame& compose(const ClientView& view, ClientReplicationState& client);
 
-  // compose(), then encode(): what the room calls per client per tick. A frame the budget meant for
-  // one message that the estimates let spill into fragments is fitted once more, tighter.
+  // compose(), then encode(): what the room calls per client per tick.
   Result<ClientSnapshot> build(const ClientView& view, MonoTime now, ClientReplicationState& client,
                                std::vector<uint8_t>& body);
 
   // Encodes the frame the last compose() made for `client` against its references into `body`
-  // (cleared first), and records the diagnostics and the budget log. An error (the body would pass
-  // MaxSnapshotBytes) means nothing may be sent: the frame is discarded from the history.
+  // (cleared first), and records the diagnostics and the budget log. A frame the budget meant for
+  // one message that the estimates let spill into fragments, or a loose one that passed the budget,
+  // is composed and fitted once more (in full, tighter) and coded again. An error (the body would
+  // pass MaxSnapshotBytes) means nothing may be sent: the frame is discarded from the history.
   Result<ClientSnapshot> encode(MonoTime now, ClientReplicationState& client, std::vector<uint8_t>& body);
 
   // Starts fetching what the next compose() for `client` reads first (its references' frames), so a
@@ -126,7 +132,10 @@ class ClientSnapshotBuilder {
     EntityMarks marks;
   };
   InterestViewer viewer_of(const ClientView& view) const;
+  bool budget_is_loose(const ClientView& view, const ClientReplicationState& client) const;
+  bool must_refit(const ClientReplicationState& client, const Result<DeltaBodyStats>& coded) const;
   void measure_candidates(const InterestViewer& viewer, SnapshotDiagnostics& diag);
+  void find_holds();
   void measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag);
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);
@@ -143,6 +152,8 @@ class ClientSnapshotBuilder {
   WorldTickFrame tick_;
   bool in_tick_ = false;
   const ClientReplicationState* composed_for_ = nullptr;  // the client of the last compose()
+  ClientView composed_view_;                              // and its view (a refit composes it again)
+  bool fit_in_full_ = false;                              // a refit: estimate and fit, loose or not
   const SentFrame* composed_ = nullptr;
   const ReplicaFrame* composed_base_ = nullptr;  // what the last compose() coded against (null: nothing)
   uint32_t message_overhead_bytes_ = 0;  // SnapshotDelta without its body, id byte included
