@@ -336,7 +336,6 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   const SentFrame* newest = client.history.newest();
   prefetch_frame(refs_.baseline);
   prefetch_frame(newest);
-  base_.index(refs_.baseline);
   last_.index(newest);
   const InterestViewer viewer = viewer_of(view);
   composer_.compose(world_, viewer, set_);
@@ -354,6 +353,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
     diag.visible = set_.size();
     find_holds();
   } else {
+    base_.index(refs_.baseline);  // only estimates read the baseline by entity
     measure_shared(composed_base_, diag);
     diag.record_budget_bytes = budget > shared_bytes_ ? budget - shared_bytes_ : 0;
     measure_candidates(viewer, diag);
