@@ -85,7 +85,6 @@ inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* olde
   return r;
 }
 
-// Whether `state` is one of `frame`'s records (a changed record's base), not a default state.
 // Whether a record's prediction may be fitted over the history: its kind says its motion is
 // smooth enough (ReplicaPrecision::fit_history); both ends read the same registry.
 inline bool kind_fits(const ReplicaState& base, const ReplicaKinds& kinds) {
@@ -93,12 +92,14 @@ inline bool kind_fits(const ReplicaState& base, const ReplicaKinds& kinds) {
 }
 
 inline bool any_kind_fits(const ReplicaFrame& frame, const ReplicaKinds& kinds) {
+  if (!kinds.any_fit_history()) return false;  // no frame's records can fit: no scan
   for (const ReplicaState& s : frame.states) {
     if (kind_fits(s, kinds)) return true;
   }
   return false;
 }
 
+// Whether `state` is one of `frame`'s records (a changed record's base), not a default state.
 inline bool holds_state(const ReplicaFrame* frame, const ReplicaState* state) {
   if (frame == nullptr || frame->states.empty()) return false;
   const std::less<const ReplicaState*> before;

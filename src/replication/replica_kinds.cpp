@@ -41,11 +41,18 @@ void ReplicaKinds::set(uint8_t kind, const ReplicaPrecision& precision) {
   check(precision);
   registered_[kind] = true;
   precision_[kind] = precision;
+  note_fit_history();
 }
 
 void ReplicaKinds::set_objects(const ReplicaPrecision& precision) {
   check(precision);
   objects_ = precision;
+  note_fit_history();
+}
+
+void ReplicaKinds::note_fit_history() {
+  any_fit_history_ = objects_.fit_history;
+  for (std::size_t k = 0; k < precision_.size(); ++k) any_fit_history_ = any_fit_history_ || (registered_[k] && precision_[k].fit_history);
 }
 
 bool ReplicaKinds::registered(uint8_t kind) const { return registered_[kind]; }

@@ -35,8 +35,13 @@ class ReplicaKinds {
   const ReplicaPrecision& of(uint8_t kind) const;  // an unregistered kind reads the default
   const ReplicaPrecision& objects() const { return objects_; }
   void set_objects(const ReplicaPrecision& precision);
+  // Some registered kind (or the objects) fits its prediction over history: when none does, a
+  // codec never needs to look at a frame's kinds to know.
+  bool any_fit_history() const { return any_fit_history_; }
 
  private:
+  void note_fit_history();
+  bool any_fit_history_ = false;
   std::array<bool, 256> registered_{};
   std::array<ReplicaPrecision, 256> precision_{};
   ReplicaPrecision objects_;
