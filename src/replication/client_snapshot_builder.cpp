@@ -339,6 +339,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   last_.index(newest);
   const InterestViewer viewer = viewer_of(view);
   composer_.compose(world_, viewer, set_);
+  for (uint32_t entity : set_.entities()) client.priority.prefetch(entity);  // read by the fit, after measuring
 
   SnapshotDiagnostics diag;
   diag.tick = tick_.tick;

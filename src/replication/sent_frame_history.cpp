@@ -45,13 +45,7 @@ SentFrameHistory::References SentFrameHistory::references(Tick tick, uint32_t ma
   return refs;
 }
 
-const SentFrame* SentFrameHistory::newest() const {
-  std::size_t best = SIZE_MAX;
-  for (std::size_t i = 0; i < marks_.size(); ++i) {
-    if (marks_[i].valid && (best == SIZE_MAX || marks_[i].tick > marks_[best].tick)) best = i;
-  }
-  return best == SIZE_MAX ? nullptr : &slots_[best];
-}
+const SentFrame* SentFrameHistory::newest() const { return newest_ == SIZE_MAX ? nullptr : &slots_[newest_]; }
 
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
   TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !marks_[last_].valid),
@@ -77,11 +71,18 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
   slot.entities.clear();
   marks_[pick] = SlotMark{tick, true, false};
   last_ = pick;
+  newest_ = pick;
   return slot;
 }
 
+// The newest frame is then the newest valid one left (rare: a scan).
 void SentFrameHistory::discard_last() {
-  if (last_ < slots_.size()) marks_[last_].valid = false;
+  if (last_ >= slots_.size()) return;
+  marks_[last_].valid = false;
+  newest_ = SIZE_MAX;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    if (marks_[i].valid && (newest_ == SIZE_MAX || marks_[i].tick > marks_[newest_].tick)) newest_ = i;
+  }
 }
 
 bool SentFrameHistory::acknowledge(Tick tick) {

@@ -46,6 +46,8 @@ class ClientPriorityState {
     float accumulated = 0.0f;
     uint32_t incarnation = 0;
   };
+  // Starts fetching an entity's accumulator (a client's are cold by its next tick): a hint.
+  void prefetch(uint32_t entity) const { __builtin_prefetch(&slots_[entity]); }
   void restore(std::span<const Saved> saved) {
     for (const Saved& s : saved) slots_[s.entity] = Slot{s.accumulated, s.incarnation};
   }

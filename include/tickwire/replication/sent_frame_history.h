@@ -80,7 +80,8 @@ class SentFrameHistory final : public ReferenceFrames {
 
   std::vector<SentFrame> slots_;
   std::vector<SlotMark> marks_;  // parallel to slots_
-  std::size_t last_ = SIZE_MAX;  // the slot of the newest begin()
+  std::size_t last_ = SIZE_MAX;    // the slot of the newest begin()
+  std::size_t newest_ = SIZE_MAX;  // the slot newest() names (last_ unless that was discarded)
   bool begun_ = false;
   Tick last_tick_;  // the newest begin()'s tick
 };
