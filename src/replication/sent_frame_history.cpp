@@ -47,21 +47,29 @@ SentFrameHistory::References SentFrameHistory::references(Tick tick, uint32_t ma
 
 const SentFrame* SentFrameHistory::newest() const { return newest_ == SIZE_MAX ? nullptr : &slots_[newest_]; }
 
+// An empty slot, else the oldest frame that is none of `keep`'s nor `newest`.
+std::size_t SentFrameHistory::free_slot(const References& keep, const SentFrame* newest) const {
+  std::size_t pick = SIZE_MAX;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const SentFrame* slot = &slots_[i];
+    if (slot == keep.baseline || slot == keep.older || slot == newest) continue;
+    if (!marks_[i].valid) return i;
+    if (pick == SIZE_MAX || marks_[i].tick < marks_[pick].tick) pick = i;
+  }
+  return pick;
+}
+
+const SentFrame* SentFrameHistory::next_slot(const References& keep) const {
+  const std::size_t pick = free_slot(keep, newest());
+  return pick == SIZE_MAX ? nullptr : &slots_[pick];
+}
+
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
   TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !marks_[last_].valid),
             "sent frames must have increasing ticks (a discarded one may be begun again)");
   begun_ = true;
   last_tick_ = tick;
-  std::size_t pick = SIZE_MAX;
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    const SentFrame* slot = &slots_[i];
-    if (slot == keep.baseline || slot == keep.older || slot == newest) continue;
-    if (!marks_[i].valid) {
-      pick = i;
-      break;
-    }
-    if (pick == SIZE_MAX || marks_[i].tick < marks_[pick].tick) pick = i;
-  }
+  const std::size_t pick = free_slot(keep, newest);
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
   slot.tick = tick;

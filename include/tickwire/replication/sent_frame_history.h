@@ -50,6 +50,8 @@ class SentFrameHistory final : public ReferenceFrames {
   // `newest`. Ticks must increase from one call to the next, except that a tick whose frame was
   // just discarded may be begun again. The slot is valid (and ackable) once returned.
   SentFrame& begin(Tick tick, const References& keep, const SentFrame* newest);
+  // The slot begin(tick, keep, newest()) would reuse (to start fetching it ahead); null if none.
+  const SentFrame* next_slot(const References& keep) const;
   // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked.
   void discard_last();
 
@@ -77,6 +79,7 @@ class SentFrameHistory final : public ReferenceFrames {
     bool acked = false;  // the client is known to have received it
   };
   bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) const;
+  std::size_t free_slot(const References& keep, const SentFrame* newest) const;
 
   std::vector<SentFrame> slots_;
   std::vector<SlotMark> marks_;  // parallel to slots_
