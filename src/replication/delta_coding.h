@@ -50,7 +50,7 @@ struct UIntModel {
   static constexpr UIntModel with_continue(uint32_t p_continue, uint32_t p_nonzero = 0) {
     UIntModel m;
     m.head = head_prior(p_nonzero != 0 ? p_nonzero : p_continue, p_continue);
-    m.tail = AdaptiveCdf::with_weights(length_chances(p_continue, p_continue));
+    m.tail = tail_prior(p_continue);
     return m;
   }
 
@@ -72,8 +72,13 @@ struct UIntModel {
     return AdaptiveCdf::with_weights(slot);
   }
 
+  // Long lengths are mostly whole values (a record against nothing): peaked, not smooth.
+  static constexpr AdaptiveCdf tail_prior(uint32_t p_next) {
+    return AdaptiveCdf::with_weights(length_chances(p_next, p_next), true);
+  }
+
   AdaptiveCdf head = head_prior(2048, 2048);
-  AdaptiveCdf tail = AdaptiveCdf::with_weights(length_chances(2048, 2048));
+  AdaptiveCdf tail = tail_prior(2048);
   std::array<BitModel, kSecondSlots> second{};
 };
 

@@ -21,7 +21,7 @@ AdaptiveCdf reference_update(AdaptiveCdf m, unsigned symbol) {
   if (m.seen + 1u < kShiftBySeen.size()) ++m.seen;
   for (std::size_t i = 0; i < kCdfSymbols; ++i) {
     const int32_t bound = m.below[i];
-    const int32_t target = kCdfTargets[symbol][i];
+    const int32_t target = (m.sharp ? kCdfSharpTargets : kCdfSmoothTargets)[symbol][i];
     m.below[i] = static_cast<uint16_t>(bound + ((target - bound) >> shift));
   }
   return m;
@@ -111,7 +111,8 @@ TEST(DeltaCdf, TheVectorUpdateIsThePlainArithmeticAndKeepsEveryFloor) {
   const uint64_t seed = test::test_seed(61);
   Rng rng(seed);
   for (int history = 0; history < 200; ++history) {
-    AdaptiveCdf m = history % 2 == 0 ? AdaptiveCdf{} : UIntModel::with_continue(3200, 2048).head;
+    const UIntModel prior = UIntModel::with_continue(3200, 2048);
+    AdaptiveCdf m = history % 3 == 0 ? AdaptiveCdf{} : (history % 3 == 1 ? prior.head : prior.tail);
     unsigned favourite = static_cast<unsigned>(rng.below(kCdfSymbols));
     for (int k = 0; k < 300; ++k) {
       const unsigned symbol = draw_symbol(rng, favourite);
