@@ -16,21 +16,70 @@
 
 namespace tickwire::delta {
 
-// An adaptive Elias-gamma code: the value's bit length in unary (each step its own learnt
-// decision), the bit under the leading one learnt per length, the rest sent plain.
-struct UIntModel {
-  static constexpr std::size_t kLengthSlots = 24;
-  static constexpr std::size_t kSecondSlots = 34;
-  std::array<BitModel, kLengthSlots> more{};  // more[k]: is the bit length above k?
-  std::array<BitModel, kSecondSlots> second{};
+// The chances (of 2^30) of the bit lengths 0 .. kCdfSymbols - 2 and, last, of any longer one, as a
+// unary code would start them: past 0 with p_first, past each later length with p_next (of 4096).
+constexpr std::array<uint64_t, kCdfSymbols> length_chances(uint32_t p_first, uint32_t p_next) {
+  std::array<uint64_t, kCdfSymbols> chance{};
+  uint64_t past = uint64_t{1} << 30;  // the chance of a length past the one before
+  for (std::size_t n = 0; n + 1 < kCdfSymbols; ++n) {
+    const uint64_t go_on = (past * (n == 0 ? p_first : p_next)) >> 12;
+    chance[n] = past - go_on;
+    past = go_on;
+  }
+  chance[kCdfSymbols - 1] = past;
+  return chance;
+}
 
-  // A prior: zero `1 - p_nonzero`, then each step up in length `p_continue` likely (of 4096).
-  static UIntModel with_continue(uint32_t p_continue, uint32_t p_nonzero = 0) {
+// An adaptive Elias-gamma code in LZMA-style slots. A value of bit length n <= 7 is one symbol of
+// the head table: its slot, 2 * k + (value >> k) with k = max(n, 2) - 2 (0..3 are the values
+// themselves; then two slots per length, by the bit under the leading one), then k plain bits.
+// Slot 14 is length 8, slot 15 longer: the tail table's symbol n - 9 for n = 9..23, or its last
+// symbol and n - 24 in 6 plain bits; a long value's bit under the leading one is learnt per
+// length, then its n - 2 bits below that go plain.
+struct UIntModel {
+  static constexpr unsigned kSlotBits = 7;       // the longest length a slot names whole
+  static constexpr unsigned kLengthEight = 14;   // the slot of length kSlotBits + 1
+  static constexpr unsigned kEscape = 15;        // the slot of any longer length; the tail's last
+  static constexpr unsigned kTailFirst = 9;      // the length of the tail's symbol 0
+  static constexpr unsigned kFarFirst = kTailFirst + kEscape;  // lengths from here go plain
+  static constexpr unsigned kFarBits = 6;        // lengths up to 24 + 63
+  static constexpr std::size_t kSecondSlots = 26;  // lengths 8 .. 33 (longer share the last)
+
+  // A prior: zero `1 - p_nonzero` likely, then each step up in length `p_continue` (of 4096),
+  // like a unary code whose every decision starts at p_continue (p_nonzero 0: p_continue too).
+  static constexpr UIntModel with_continue(uint32_t p_continue, uint32_t p_nonzero = 0) {
     UIntModel m;
-    m.more.fill(BitModel::with_p1(p_continue));
-    if (p_nonzero != 0) m.more[0] = BitModel::with_p1(p_nonzero);
+    m.head = head_prior(p_nonzero != 0 ? p_nonzero : p_continue, p_continue);
+    m.tail = tail_prior(p_continue);
     return m;
   }
+
+  // The slots' chances from the lengths'. Of the two slots of one length, the lower half of the
+  // values takes 5/8 (a density falling with the value, as the lengths' chances fall).
+  static constexpr AdaptiveCdf head_prior(uint32_t p_first, uint32_t p_next) {
+    const std::array<uint64_t, kCdfSymbols> length = length_chances(p_first, p_next);
+    std::array<uint64_t, kCdfSymbols> slot{};
+    slot[0] = 8 * length[0];
+    slot[1] = 8 * length[1];
+    for (std::size_t n = 2; n <= kSlotBits; ++n) {
+      slot[2 * n - 2] = 5 * length[n];
+      slot[2 * n - 1] = 3 * length[n];
+    }
+    slot[kLengthEight] = 8 * length[kSlotBits + 1];
+    uint64_t longer = 0;
+    for (std::size_t n = kSlotBits + 2; n < kCdfSymbols; ++n) longer += length[n];
+    slot[kEscape] = 8 * longer;
+    return AdaptiveCdf::with_weights(slot);
+  }
+
+  // Long lengths are mostly whole values (a record against nothing): peaked, not smooth.
+  static constexpr AdaptiveCdf tail_prior(uint32_t p_next) {
+    return AdaptiveCdf::with_weights(length_chances(p_next, p_next), true);
+  }
+
+  AdaptiveCdf head = head_prior(2048, 2048);
+  AdaptiveCdf tail = tail_prior(2048);
+  std::array<BitModel, kSecondSlots> second{};
 };
 
 // Ordered integers for float bit patterns: adjacent floats differ by one, -0 and +0 included, so a
@@ -58,17 +107,18 @@ class EncodeIO {
       rc_.encode_direct(static_cast<uint32_t>(v >> done), take);
     }
   }
-  // value < 2^max_bits (max_bits in 1..64).
-  void uint(UIntModel& m, uint64_t& v, unsigned max_bits) {
+  // value < 2^max_bits (max_bits in 1..64). Short values, the common case, take two steps and
+  // no branch: the slot, then the plain bits (none below length 3).
+  [[gnu::always_inline]] void uint(UIntModel& m, uint64_t& v, unsigned max_bits) {
     const unsigned n = static_cast<unsigned>(std::bit_width(v));
     TW_ASSERT(n <= max_bits, "a value wider than its code");
-    for (unsigned k = 0; k < n; ++k) rc_.encode(m.more[slot(k)], 1);
-    if (n < max_bits) rc_.encode(m.more[slot(n)], 0);
-    if (n >= 2) {
-      rc_.encode(m.second[second_slot(n)], static_cast<unsigned>((v >> (n - 2)) & 1u));
-      uint64_t rest = v;
-      raw(rest, n - 2);
+    if (n <= UIntModel::kSlotBits) [[likely]] {
+      const unsigned plain = n > 2 ? n - 2 : 0;
+      rc_.encode_cdf(m.head, 2 * plain + static_cast<unsigned>(v >> plain));
+      rc_.encode_direct(static_cast<uint32_t>(v), plain);
+      return;
     }
+    long_uint(m, v, n);
   }
   void sint(UIntModel& m, int64_t& v, unsigned max_bits) {
     uint64_t z = zigzag_encode(v);
@@ -80,8 +130,27 @@ class EncodeIO {
   void finish() { rc_.finish(); }
 
  private:
-  static std::size_t slot(unsigned k) { return k < UIntModel::kLengthSlots ? k : UIntModel::kLengthSlots - 1; }
-  static std::size_t second_slot(unsigned n) { return n < UIntModel::kSecondSlots ? n : UIntModel::kSecondSlots - 1; }
+  // A value of bit length n > kSlotBits: its length, then the bit under the leading one (learnt),
+  // then the rest plain.
+  [[gnu::noinline]] void long_uint(UIntModel& m, uint64_t v, unsigned n) {
+    if (n == UIntModel::kSlotBits + 1) {
+      rc_.encode_cdf(m.head, UIntModel::kLengthEight);
+    } else {
+      rc_.encode_cdf(m.head, UIntModel::kEscape);
+      if (n < UIntModel::kFarFirst) {
+        rc_.encode_cdf(m.tail, n - UIntModel::kTailFirst);
+      } else {
+        rc_.encode_cdf(m.tail, UIntModel::kEscape);
+        rc_.encode_direct(n - UIntModel::kFarFirst, UIntModel::kFarBits);
+      }
+    }
+    rc_.encode(m.second[second_slot(n)], static_cast<unsigned>((v >> (n - 2)) & 1u));
+    raw(v, n - 2);
+  }
+  static std::size_t second_slot(unsigned n) {
+    const unsigned first = UIntModel::kSlotBits + 1;
+    return n - first < UIntModel::kSecondSlots ? n - first : UIntModel::kSecondSlots - 1;
+  }
   RangeEncoder rc_;
   bool checked_;
 };
@@ -99,20 +168,28 @@ class DecodeIO {
       v |= static_cast<uint64_t>(rc_.decode_direct(take)) << done;
     }
   }
+  // A length past max_bits is no encoder's: refused, and decoded as max_bits to stay in bounds.
   void uint(UIntModel& m, uint64_t& v, unsigned max_bits) {
-    unsigned n = 0;
-    while (n < max_bits && rc_.decode(m.more[slot(n)]) != 0) ++n;
-    if (n == 0) {
+    const unsigned slot = rc_.decode_cdf(m.head);
+    unsigned n = slot < 4 ? static_cast<unsigned>(std::bit_width(slot)) : slot / 2 + 1;
+    if (slot == UIntModel::kEscape) {
+      n = UIntModel::kTailFirst + rc_.decode_cdf(m.tail);
+      if (n == UIntModel::kFarFirst) n += rc_.decode_direct(UIntModel::kFarBits);
+    }
+    if (n > max_bits) {
+      require(false, DeltaRefusal::corrupt_stream);
       v = 0;
       return;
     }
-    v = 1;
-    if (n >= 2) {
-      v = (v << 1) | rc_.decode(m.second[second_slot(n)]);
-      uint64_t rest = 0;
-      raw(rest, n - 2);
-      v = (v << (n - 2)) | rest;
+    if (n <= UIntModel::kSlotBits) {
+      const unsigned plain = n > 2 ? n - 2 : 0;
+      v = (static_cast<uint64_t>(slot - 2 * plain) << plain) | rc_.decode_direct(plain);
+      return;
     }
+    v = 2 | rc_.decode(m.second[second_slot(n)]);
+    uint64_t rest = 0;
+    raw(rest, n - 2);
+    v = (v << (n - 2)) | rest;
   }
   void sint(UIntModel& m, int64_t& v, unsigned max_bits) {
     uint64_t z = 0;
@@ -130,8 +207,10 @@ class DecodeIO {
   const RangeDecoder& decoder() const { return rc_; }
 
  private:
-  static std::size_t slot(unsigned k) { return k < UIntModel::kLengthSlots ? k : UIntModel::kLengthSlots - 1; }
-  static std::size_t second_slot(unsigned n) { return n < UIntModel::kSecondSlots ? n : UIntModel::kSecondSlots - 1; }
+  static std::size_t second_slot(unsigned n) {
+    const unsigned first = UIntModel::kSlotBits + 1;
+    return n - first < UIntModel::kSecondSlots ? n - first : UIntModel::kSecondSlots - 1;
+  }
   RangeDecoder rc_;
   bool failed_ = false;
   DeltaRefusal refusal_ = DeltaRefusal::value_out_of_range;

@@ -1,6 +1,6 @@
-// The binary adaptive range coder under the SnapshotDelta body: each yes/no decision is coded at
-// the probability its model has learnt so far in this body, so a decision that almost always goes
-// one way costs a small fraction of a bit. Integer-only and deterministic on every platform.
+// The adaptive range coder under the SnapshotDelta body: each yes/no decision, or symbol of a
+// 16-symbol distribution (delta_cdf.h), is coded at the probability its model has learnt so far in
+// this body, so a likely one costs a small fraction of a bit. Integer-only, deterministic everywhere.
 #pragma once
 
 #include <array>
@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "delta_cdf.h"
 #include "tickwire/core/assert.h"
 
 namespace tickwire::delta {
@@ -33,12 +34,12 @@ struct BitModel {
     constexpr uint32_t kShiftBySeen = 0x44332u;
     constexpr uint8_t kLastSeen = 4;
     const unsigned shift = (kShiftBySeen >> (4u * seen)) & 0xFu;
-    if (seen < kLastSeen) ++seen;
-    if (bit == 0) {
-      p0 = static_cast<uint16_t>(p0 + ((kProbOne - p0) >> shift));
-    } else {
-      p0 = static_cast<uint16_t>(p0 - (p0 >> shift));
-    }
+    seen = static_cast<uint8_t>(seen + (seen < kLastSeen ? 1 : 0));
+    // Branch-free (the bits of a field are often a coin toss): toward 0 on a 0, toward 4096 on a 1.
+    const uint32_t one = 0u - static_cast<uint32_t>(bit != 0);
+    const uint32_t up = (kProbOne - p0) >> shift;
+    const uint32_t down = p0 >> shift;
+    p0 = static_cast<uint16_t>(p0 + (up & ~one) - (down & one));
   }
 };
 
@@ -51,20 +52,28 @@ class RangeEncoder {
 
   void encode(BitModel& m, unsigned bit) {
     const uint32_t bound = (range_ >> kProbBits) * m.p0;
-    if (bit == 0) {
-      range_ = bound;
-    } else {
-      low_ += bound;
-      range_ -= bound;
-    }
+    const uint32_t one = 0u - static_cast<uint32_t>(bit != 0);  // a 1 takes the range above bound
+    low_ += bound & one;
+    range_ = ((range_ - bound) & one) | (bound & ~one);
     m.update(bit);
+    normalize();
+  }
+  // One symbol of m (below kCdfSymbols) in one step, no division: the range splits into kCdfTotal
+  // units, the symbol takes its frequency's worth, the last symbol the rest (the remainder too).
+  void encode_cdf(AdaptiveCdf& m, unsigned symbol) {
+    TW_ASSERT(symbol < kCdfSymbols, "a symbol past its distribution");
+    const uint32_t unit = range_ >> kCdfBits;
+    const uint32_t start = unit * m.below[symbol];
+    low_ += start;
+    range_ = symbol + 1 < kCdfSymbols ? unit * m.below[symbol + 1] - start : range_ - start;
+    m.update(symbol);
     normalize();
   }
   // The low `bits` bits of value as one equiprobable symbol of 2^bits (bits <= kMaxDirectBits):
   // the range splits into 2^bits equal parts (the remainder is never used) and value picks one.
+  // No bits is a no-op, without a branch.
   void encode_direct(uint32_t value, unsigned bits) {
     TW_ASSERT(bits <= kMaxDirectBits, "too many direct bits at once");
-    if (bits == 0) return;
     range_ >>= bits;
     low_ += static_cast<uint64_t>(value & ((1u << bits) - 1u)) * range_;
     normalize();
@@ -151,6 +160,19 @@ class RangeDecoder {
     m.update(bit);
     normalize();
     return bit;
+  }
+  // The symbol whose part of the range holds the code: a count over the bounds (no search loop
+  // that could run on; a code past the range decodes as the last symbol and stays corrupt).
+  unsigned decode_cdf(AdaptiveCdf& m) {
+    const uint32_t unit = range_ >> kCdfBits;
+    unsigned symbol = 0;
+    for (std::size_t s = 1; s < kCdfSymbols; ++s) symbol += unit * m.below[s] <= code_ ? 1u : 0u;
+    const uint32_t start = unit * m.below[symbol];
+    code_ -= start;
+    range_ = symbol + 1 < kCdfSymbols ? unit * m.below[symbol + 1] - start : range_ - start;
+    m.update(symbol);
+    normalize();
+    return symbol;
   }
   // A code in the unused remainder past the 2^bits parts is no encoder's: it decodes as the last
   // part and marks the stream corrupt.
