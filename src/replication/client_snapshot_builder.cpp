@@ -327,12 +327,8 @@ void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const
   const SentFrameHistory::References refs = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
   prefetch_frame(refs.baseline);
   prefetch_frame(client.history.newest());
-  // The slot the new frame will be written into: fetched for writing, as far as its last frame went.
-  if (const SentFrame* next = client.history.next_slot(refs); next != nullptr) {
-    const char* bytes = reinterpret_cast<const char*>(next->frame.states.data());
-    const std::size_t size = next->frame.states.size() * sizeof(ReplicaState);
-    for (std::size_t line = 0; line < size; line += 64) __builtin_prefetch(bytes + line, 1);
-  }
+  // Not the slot the new frame will be written into: fetching it for writing ahead cost more than
+  // it saved (measured).
 }
 
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {

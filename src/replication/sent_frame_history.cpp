@@ -59,11 +59,6 @@ std::size_t SentFrameHistory::free_slot(const References& keep, const SentFrame*
   return pick;
 }
 
-const SentFrame* SentFrameHistory::next_slot(const References& keep) const {
-  const std::size_t pick = free_slot(keep, newest());
-  return pick == SIZE_MAX ? nullptr : &slots_[pick];
-}
-
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
   TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !marks_[last_].valid),
             "sent frames must have increasing ticks (a discarded one may be begun again)");

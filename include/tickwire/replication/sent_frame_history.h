@@ -50,8 +50,6 @@ class SentFrameHistory final : public ReferenceFrames {
   // `newest`. Ticks must increase from one call to the next, except that a tick whose frame was
   // just discarded may be begun again. The slot is valid (and ackable) once returned.
   SentFrame& begin(Tick tick, const References& keep, const SentFrame* newest);
-  // The slot begin(tick, keep, newest()) would reuse (to start fetching it ahead); null if none.
-  const SentFrame* next_slot(const References& keep) const;
   // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked.
   void discard_last();
 
