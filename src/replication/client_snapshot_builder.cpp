@@ -265,6 +265,7 @@ void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
 // A frame never holds a child whose required parent chain is not all in it: a held child can
 // outlive a parent that left the set, was removed or turned private.
 void ClientSnapshotBuilder::drop_orphans(SnapshotDiagnostics& diag) {
+  if (!world_.any_parent_links()) return;  // no entity has a parent to miss
   present_.clear();
   for (const Pick& p : picks_) {
     if (p.entity != kNoEntity) present_.insert(p.entity);

@@ -37,6 +37,7 @@ void InterestComposer::compose(const InterestWorld& world, const InterestViewer&
 // A visible child needs its parent chain on the client, so every ancestor joins the set. The
 // chain walk stops at an ancestor already seen (its own chain is in) or at kMaxParentDepth.
 void InterestComposer::pull_in_parents(const InterestWorld& world, InterestSet& out) {
+  if (!world.any_parent_links()) return;
   const std::size_t direct = out.entities_.size();
   for (std::size_t i = 0; i < direct; ++i) {
     uint32_t up = world.parent(out.entities_[i]);

@@ -39,6 +39,7 @@ void InterestWorld::remove(uint32_t entity) {
   Entry& in = info(entity);
   if (in.always_slot != kNoEntity) drop_always_relevant(entity);
   if (in.scene_frame != kNoSceneFrame) leave_scene_frame(entity);
+  if (in.parent != kNoEntity) --parent_links_;
   in.parent = kNoEntity;
   grid_.remove(entity);
 }
@@ -85,6 +86,7 @@ uint32_t InterestWorld::linked_parent(const Entry& in, bool* broken) const {
 void InterestWorld::set_parent(uint32_t entity, uint32_t parent) {
   Entry& in = info(entity);
   if (parent == kNoEntity) {
+    if (in.parent != kNoEntity) --parent_links_;
     in.parent = kNoEntity;
     return;
   }
@@ -97,6 +99,7 @@ void InterestWorld::set_parent(uint32_t entity, uint32_t parent) {
     TW_ASSERT(up != entity, "parent link would close a cycle");
     TW_ASSERT(++steps <= max_entities(), "parent links hold a cycle");
   }
+  if (in.parent == kNoEntity) ++parent_links_;
   in.parent = parent;
   in.parent_incarnation = info_[parent].incarnation;
 }

@@ -92,6 +92,26 @@ TEST(InterestSet, RequiredParentsArePulledInUnlessPrivateToAnother) {
   EXPECT_EQ(compose(w, InterestViewer{1, 500.0f, 500.0f, 100.0f, kNoEntity}), (std::set<uint32_t>{0, 3}));
 }
 
+// The world counts its parent links (live or stale) so composition can skip parent walks when
+// there are none; the count follows every way a link is made, changed, cleared or removed.
+TEST(InterestSet, TheWorldKnowsWhetherAnyParentLinkExists) {
+  InterestWorld w(world_config(8));
+  for (uint32_t e = 0; e < 4; ++e) put(w, e, 500.0f, 500.0f);
+  EXPECT_FALSE(w.any_parent_links());
+  w.set_parent(1, 0);
+  w.set_parent(2, 0);
+  EXPECT_TRUE(w.any_parent_links());
+  w.set_parent(2, 1);  // re-parented: still one link for entity 2
+  w.set_parent(1, kNoEntity);
+  EXPECT_TRUE(w.any_parent_links()) << "entity 2's link remains";
+  w.remove(1);  // 2's link to 1 goes stale: it still counts (the child must not be sent)
+  EXPECT_TRUE(w.any_parent_links());
+  w.remove(2);  // a removed entity's link goes with it
+  EXPECT_FALSE(w.any_parent_links());
+  w.set_parent(3, kNoEntity);  // clearing nothing changes nothing
+  EXPECT_FALSE(w.any_parent_links());
+}
+
 TEST(InterestSet, AFullSetKeepsPawnAndAlwaysRelevantAndCountsTheRest) {
   InterestWorld w(world_config(32));
   for (uint32_t e = 0; e < 20; ++e) put(w, e, 500.0f + static_cast<float>(e), 500.0f);

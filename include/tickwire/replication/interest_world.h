@@ -102,6 +102,9 @@ class InterestWorld {
     if (broken != nullptr) *broken = false;
     return kNoEntity;  // the common case, inline
   }
+  // Some entity has a parent link (live or stale): without one, no set needs parents pulled in and
+  // no frame can hold an orphan.
+  bool any_parent_links() const { return parent_links_ != 0; }
   std::span<const uint32_t> always_relevant() const { return always_relevant_; }
   std::span<const uint32_t> scene_frame_members(uint32_t frame) const;
 
@@ -116,6 +119,7 @@ class InterestWorld {
   void leave_scene_frame(uint32_t entity);
 
   InterestGrid grid_;
+  uint32_t parent_links_ = 0;  // entities whose Entry::parent is set
   uint32_t max_always_relevant_;
   uint32_t max_scene_frames_;
   std::vector<Entry> info_;
