@@ -94,12 +94,16 @@ bool PriorityBudget::take_all(const InterestWorld& world, std::span<const uint32
     total_bytes += size_bytes[set_index_[c.entity]];
   }
   if (total_bytes > budget_bytes) return false;
-  for (const Candidate& c : candidates_) {
-    selected_.insert(c.entity);
-    state.slots_[c.entity] = ClientPriorityState::Slot{0.0f, world.incarnation(c.entity)};
-    out.push(SendEntry{c.entity, size_bytes[set_index_[c.entity]], c.lane, false});
-  }
+  for (const Candidate& c : candidates_) send(world, c.entity, size_bytes, c.lane, false, state, out);
   return true;
+}
+
+// Into the send list, its accumulator reset (a send is what waiting was for).
+void PriorityBudget::send(const InterestWorld& world, uint32_t entity, std::span<const uint32_t> size_bytes,
+                          SendLane lane, bool pulled, ClientPriorityState& state, SendList& out) {
+  selected_.insert(entity);
+  state.slots_[entity] = ClientPriorityState::Slot{0.0f, world.incarnation(entity)};
+  out.push(SendEntry{entity, size_bytes[set_index_[entity]], lane, pulled});
 }
 
 FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
@@ -152,9 +156,7 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
     }
     remaining -= static_cast<uint32_t>(unit_bytes);
     for (const UnitMember& m : unit_) {
-      selected_.insert(m.entity);
-      state.slots_[m.entity] = ClientPriorityState::Slot{0.0f, world.incarnation(m.entity)};
-      out.push(SendEntry{m.entity, size_bytes[set_index_[m.entity]], c.lane, m.entity != c.entity});
+      send(world, m.entity, size_bytes, c.lane, m.entity != c.entity, state, out);
       stats.pulled += m.entity != c.entity ? 1u : 0u;
     }
   }

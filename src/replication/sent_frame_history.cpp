@@ -10,7 +10,7 @@ SentFrameHistory::SentFrameHistory(uint32_t frames) : slots_(frames), marks_(fra
   TW_ASSERT(frames >= kMinFrames && frames <= kMaxFrames, "sent frame history size out of range");
 }
 
-bool SentFrameHistory::usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) const {
+bool SentFrameHistory::usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) {
   const int64_t age = tick - mark.tick;
   return mark.valid && mark.acked && age > 0 && age <= static_cast<int64_t>(max_age_ticks);
 }

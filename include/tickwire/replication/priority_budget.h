@@ -157,6 +157,8 @@ class PriorityBudget {
   // Everything fits and every candidate is a unit of one: all go, no ordering needed.
   bool take_all(const InterestWorld& world, std::span<const uint32_t> size_bytes, uint32_t budget_bytes,
                 ClientPriorityState& state, SendList& out);
+  void send(const InterestWorld& world, uint32_t entity, std::span<const uint32_t> size_bytes, SendLane lane,
+            bool pulled, ClientPriorityState& state, SendList& out);
   // Builds the unit `trigger` needs (closed under required parents and scene frames, minus what is
   // already selected), parents first. False when a required parent cannot be sent.
   bool build_unit(const InterestWorld& world, uint32_t trigger, bool* has_frame);

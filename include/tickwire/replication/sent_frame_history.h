@@ -76,7 +76,7 @@ class SentFrameHistory final : public ReferenceFrames {
     bool valid = false;  // holds a frame (slots start empty)
     bool acked = false;  // the client is known to have received it
   };
-  bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks) const;
+  static bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks);
   std::size_t free_slot(const References& keep, const SentFrame* newest) const;
 
   std::vector<SentFrame> slots_;
