@@ -102,11 +102,11 @@ void HarnessRun::code_tick(uint32_t tick) {
   }
   // The message names only the references the body used.
   if (!stats->used_baseline) references = References{};
-  if (!stats->used_older) references.refs.older = nullptr;
+  if (!stats->used_older) references.refs.older = {};
   if (references.against == Against::snapshot) {
-    references.baseline_age = static_cast<uint8_t>(tick - references.refs.baseline->tick);
+    references.baseline_age = static_cast<uint8_t>(tick - references.refs.baseline.tick());
   }
-  if (references.refs.older != nullptr) references.predict_age = static_cast<uint8_t>(tick - references.refs.older->tick);
+  if (references.refs.older) references.predict_age = static_cast<uint8_t>(tick - references.refs.older.tick());
   protocol::SnapshotDelta message;
   message.tick = tick;
   message.rest_revision = references.against == Against::rest ? kRestRevision : 0;
@@ -120,9 +120,7 @@ void HarnessRun::code_tick(uint32_t tick) {
   tally(references, *stats, message_.size());
 
   const SentFrameHistory::References keep = server_.references(Tick::from_value(tick), protocol::MaxBaselineTicks);
-  ReplicaFrame& kept = server_.begin(Tick::from_value(tick), keep, server_.newest()).frame;
-  kept.owner = frame_.owner;
-  kept.states = frame_.states;
+  server_.begin(Tick::from_value(tick), keep, server_.newest()).assign(frame_);
   if (loss_rng_.chance(options_.snapshot_loss)) {
     ++result_.lost;
     precision_.check(tick, truth_, frame_);

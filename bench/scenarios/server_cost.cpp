@@ -198,11 +198,11 @@ void ServerCostRun::verify(const Client& client, Tick tick, ServerCostResult& re
   const SentFrame* sent = client.state.history.find(tick);
   DeltaRefs refs;
   refs.history = &client.state.history;  // the acked frames: what the client holds
-  if (client.baseline_age != 0) refs.baseline = &client.state.history.find(tick - client.baseline_age)->frame;
-  if (client.predict_age != 0) refs.older = &client.state.history.find(tick - client.predict_age)->frame;
+  if (client.baseline_age != 0) refs.baseline = client.state.history.find(tick - client.baseline_age)->view();
+  if (client.predict_age != 0) refs.older = client.state.history.find(tick - client.predict_age)->view();
   ++result.verified;
   const Status decoded = decode_snapshot_delta(client.body, tick.wire_u32(), refs, kinds_, decoded_);
-  if (sent == nullptr || !decoded.ok() || !(decoded_ == sent->frame)) ++result.mismatches;
+  if (sent == nullptr || !decoded.ok() || !same_frame(decoded_, sent->view())) ++result.mismatches;
 }
 
 // Untimed: figures, and whether the client received it (acked ack_delay ticks later).

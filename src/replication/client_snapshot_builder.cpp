@@ -26,18 +26,10 @@ void ClientSnapshotBuilder::FrameIndex::index(const SentFrame* indexed) {
 const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uint32_t incarnation) const {
   if (!marks.test(entity)) return nullptr;
   const uint32_t i = slot[entity];
-  return frame->entities[i].incarnation == incarnation ? &frame->frame.states[i] : nullptr;
+  return frame->entities[i].incarnation == incarnation ? frame->states[i] : nullptr;
 }
 
 namespace {
-// Always inlined: as a call of its own, GCC's mod-ref analysis finds a function of prefetches free
-// of effects and deletes the call (GCC 12 -O1 and up), prefetching nothing.
-[[gnu::always_inline]] inline void prefetch_state(const ReplicaState* state) {
-  if (state == nullptr) return;
-  const char* bytes = reinterpret_cast<const char*>(state);
-  for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
-  __builtin_prefetch(bytes + sizeof(ReplicaState) - 1);  // the line the state ends in, when it straddles one more
-}
 // A client's frames, fetched whole while interest is composed: the estimates read the baseline's
 // and the newest frame's states. Not the older reference: the encoder reads only the motion of a
 // few of its records, in order, and fetching all of it costs more than it saves (measured).
@@ -50,7 +42,7 @@ template <class T>
 [[gnu::always_inline]] inline void prefetch_frame(const SentFrame* frame) {
   if (frame == nullptr) return;
   prefetch_all(frame->entities);  // indexed first
-  prefetch_all(frame->frame.states);
+  prefetch_all(frame->states);
 }
 }  // namespace
 
@@ -94,7 +86,10 @@ void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
   composed_for_ = nullptr;
   in_frame_.clear();
   shared_.clear();
-  const std::vector<ReplicaState>& states = tick.frame->states;
+  // This tick's states, kept once for every client's frame to point into (copied into each frame
+  // instead while every shared frame is still held).
+  world_frame_ = world_frames_.publish(tick.tick.wire_u32(), tick.frame->states);
+  const std::vector<ReplicaState>& states = world_states();
   for (uint32_t i = 0; i < states.size(); ++i) {
     TW_ASSERT(i == 0 || states[i - 1].id < states[i].id, "world frame states must ascend by id");
     const uint32_t entity = tick.entities[i];
@@ -147,14 +142,14 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
       continue;
     }
     const uint32_t entity = entities[i];
-    const ReplicaState& current = tick_.frame->states[state_of_[entity]];
+    const ReplicaState& current = world_states()[state_of_[entity]];
     const ReplicaState* hold = holds_[i];
     const uint32_t hold_bytes = hold != nullptr ? estimate_record_bytes(*hold, bases_[i]) : 0;
     const bool may_send = !world_.entry(entity).solo() || budget_.may_send_solo(world_, viewer, entity, snapshot_tick);
     // Sending what the client is being sent anyway adds nothing; otherwise the whole record is
     // charged (not the difference to the hold), so a state in flight is not re-sent for free every
     // tick while the others wait.
-    sizes_.push_back(!may_send || (hold != nullptr && *hold == current) ? 0 : estimate_record_bytes(current, bases_[i]));
+    sizes_.push_back(!may_send || (hold != nullptr && same_record(*hold, current)) ? 0 : estimate_record_bytes(current, bases_[i]));
     hold_bytes_.push_back(hold_bytes);
     hold_total_bytes_ += hold_bytes;
   }
@@ -190,17 +185,15 @@ bool ClientSnapshotBuilder::budget_is_loose(const ClientView& view, const Client
 
 // The shared states go in whole; what they add against the baseline (found by id: both ascend)
 // comes off the budget before fitting.
-void ClientSnapshotBuilder::measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag) {
+void ClientSnapshotBuilder::measure_shared(const FrameView& base, SnapshotDiagnostics& diag) {
   shared_bytes_ = 0;
-  const std::vector<ReplicaState>& states = tick_.frame->states;
+  const std::vector<ReplicaState>& states = world_states();
   std::size_t b = 0;
   for (uint32_t i : shared_) {
     const ReplicaState& current = states[i];
     const ReplicaState* reference = nullptr;
-    if (base != nullptr) {
-      while (b < base->states.size() && base->states[b].id < current.id) ++b;
-      if (b < base->states.size() && base->states[b].id == current.id) reference = &base->states[b];
-    }
+    while (b < base.size() && base[b].id < current.id) ++b;  // no baseline: empty
+    if (b < base.size() && base[b].id == current.id) reference = &base[b];
     shared_bytes_ += estimate_record_bytes(current, reference);
   }
   diag.shared = static_cast<uint32_t>(shared_.size());
@@ -246,7 +239,7 @@ void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
   for (std::size_t i = 0; i < entities.size(); ++i) {
     const uint32_t entity = entities[i];
     if (!in_frame_.test(entity)) continue;
-    const ReplicaState& current = tick_.frame->states[state_of_[entity]];
+    const ReplicaState& current = world_states()[state_of_[entity]];
     // holds_ came from the newest frame; reverted ones (back to the baseline's) are looked up again.
     const ReplicaState* sent = holds_[i] == bases_[i] ? last_.find(entity, world_.incarnation(entity)) : holds_[i];
     const bool in_newest = sent != nullptr && sent->id == current.id;
@@ -258,7 +251,7 @@ void ClientSnapshotBuilder::collect_picks(SnapshotDiagnostics& diag) {
     }
   }
   for (uint32_t i : shared_) {
-    picks_.push_back(Pick{tick_.frame->states[i].id, kNoEntity, &tick_.frame->states[i], false});
+    picks_.push_back(Pick{world_states()[i].id, kNoEntity, &world_states()[i], false});
   }
 }
 
@@ -324,6 +317,30 @@ void ClientSnapshotBuilder::order_picks() {
   std::merge(entity_run_.begin(), entity_run_.end(), shared_run_.begin(), shared_run_.end(), picks_.begin(), by_id);
 }
 
+// The state as `out` keeps it: a pointer into a shared world frame `out` then holds (this tick's,
+// or the one a held state was sent from, while that is at most kMaxSharedAgeTicks old and `out`
+// points into fewer than SentFrame::kMaxSources), else a copy of its own. A held state's frame is
+// found among the frames `out` already holds, then among the newest frame's and the baseline's.
+const ReplicaState* ClientSnapshotBuilder::share(SentFrame& out, const ReplicaState* state) {
+  for (const std::shared_ptr<const WorldStates>& source : out.sources) {
+    if (source->holds(state)) return state;
+  }
+  const std::shared_ptr<const WorldStates>* source = nullptr;
+  if (world_frame_ && world_frame_->holds(state)) {
+    source = &world_frame_;
+  } else {
+    if (last_.frame != nullptr) source = last_.frame->source_of(state);
+    if (source == nullptr && refs_.baseline != nullptr) source = refs_.baseline->source_of(state);
+  }
+  const uint32_t now = tick_.tick.wire_u32();
+  if (source != nullptr && now - (*source)->tick <= kMaxSharedAgeTicks && out.sources.size() < SentFrame::kMaxSources) {
+    out.sources.push_back(*source);
+    return state;
+  }
+  out.copies.push_back(*state);
+  return &out.copies.back();
+}
+
 void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const {
   const SentFrameHistory::References refs = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
   prefetch_frame(refs.baseline);
@@ -335,7 +352,7 @@ void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
-  composed_base_ = refs_.baseline != nullptr ? &refs_.baseline->frame : view.fallback;
+  composed_base_ = refs_.baseline != nullptr ? refs_.baseline->view() : FrameView(view.fallback);
   const SentFrame* newest = client.history.newest();
   prefetch_frame(refs_.baseline);
   prefetch_frame(newest);
@@ -375,9 +392,10 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
   order_picks();
 
   SentFrame& out = client.history.begin(tick_.tick, refs_, last_.frame);
-  out.frame.owner = view.owner;
+  out.owner = view.owner;
+  out.copies.reserve(picks_.size());  // capacity kept: no allocation once warm, no pointer moved
   for (const Pick& p : picks_) {
-    out.frame.states.push_back(*p.state);
+    out.states.push_back(share(out, p.state));
     out.entities.push_back(FrameEntity{p.entity, p.entity == kNoEntity ? 0 : world_.incarnation(p.entity)});
   }
   diag.frame_entities = static_cast<uint32_t>(picks_.size()) - diag.shared;
@@ -444,10 +462,10 @@ Result<DeltaBodyStats> ClientSnapshotBuilder::code_frame(ClientReplicationState&
   SnapshotDiagnostics& diag = client.last;
   DeltaRefs refs;
   refs.baseline = composed_base_;
-  if (diag.predict_age_ticks != 0) refs.older = &refs_.older->frame;
+  if (diag.predict_age_ticks != 0) refs.older = refs_.older->view();
   refs.history = &client.history;
   refs.max_fit_frames = config_.max_fit_frames;
-  const Result<DeltaBodyStats> encoded = encode_snapshot_delta(composed_->frame, refs, kinds_, body);
+  const Result<DeltaBodyStats> encoded = encode_snapshot_delta(composed_->view(), refs, kinds_, body);
   if (!encoded) {
     client.history.discard_last();
     diag.sent = false;
@@ -488,7 +506,7 @@ Result<ClientSnapshot> ClientSnapshotBuilder::publish(MonoTime now, ClientReplic
   if (!coded) return coded.error();
   const SliceResult slice{diag.slice, diag.slice == SliceOutcome::fragmented ? diag.fragments : 0};
   client.budget_log.record(now, tick_.tick, SnapshotComposition{diag.frame_entities, diag.message_bytes, slice});
-  const bool on_fallback = refs_.baseline == nullptr && composed_base_ != nullptr && coded.value().used_baseline;
+  const bool on_fallback = refs_.baseline == nullptr && composed_base_ && coded.value().used_baseline;
   return ClientSnapshot{composed_, static_cast<uint8_t>(diag.baseline_age_ticks),
                         static_cast<uint8_t>(diag.predict_age_ticks), on_fallback, &client.last};
 }

@@ -245,16 +245,17 @@ bool code_same(C& c, BitModel& m, const std::array<int32_t, 3>& value, const std
 }
 
 // An integer of `bits` bits, sent plain.
+// (Encoding may read a const field; only decoding writes it.)
 template <class C, class T>
 void code_raw(C& c, T& value, unsigned bits) {
   uint64_t v = static_cast<uint64_t>(value);
   c.raw(v, bits);
-  value = static_cast<T>(v);
+  if constexpr (C::kDecoding) value = static_cast<T>(v);
 }
 
 // A float, exact: its ordered bit pattern's residual against a predicted ordered value.
-template <class C>
-void code_real(C& c, UIntModel& m, float& value, int64_t predicted_ordered) {
+template <class C, class F>
+void code_real(C& c, UIntModel& m, F& value, int64_t predicted_ordered) {
   int64_t residual = ordered_of(value) - predicted_ordered;
   c.sint(m, residual, 34);
   const int64_t ordered = predicted_ordered + residual;
@@ -268,8 +269,8 @@ void code_real(C& c, UIntModel& m, float& value, int64_t predicted_ordered) {
 // residual fits 43 zigzag bits and no sum overflows).
 // `negate`: code the residual's negation (a prediction known to lean up makes +1 the likely miss;
 // negated, it takes the shorter code of -1).
-template <class C>
-void code_int32(C& c, UIntModel& m, int32_t& value, int64_t predicted, bool negate = false) {
+template <class C, class I>
+void code_int32(C& c, UIntModel& m, I& value, int64_t predicted, bool negate = false) {
   constexpr int64_t kPredictionLimit = int64_t{1} << 40;
   predicted = predicted < -kPredictionLimit ? -kPredictionLimit : (predicted > kPredictionLimit ? kPredictionLimit : predicted);
   int64_t residual = negate ? predicted - static_cast<int64_t>(value) : static_cast<int64_t>(value) - predicted;

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "delta_coding.h"
@@ -59,8 +58,8 @@ bool code_end(C& c, FrameModels& m, bool end) {
 
 // The references a body is coded against, as both ends resolve them.
 struct BodyRefs {
-  const ReplicaFrame* baseline = nullptr;
-  const ReplicaFrame* older = nullptr;  // only with an active extrapolation
+  FrameView baseline;
+  FrameView older;  // only with an active extrapolation
   Extrapolation ex;                     // ex.ahead: ticks since the baseline (0 without one)
 };
 
@@ -68,19 +67,19 @@ inline constexpr uint32_t kMaxReferenceAgeTicks = 255;  // the ages SnapshotDelt
 
 // An older frame predicts only through a baseline snapshot (not the rest table's tick 0), both
 // strictly in the past and within the ages the message can name.
-inline bool older_usable(const ReplicaFrame& baseline, const ReplicaFrame& older, uint32_t tick) {
-  return baseline.tick != 0 && older.tick < baseline.tick && baseline.tick < tick &&
-         tick - baseline.tick <= kMaxReferenceAgeTicks && tick - older.tick <= kMaxReferenceAgeTicks;
+inline bool older_usable(const FrameView& baseline, const FrameView& older, uint32_t tick) {
+  return baseline.tick() != 0 && older.tick() < baseline.tick() && baseline.tick() < tick &&
+         tick - baseline.tick() <= kMaxReferenceAgeTicks && tick - older.tick() <= kMaxReferenceAgeTicks;
 }
 
-inline BodyRefs body_refs(const ReplicaFrame* baseline, const ReplicaFrame* older, uint32_t tick) {
+inline BodyRefs body_refs(const FrameView& baseline, const FrameView& older, uint32_t tick) {
   BodyRefs r;
   r.baseline = baseline;
-  if (baseline == nullptr) return r;
-  r.ex.ahead = static_cast<int64_t>(tick) - static_cast<int64_t>(baseline->tick);
-  if (older != nullptr && older_usable(*baseline, *older, tick)) {
+  if (!baseline) return r;
+  r.ex.ahead = static_cast<int64_t>(tick) - static_cast<int64_t>(baseline.tick());
+  if (older && older_usable(baseline, older, tick)) {
     r.older = older;
-    r.ex = Extrapolation::over(r.ex.ahead, static_cast<int64_t>(baseline->tick) - static_cast<int64_t>(older->tick));
+    r.ex = Extrapolation::over(r.ex.ahead, static_cast<int64_t>(baseline.tick()) - static_cast<int64_t>(older.tick()));
   }
   return r;
 }
@@ -91,19 +90,12 @@ inline bool kind_fits(const ReplicaState& base, const ReplicaKinds& kinds) {
   return precision_of(base, kinds).fit_history;
 }
 
-inline bool any_kind_fits(const ReplicaFrame& frame, const ReplicaKinds& kinds) {
+inline bool any_kind_fits(const FrameView& frame, const ReplicaKinds& kinds) {
   if (!kinds.any_fit_history()) return false;  // no frame's records can fit: no scan
-  for (const ReplicaState& s : frame.states) {
-    if (kind_fits(s, kinds)) return true;
+  for (std::size_t i = 0; i < frame.size(); ++i) {
+    if (kind_fits(frame[i], kinds)) return true;
   }
   return false;
-}
-
-// Whether `state` is one of `frame`'s records (a changed record's base), not a default state.
-inline bool holds_state(const ReplicaFrame* frame, const ReplicaState* state) {
-  if (frame == nullptr || frame->states.empty()) return false;
-  const std::less<const ReplicaState*> before;
-  return !before(state, frame->states.data()) && before(state, frame->states.data() + frame->states.size());
 }
 
 // Finds records of the older frame by ascending id, walking it once per body.
@@ -122,7 +114,7 @@ inline uint32_t fit_backs(uint32_t baseline_tick, uint32_t tick) {
 // The frames `history` holds among those a body may name.
 inline uint32_t held_fit_frames(const ReferenceFrames& history, uint32_t baseline_tick, uint32_t tick) {
   uint32_t held = 0;
-  for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) held += history.held_frame(baseline_tick - back) != nullptr;
+  for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) held += history.held_frame(baseline_tick - back) ? 1u : 0u;
   return held;
 }
 
@@ -135,19 +127,19 @@ template <class C>
 bool code_fit_window(C& c, FrameModels& m, const BodyRefs& refs, const ReferenceFrames* history, bool fit,
                      uint32_t tick, FitWindow& window, uint32_t stride = 1) {
   window.reset(static_cast<int32_t>(refs.ex.ahead));
-  if (refs.baseline == nullptr || refs.baseline->tick == 0 || refs.baseline->states.empty()) return false;
+  if (!refs.baseline || refs.baseline.tick() == 0 || refs.baseline.empty()) return false;
   c.bit(m.fit, fit);
   if (!fit) return false;
-  const uint32_t baseline_tick = refs.baseline->tick;
+  const uint32_t baseline_tick = refs.baseline.tick();
   uint32_t held = 0;
   for (uint32_t back = 1; back <= fit_backs(baseline_tick, tick); ++back) {
-    const ReplicaFrame* frame = history != nullptr ? history->held_frame(baseline_tick - back) : nullptr;
-    bool used = frame != nullptr && held++ % stride == 0;
+    const FrameView frame = history != nullptr ? history->held_frame(baseline_tick - back) : FrameView();
+    bool used = frame && held++ % stride == 0;
     c.bit(m.fit_frame, used);
     if (!used) continue;
-    c.require(frame != nullptr && frame->tick == baseline_tick - back, DeltaRefusal::missing_history);
+    c.require(frame && frame.tick() == baseline_tick - back, DeltaRefusal::missing_history);
     if (c.failed()) return false;
-    window.add(*frame, -static_cast<int32_t>(back));
+    window.add(frame, -static_cast<int32_t>(back));
   }
   return true;
 }

@@ -83,9 +83,9 @@ void FitWindow::reset(int32_t ahead) {
   all_for_ = UINT32_MAX;
 }
 
-void FitWindow::add(const ReplicaFrame& frame, int32_t tau) {
+void FitWindow::add(const FrameView& frame, int32_t tau) {
   if (count_ + 1 >= kMaxFitFrames) return;
-  cursors_[count_] = FrameCursor(&frame);
+  cursors_[count_] = FrameCursor(frame);
   taus_[++count_] = tau;
 }
 

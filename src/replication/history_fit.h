@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "delta_prediction.h"
+#include "tickwire/replication/frame_view.h"
 #include "tickwire/replication/replica_kinds.h"
 #include "tickwire/replication/replica_state.h"
 
@@ -42,19 +43,21 @@ FitWeights fit_weights(std::span<const int32_t> taus, int32_t ahead);
 // Finds records of a frame by ascending id, walking it once per body.
 class FrameCursor {
  public:
+  static constexpr std::size_t kPrefetchRecords = 6;  // how far ahead of the walk states are fetched
+
   FrameCursor() = default;
-  explicit FrameCursor(const ReplicaFrame* frame) : frame_(frame) {}
+  explicit FrameCursor(const FrameView& frame) : frame_(frame) {}
   // The record of `id` in the frame when it has `base`'s form, else null.
   const ReplicaState* find(uint32_t id, const ReplicaState& base) {
-    if (frame_ == nullptr) return nullptr;
-    const std::vector<ReplicaState>& states = frame_->states;
-    while (next_ < states.size() && states[next_].id < id) ++next_;
-    if (next_ < states.size() && states[next_].id == id && states[next_].form == base.form) return &states[next_];
+    const std::size_t size = frame_.size();  // no frame: empty
+    while (next_ < size && frame_[next_].id < id) ++next_;
+    frame_.prefetch(next_ + kPrefetchRecords);  // a frame of pointers reads scattered states
+    if (next_ < size && frame_[next_].id == id && frame_[next_].form == base.form) return &frame_[next_];
     return nullptr;
   }
 
  private:
-  const ReplicaFrame* frame_ = nullptr;
+  FrameView frame_;
   std::size_t next_ = 0;
 };
 
@@ -72,7 +75,7 @@ struct RecordFit {
 class FitWindow {
  public:
   void reset(int32_t ahead);
-  void add(const ReplicaFrame& frame, int32_t tau);  // tau < 0, descending
+  void add(const FrameView& frame, int32_t tau);  // tau < 0, descending
   uint32_t frames() const { return count_; }
   // Fills `out` for the baseline record `base` (records asked in ascending id); false when no
   // window frame holds it (nothing to fit).

@@ -66,23 +66,23 @@ inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
          same_bits(a.channels, b.channels);
 }
 
-template <class C>
-void code_head(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+template <class C, class S>
+void code_head(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   bool same = s.form == b.form && s.kind == b.kind && s.object_index == b.object_index;
   c.bit(m.head_same, same);
   if (same) return;
   uint64_t form = static_cast<uint64_t>(s.form);
   c.raw(form, 2);
   c.require(form == 1 || form == 2, DeltaRefusal::bad_form);
-  s.form = form == 2 ? ReplicaForm::object : ReplicaForm::entity;
+  if constexpr (C::kDecoding) s.form = form == 2 ? ReplicaForm::object : ReplicaForm::entity;
   code_raw(c, s.kind, 8);
   uint64_t index = s.object_index;
   c.uint(m.object_index, index, 32);
-  s.object_index = static_cast<uint32_t>(index);
+  if constexpr (C::kDecoding) s.object_index = static_cast<uint32_t>(index);
 }
 
-template <class C>
-void code_shape(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+template <class C, class S>
+void code_shape(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   bool same = s.has_transform == b.has_transform && s.has_rotation == b.has_rotation &&
               s.has_scale == b.has_scale && s.payload_count == b.payload_count;
   c.bit(m.shape_same, same);
@@ -119,8 +119,8 @@ bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
   return fitted;
 }
 
-template <class C>
-void code_position(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+template <class C, class S>
+void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
   if (code_same(c, m.position_same, s.position, b.position)) return;
   std::array<FinePrediction, 3> plain{}, fitted{};
@@ -154,8 +154,8 @@ inline int64_t rotation_cost(const ReplicaState& s, const Quat30& q, bool fine, 
   return largest_cost + residuals_cost(s.rotation, predicted_steps(q, fine, s.rotation_largest, max_step));
 }
 
-template <class C>
-void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+template <class C, class S>
+void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
   bool same = s.rotation_largest == b.rotation_largest && s.rotation == b.rotation;
   c.bit(m.rotation_same, same);
@@ -177,7 +177,7 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   bool as_predicted = s.rotation_largest == predicted_largest;
   c.bit(m.largest_predicted, as_predicted);
   if (as_predicted) {
-    s.rotation_largest = predicted_largest;
+    if constexpr (C::kDecoding) s.rotation_largest = predicted_largest;
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
@@ -188,21 +188,21 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) 
   }
 }
 
-template <class C>
-void code_look(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+template <class C, class S>
+void code_look(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   bool same = s.yaw == b.yaw && s.pitch == b.pitch;
   c.bit(m.look_same, same);
   if (same) return;
-  for (auto [value, base] : {std::pair<uint16_t*, uint16_t>{&s.yaw, b.yaw}, {&s.pitch, b.pitch}}) {
+  for (auto [value, base] : {std::pair<decltype(&s.yaw), uint16_t>{&s.yaw, b.yaw}, {&s.pitch, b.pitch}}) {
     int64_t step = static_cast<int16_t>(static_cast<uint16_t>(*value - base));
     c.sint(m.look, step, 17);
     c.require(step >= INT16_MIN && step <= INT16_MAX, DeltaRefusal::value_out_of_range);
-    *value = static_cast<uint16_t>(base + step);
+    if constexpr (C::kDecoding) *value = static_cast<uint16_t>(base + step);
   }
 }
 
-template <class C>
-void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, ReplicaPayload& s) {
+template <class C, class P>
+void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, P& s) {
   if (!code_same(c, m.wire_same, s.wire_id, b.wire_id)) code_raw(c, s.wire_id, 8);
   if (!code_same(c, m.count_same, s.channel_count, b.channel_count)) {
     code_raw(c, s.channel_count, 3);
@@ -216,8 +216,8 @@ void code_payload(C& c, RecordModels& m, const ReplicaPayload& b, ReplicaPayload
   }
 }
 
-template <class C>
-void code_extras(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) {
+template <class C, class S>
+void code_extras(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   bool scale_same = same_bits(s.scale, b.scale);
   c.bit(m.scale_same, scale_same);
   if (!scale_same) {
@@ -233,11 +233,11 @@ void code_extras(C& c, RecordModels& m, const ReplicaState& b, ReplicaState& s) 
   }
 }
 
-// The fields of a record whose reference is r.base; `s` holds the current state when encoding and
-// a copy of r.base (its id set) when decoding. One decision covers every field but the transform
+// The fields of a record whose reference is r.base; `s` holds the current state when encoding (read
+// only: it may be const, a state shared by every client) and a copy of r.base (its id set) when decoding. One decision covers every field but the transform
 // and the look when none of them changed (the common case of a moving record).
-template <class C>
-void code_record(C& c, RecordModels& m, const RecordRefs& r, ReplicaState& s) {
+template <class C, class S>
+void code_record(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
   bool extras_same = same_extras(s, b);
   c.bit(m.extras_same, extras_same);

@@ -68,10 +68,11 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
   slot.tick = tick;
-  slot.frame.tick = tick.wire_u32();
-  slot.frame.owner.reset();
-  slot.frame.states.clear();  // keeps its capacity: no allocation once warm
+  slot.owner.reset();
+  slot.states.clear();  // keeps its capacity: no allocation once warm
   slot.entities.clear();
+  slot.sources.clear();  // lets go of the world frames it pointed into
+  slot.copies.clear();
   marks_[pick] = SlotMark{tick, true, false};
   last_ = pick;
   newest_ = pick;
@@ -112,18 +113,18 @@ uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
   return marked;
 }
 
-const ReplicaFrame* SentFrameHistory::held_frame(uint32_t tick) const {
+FrameView SentFrameHistory::held_frame(uint32_t tick) const {
   for (std::size_t i = 0; i < marks_.size(); ++i) {
-    if (marks_[i].valid && marks_[i].acked && marks_[i].tick.wire_u32() == tick) return &slots_[i].frame;
+    if (marks_[i].valid && marks_[i].acked && marks_[i].tick.wire_u32() == tick) return slots_[i].view();
   }
-  return nullptr;
+  return {};
 }
 
 DeltaRefs SentFrameHistory::delta_refs(Tick tick, uint32_t max_age_ticks) const {
   const References refs = references(tick, max_age_ticks);
   DeltaRefs out;
-  if (refs.baseline != nullptr) out.baseline = &refs.baseline->frame;
-  if (refs.older != nullptr) out.older = &refs.older->frame;
+  if (refs.baseline != nullptr) out.baseline = refs.baseline->view();
+  if (refs.older != nullptr) out.older = refs.older->view();
   out.history = this;
   return out;
 }
@@ -131,6 +132,21 @@ DeltaRefs SentFrameHistory::delta_refs(Tick tick, uint32_t max_age_ticks) const 
 const SentFrame* SentFrameHistory::find(Tick tick) const {
   for (std::size_t i = 0; i < marks_.size(); ++i) {
     if (marks_[i].valid && marks_[i].tick == tick) return &slots_[i];
+  }
+  return nullptr;
+}
+
+void SentFrame::assign(const ReplicaFrame& frame) {
+  owner = frame.owner;
+  sources.clear();
+  copies.assign(frame.states.begin(), frame.states.end());
+  states.clear();
+  for (const ReplicaState& state : copies) states.push_back(&state);
+}
+
+const std::shared_ptr<const WorldStates>* SentFrame::source_of(const ReplicaState* state) const {
+  for (const std::shared_ptr<const WorldStates>& source : sources) {
+    if (source->holds(state)) return &source;
   }
   return nullptr;
 }

@@ -28,16 +28,17 @@ struct Reader {
     out.states.push_back(s);
     return true;
   }
-  void copy_run(const std::vector<ReplicaState>& base, std::size_t& i, uint64_t run) {
+  void copy_run(const FrameView& base, std::size_t& i, uint64_t run) {
     for (uint64_t k = 0; k < run && push(base[i]); ++k) last_id = base[i++].id;
   }
-  void record(const ReplicaState& base, uint32_t id, const ReplicaState* older_state) {
+  // `from_baseline`: base is the baseline's record (a changed one), not a default state (an added one).
+  void record(const ReplicaState& base, uint32_t id, const ReplicaState* older_state, bool from_baseline) {
     if (!push(base)) return;
     ReplicaState& s = out.states.back();
     s.id = id;
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
+    if (from_baseline && window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) {
       r.fit = &fit;
     }
     code_record(c, m.record, r, s);
@@ -47,8 +48,7 @@ struct Reader {
 
 void decode_records(Reader& rd) {
   static const ReplicaState kNothing{};
-  static const std::vector<ReplicaState> kNoStates;
-  const std::vector<ReplicaState>& base = rd.refs.baseline ? rd.refs.baseline->states : kNoStates;
+  const FrameView& base = rd.refs.baseline;  // no baseline: empty
   const std::size_t nb = base.size();
   std::size_t i = 0;
   // Each operation consumes a baseline record or adds one to the (capped) frame.
@@ -75,7 +75,7 @@ void decode_records(Reader& rd) {
       rd.c.require(i == nb || id <= static_cast<int64_t>(base[i].id), DeltaRefusal::id_out_of_order);
       rd.c.require(i == nb || id != static_cast<int64_t>(base[i].id), DeltaRefusal::duplicate_id);
       if (rd.c.failed()) return;
-      rd.record(kNothing, static_cast<uint32_t>(id), nullptr);
+      rd.record(kNothing, static_cast<uint32_t>(id), nullptr, false);
       continue;
     }
     rd.c.require(i < nb, DeltaRefusal::not_in_baseline);
@@ -84,7 +84,7 @@ void decode_records(Reader& rd) {
     if (op == RecordOp::removed) {
       rd.last_id = b.id;
     } else {
-      rd.record(b, b.id, rd.older.find(b.id, b));
+      rd.record(b, b.id, rd.older.find(b.id, b), true);
     }
   }
   rd.c.require(false, DeltaRefusal::too_many_records);
@@ -99,7 +99,8 @@ Status refuse(DeltaRefusal reason, DeltaRefusal* refusal) {
 
 Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, DeltaRefs refs, const ReplicaKinds& kinds,
                              ReplicaFrame& out, DeltaRefusal* refusal) {
-  TW_ASSERT(&out != refs.baseline && &out != refs.older, "decode into a frame other than its references");
+  TW_ASSERT(!refs.baseline.same_object(FrameView(out)) && !refs.older.same_object(FrameView(out)),
+            "decode into a frame other than its references");
   DecodeIO c(body);
   if (c.decoder().corrupt()) return refuse(DeltaRefusal::corrupt_stream, refusal);
   FrameModels models = FrameModels::fresh();
@@ -108,9 +109,9 @@ Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, Delta
   const bool uses_baseline = (header & 1u) != 0, uses_older = (header & 2u) != 0;
   if (uses_baseline && refs.baseline == nullptr) return refuse(DeltaRefusal::missing_baseline, refusal);
   if (uses_older && (refs.older == nullptr || !uses_baseline)) return refuse(DeltaRefusal::missing_older, refusal);
-  if (uses_baseline && refs.baseline->tick > tick) return refuse(DeltaRefusal::reference_ticks, refusal);
-  if (uses_older && !older_usable(*refs.baseline, *refs.older, tick)) return refuse(DeltaRefusal::reference_ticks, refusal);
-  const BodyRefs body_ref = body_refs(uses_baseline ? refs.baseline : nullptr, uses_older ? refs.older : nullptr, tick);
+  if (uses_baseline && refs.baseline.tick() > tick) return refuse(DeltaRefusal::reference_ticks, refusal);
+  if (uses_older && !older_usable(refs.baseline, refs.older, tick)) return refuse(DeltaRefusal::reference_ticks, refusal);
+  const BodyRefs body_ref = body_refs(uses_baseline ? refs.baseline : FrameView(), uses_older ? refs.older : FrameView(), tick);
   out.tick = tick;
   out.states.clear();
   bool owner = false;
@@ -118,10 +119,10 @@ Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, Delta
   out.owner.reset();
   if (owner) {
     static const protocol::OwnerDetail kNoOwner{};
-    const ReplicaFrame* b = body_ref.baseline;
-    const protocol::OwnerDetail& base_owner = b && b->owner ? *b->owner : kNoOwner;
+    const std::optional<protocol::OwnerDetail>& b = body_ref.baseline.owner();  // no baseline: none
+    const protocol::OwnerDetail& base_owner = b ? *b : kNoOwner;
     const protocol::OwnerDetail* older_owner =
-        body_ref.ex.active && body_ref.older->owner && b->owner ? &*body_ref.older->owner : nullptr;
+        body_ref.ex.active && body_ref.older.owner() && b ? &*body_ref.older.owner() : nullptr;
     out.owner = base_owner;
     code_owner(c, models.owner, base_owner, older_owner, body_ref.ex, *out.owner);
   }

@@ -36,41 +36,44 @@ struct Walk {
     code_op(c, m, previous, o);
     previous = o;
   }
-  void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state) {
+  // `from_baseline`: base is the baseline's record (a changed one), not a default state (an added one).
+  void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state, bool from_baseline) {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    if (window.frames() != 0 && kind_fits(base, kinds) && holds_state(refs.baseline, &base) && window.gather(base, fit)) {
+    if (from_baseline && window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) {
       r.fit = &fit;
     }
-    ReplicaState s = current;
-    code_record(c, m.record, r, s);
+    code_record(c, m.record, r, current);
     charge(current.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
   }
 };
 
-std::size_t coded_records(const ReplicaFrame& current, const ReplicaFrame* baseline) {
-  return baseline == nullptr ? current.states.size() : std::max(current.states.size(), baseline->states.size());
+std::size_t coded_records(const FrameView& current, const FrameView& baseline) {
+  return std::max(current.size(), baseline.size());  // no baseline: empty
 }
+
+// How far ahead of the walk the states are fetched (a server's frames point into shared ones).
+constexpr std::size_t kPrefetchRecords = 6;
 
 // Records equal at the end of both frames: past this many, `end` is cheaper than a kept decision each.
 constexpr std::size_t kEndAfterTailRecords = 32;
 
-std::size_t equal_tail(const std::vector<ReplicaState>& base, const std::vector<ReplicaState>& cur) {
+std::size_t equal_tail(const FrameView& base, const FrameView& cur) {
   std::size_t tail = 0;
-  while (tail < base.size() && tail < cur.size() && base[base.size() - 1 - tail] == cur[cur.size() - 1 - tail]) ++tail;
+  while (tail < base.size() && tail < cur.size() && same_record(base[base.size() - 1 - tail], cur[cur.size() - 1 - tail])) ++tail;
   return tail >= kEndAfterTailRecords ? tail : 0;
 }
 
-void encode_records(Walk& w, const ReplicaFrame& current) {
+void encode_records(Walk& w, const FrameView& cur) {
   static const ReplicaState kNothing{};
-  static const std::vector<ReplicaState> kNoStates;
-  const std::vector<ReplicaState>& cur = current.states;
-  const std::vector<ReplicaState>& base = w.refs.baseline ? w.refs.baseline->states : kNoStates;
+  const FrameView& base = w.refs.baseline;  // no baseline: empty
   const std::size_t nc = cur.size(), nb = base.size();
   const std::size_t tail = equal_tail(base, cur);
   std::size_t i = 0, j = 0;
   bool may_end = true;  // at the start, after an operation, and once the baseline is exhausted
   while (true) {
+    base.prefetch(i + kPrefetchRecords);
+    cur.prefetch(j + kPrefetchRecords);
     if (may_end || i == nb) {
       const bool end = i == nb - tail && j == nc - tail;
       code_end(w.c, w.m, end);
@@ -82,7 +85,7 @@ void encode_records(Walk& w, const ReplicaFrame& current) {
     }
     may_end = false;
     if (i < nb) {
-      const bool keep = j < nc && i < nb - tail && base[i] == cur[j];
+      const bool keep = j < nc && i < nb - tail && same_record(base[i], cur[j]);
       code_keep(w.c, w.m, keep_context(w.older, base[i]), keep);
       w.charge(w.stats.skip_bits);
       if (keep) {
@@ -101,7 +104,7 @@ void encode_records(Walk& w, const ReplicaFrame& current) {
       w.op(RecordOp::changed);
       w.charge(w.stats.skip_bits);
       const ReplicaState& b = base[i++];
-      w.record(cur[j], b, w.older.find(b.id, b));
+      w.record(cur[j], b, w.older.find(b.id, b), true);
       w.last_id = cur[j++].id;
       ++w.stats.changed;
     } else {
@@ -109,60 +112,61 @@ void encode_records(Walk& w, const ReplicaFrame& current) {
       uint64_t gap = static_cast<uint64_t>(static_cast<int64_t>(cur[j].id) - w.last_id - 1);
       w.c.uint(w.m.id_gap, gap, 33);
       w.charge(w.stats.skip_bits);
-      w.record(cur[j], kNothing, nullptr);
+      w.record(cur[j], kNothing, nullptr, false);
       w.last_id = cur[j++].id;
       ++w.stats.added;
     }
   }
 }
 
-void check_sorted(const ReplicaFrame& frame) {
-  for (std::size_t k = 1; k < frame.states.size(); ++k) {
-    TW_ASSERT(frame.states[k - 1].id < frame.states[k].id, "a replica frame's states must ascend by id");
+void check_sorted(const FrameView& frame) {
+  for (std::size_t k = 1; k < frame.size(); ++k) {
+    TW_ASSERT(frame[k - 1].id < frame[k].id, "a replica frame's states must ascend by id");
   }
 }
 
 }  // namespace
 
-Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds,
+Result<DeltaBodyStats> encode_snapshot_delta(const FrameView& current, DeltaRefs refs, const ReplicaKinds& kinds,
                                              std::vector<uint8_t>& out) {
   out.clear();
-  TW_ASSERT(refs.baseline == nullptr || refs.baseline->tick <= current.tick, "a baseline from the future");
+  TW_ASSERT(current, "no frame to encode");
+  TW_ASSERT(!refs.baseline || refs.baseline.tick() <= current.tick(), "a baseline from the future");
   check_sorted(current);
-  if (current.states.size() > kMaxReplicaFrameStates ||
+  if (current.size() > kMaxReplicaFrameStates ||
       coded_records(current, refs.baseline) > kMaxReplicaFrameStates) {
     return Error::count_over_max;
   }
   // A fit over the history frames the client holds, when some baseline record's kind fits; the
   // older frame still predicts what the fit does not (and gives the kept decisions their context).
   // Every stride-th held frame is named, so at most max_fit_frames (and at least two) span the window.
-  const bool may_fit = refs.history != nullptr && refs.max_fit_frames != 0 && refs.baseline != nullptr &&
-                       refs.baseline->tick != 0 && refs.baseline->tick < current.tick &&
-                       any_kind_fits(*refs.baseline, kinds);
-  const uint32_t held = may_fit ? held_fit_frames(*refs.history, refs.baseline->tick, current.tick) : 0;
+  const bool may_fit = refs.history != nullptr && refs.max_fit_frames != 0 && refs.baseline &&
+                       refs.baseline.tick() != 0 && refs.baseline.tick() < current.tick() &&
+                       any_kind_fits(refs.baseline, kinds);
+  const uint32_t held = may_fit ? held_fit_frames(*refs.history, refs.baseline.tick(), current.tick()) : 0;
   const bool fit = held >= kMinFitFrames;
   const uint32_t max_frames = std::max<uint32_t>(refs.max_fit_frames, kMinFitFrames);
   const uint32_t stride = std::max<uint32_t>((held + max_frames - 1) / max_frames, 1);
-  const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick);
+  const BodyRefs body = body_refs(refs.baseline, refs.older, current.tick());
   FrameModels models = FrameModels::fresh();
   EncodeIO c(out);
   DeltaBodyStats stats;
-  stats.used_baseline = body.baseline != nullptr;
+  stats.used_baseline = static_cast<bool>(body.baseline);
   stats.used_older = body.ex.active;
   uint64_t header = (body.baseline ? 1u : 0u) | (body.ex.active ? 2u : 0u);
   c.raw(header, 2);
-  bool owner = current.owner.has_value();
+  bool owner = current.owner().has_value();
   c.bit(models.owner_present, owner);
   if (owner) {
     static const protocol::OwnerDetail kNoOwner{};
-    const protocol::OwnerDetail* base_owner = body.baseline && body.baseline->owner ? &*body.baseline->owner : &kNoOwner;
-    const protocol::OwnerDetail* older_owner =
-        body.ex.active && body.older->owner && body.baseline->owner ? &*body.older->owner : nullptr;
-    protocol::OwnerDetail s = *current.owner;
+    const std::optional<protocol::OwnerDetail>& b = body.baseline.owner();  // no baseline: none
+    const protocol::OwnerDetail* base_owner = b ? &*b : &kNoOwner;
+    const protocol::OwnerDetail* older_owner = body.ex.active && body.older.owner() && b ? &*body.older.owner() : nullptr;
+    protocol::OwnerDetail s = *current.owner();
     code_owner(c, models.owner, *base_owner, older_owner, body.ex, s);
   }
   FitWindow window;
-  code_fit_window(c, models, body, refs.history, fit, current.tick, window, stride);
+  code_fit_window(c, models, body, refs.history, fit, current.tick(), window, stride);
   stats.fit_frames = window.frames();
   Walk walk{c, models, body, kinds, stats, OlderCursor(body.older), window};
   walk.charge(stats.header_bits);

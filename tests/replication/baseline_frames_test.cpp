@@ -29,16 +29,16 @@ DeltaRefs refs_at(const SentFrameHistory& sent, uint32_t tick) {
 
 TEST(SentFrameHistory, NoReferenceUntilTheClientReportsHolding) {
   SentFrameHistory sent;
-  for (uint32_t t = 1; t <= 10; ++t) record(sent, t).frame.states.push_back(ReplicaState{});
+  for (uint32_t t = 1; t <= 10; ++t) record(sent, t).assign(frame_of(t));
   EXPECT_EQ(refs_at(sent, 11).baseline, nullptr);
   EXPECT_EQ(sent.held_frame(7), nullptr);
   (void)sent.on_held(protocol::SnapshotsHeld{7, 0b101, 0});  // holds 7, 6 and 4
   const DeltaRefs refs = refs_at(sent, 11);
   ASSERT_NE(refs.baseline, nullptr);
-  EXPECT_EQ(refs.baseline->tick, 7u);
+  EXPECT_EQ(refs.baseline.tick(), 7u);
   ASSERT_NE(refs.older, nullptr);
-  EXPECT_EQ(refs.older->tick, 4u) << "the held frame nearest one baseline age (4 ticks) before 7";
-  EXPECT_EQ(refs_at(sent, 8).older->tick, 6u) << "age 1: the frame one tick before the baseline";
+  EXPECT_EQ(refs.older.tick(), 4u) << "the held frame nearest one baseline age (4 ticks) before 7";
+  EXPECT_EQ(refs_at(sent, 8).older.tick(), 6u) << "age 1: the frame one tick before the baseline";
   EXPECT_EQ(refs.history, &sent) << "every held frame may be fitted over";
   EXPECT_NE(sent.held_frame(6), nullptr);
   EXPECT_EQ(sent.held_frame(5), nullptr) << "sent but never reported";
@@ -48,7 +48,7 @@ TEST(SentFrameHistory, ReferencesNeverLeaveTheWindow) {
   SentFrameHistory sent;
   for (uint32_t t = 1; t <= 5; ++t) (void)record(sent, t);
   (void)sent.on_held(protocol::SnapshotsHeld{5, 0xffffffffu, 0});
-  EXPECT_EQ(refs_at(sent, 6).baseline->tick, 5u);
+  EXPECT_EQ(refs_at(sent, 6).baseline.tick(), 5u);
   const uint32_t far = 5 + static_cast<uint32_t>(protocol::MaxBaselineTicks) + 1;
   EXPECT_EQ(refs_at(sent, far).baseline, nullptr) << "a baseline too old falls back to none";
 }
@@ -60,7 +60,7 @@ TEST(SentFrameHistory, ADiscardedFrameIsNeverAReference) {
   sent.discard_last();
   (void)sent.on_held(protocol::SnapshotsHeld{2, 0b1, 0});  // a report naming a frame never sent
   ASSERT_NE(refs_at(sent, 3).baseline, nullptr);
-  EXPECT_EQ(refs_at(sent, 3).baseline->tick, 1u);
+  EXPECT_EQ(refs_at(sent, 3).baseline.tick(), 1u);
   EXPECT_EQ(refs_at(sent, 3).older, nullptr);
 }
 
@@ -91,17 +91,16 @@ TEST(HeldFrames, TheReportFeedsTheServersReferences) {
   SentFrameHistory sent;
   HeldFrames held;
   for (uint32_t t = 1; t <= 40; ++t) {
-    ReplicaFrame& frame = record(sent, t).frame;
-    frame.states.push_back(ReplicaState{});
-    frame.states.back().id = t;
+    const ReplicaFrame frame = frame_of(t);
+    record(sent, t).assign(frame);
     if (t % 3 != 0) held.keep(frame);  // every third snapshot lost
   }
   (void)sent.on_held(held.report(0));
   const DeltaRefs refs = refs_at(sent, 41);
   ASSERT_NE(refs.baseline, nullptr);
-  EXPECT_EQ(refs.baseline->tick, 40u);
-  EXPECT_EQ(refs.older->tick, 38u);  // one tick before 40 (39) was lost; 38 is as near
-  EXPECT_EQ(*held.find(refs.baseline->tick), *refs.baseline);
+  EXPECT_EQ(refs.baseline.tick(), 40u);
+  EXPECT_EQ(refs.older.tick(), 38u);  // one tick before 40 (39) was lost; 38 is as near
+  EXPECT_TRUE(same_frame(*held.find(refs.baseline.tick()), refs.baseline));
   EXPECT_EQ(held.find(39), nullptr);
 }
 

@@ -29,9 +29,9 @@ constexpr uint16_t kOther = 2;
 
 float uniform(Rng& rng, float lo, float hi) { return lo + static_cast<float>(rng.unit()) * (hi - lo); }
 
-std::set<uint32_t> ids_of(const ReplicaFrame& f) {
+std::set<uint32_t> ids_of(const FrameView& f) {
   std::set<uint32_t> ids;
-  for (const ReplicaState& s : f.states) ids.insert(s.id);
+  for (std::size_t i = 0; i < f.size(); ++i) ids.insert(f[i].id);
   return ids;
 }
 
@@ -58,8 +58,8 @@ TEST(ClientSnapshotBuilder, InterestIsRadiusPlusAlwaysRelevantMinusOthersPrivate
   const SentFrame& sent = rig.builder.compose(view, client);
   const std::set<uint32_t> expected{record_id_of(0), record_id_of(1), record_id_of(3),
                                     record_id_of(6), record_id_of(8), record_id_of(9)};
-  EXPECT_EQ(ids_of(sent.frame), expected);
-  EXPECT_TRUE(sent.frame.owner.has_value());
+  EXPECT_EQ(ids_of(sent.view()), expected);
+  EXPECT_TRUE(sent.owner.has_value());
   EXPECT_EQ(client.last.visible, expected.size());
   EXPECT_EQ(client.last.selected, expected.size()) << "an ample budget sends everything visible";
 
@@ -73,7 +73,7 @@ TEST(ClientSnapshotBuilder, InterestIsRadiusPlusAlwaysRelevantMinusOthersPrivate
   const SentFrame& theirs = rig.builder.compose(other_view, other);
   const std::set<uint32_t> theirs_expected{record_id_of(0), record_id_of(1), record_id_of(3),
                                            record_id_of(4), record_id_of(5), record_id_of(9)};
-  EXPECT_EQ(ids_of(theirs.frame), theirs_expected);
+  EXPECT_EQ(ids_of(theirs.view()), theirs_expected);
 }
 
 // The staleness bound, with acks exactly d ticks late and every record costing the same s bytes
@@ -136,7 +136,7 @@ TEST(ClientSnapshotBuilder, StalenessStaysUnderTheDerivedBoundWithATightBudget) 
     ASSERT_LE(client.last.estimated_record_bytes, client.last.record_budget_bytes) << "tick " << t;
     ASSERT_EQ(client.last.reverted, 0u);
     for (uint32_t e = 0; e <= kEntities; ++e) {
-      const int64_t held = SnapshotRig::held_tick(sent.frame, e);
+      const int64_t held = SnapshotRig::held_tick(sent.view(), e);
       if (last_held[e] >= 0) {
         ASSERT_GE(held, last_held[e]) << "entity " << e << " stepped back or blinked out at tick " << t;
       }
@@ -144,7 +144,7 @@ TEST(ClientSnapshotBuilder, StalenessStaysUnderTheDerivedBoundWithATightBudget) 
       if (steady_from >= 0 && t >= steady_from + static_cast<int64_t>(bound)) worst = std::max(worst, t - held);
     }
     const SentFrame* base = client.history.references(Tick::from_value(t + 1), 32).baseline;
-    if (steady_from < 0 && base != nullptr && base->frame.states.size() == kEntities + 1) steady_from = t + 1;
+    if (steady_from < 0 && base != nullptr && base->states.size() == kEntities + 1) steady_from = t + 1;
   }
   ASSERT_GE(steady_from, 0) << "the client never held every entity";
   std::printf("record %u bytes, budget %u (%u records), rho %.2f, ack delay %lld: max staleness %lld ticks, bound %.1f\n",
@@ -215,12 +215,12 @@ TEST(ClientSnapshotBuilder, ParentsAlwaysWithChildrenAndSceneFramesNeverHalfHeld
       const uint32_t e = fe.entity;
       ASSERT_TRUE(rig.world.contains(e));
       for (uint32_t up = rig.world.parent(e); up != kNoEntity; up = rig.world.parent(up)) {
-        ASSERT_GE(SnapshotRig::held_tick(sent.frame, up), 0) << "child " << e << " without parent " << up << " at " << t;
+        ASSERT_GE(SnapshotRig::held_tick(sent.view(), up), 0) << "child " << e << " without parent " << up << " at " << t;
       }
       bool broken = false;
       (void)rig.world.parent(e, &broken);
       ASSERT_FALSE(broken) << "entity " << e << " held after its parent was removed";
-      const int64_t held = SnapshotRig::held_tick(sent.frame, e);
+      const int64_t held = SnapshotRig::held_tick(sent.view(), e);
       if (client.last.reverted == 0) {
         ASSERT_GE(held, last_held[e]) << "entity " << e << " stepped back at tick " << t;
       } else {

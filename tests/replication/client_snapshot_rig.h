@@ -68,11 +68,11 @@ struct SnapshotRig {
   }
 
   // The tick a client frame's state of `e` was taken at, or -1 when the frame does not hold e.
-  static int64_t held_tick(const ReplicaFrame& f, uint32_t e) {
-    const auto it = std::lower_bound(f.states.begin(), f.states.end(), record_id_of(e),
-                                     [](const ReplicaState& s, uint32_t id) { return s.id < id; });
-    if (it == f.states.end() || it->id != record_id_of(e)) return -1;
-    return static_cast<int64_t>(it->payloads[0].channels[0]);
+  static int64_t held_tick(const FrameView& f, uint32_t e) {
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (f[i].id == record_id_of(e)) return static_cast<int64_t>(f[i].payloads[0].channels[0]);
+    }
+    return -1;
   }
 
   // The budget log's lines are counted, not printed.

@@ -53,7 +53,7 @@ class RoomCut {
     view.z_m = z_m;
     view.radius_m = 100.0f;
     std::vector<uint32_t> ids;
-    for (const ReplicaState& s : builder_.compose(view, *clients_.back()).frame.states) ids.push_back(s.id);
+    for (const ReplicaState* s : builder_.compose(view, *clients_.back()).states) ids.push_back(s->id);
     return ids;
   }
   RoomInterest& interest() { return interest_; }

@@ -136,7 +136,10 @@ class ClientSnapshotBuilder {
   bool must_refit(const ClientReplicationState& client, const Result<DeltaBodyStats>& coded) const;
   void measure_candidates(const InterestViewer& viewer, SnapshotDiagnostics& diag);
   void find_holds();
-  void measure_shared(const ReplicaFrame* base, SnapshotDiagnostics& diag);
+  void measure_shared(const FrameView& base, SnapshotDiagnostics& diag);
+  const ReplicaState* share(SentFrame& out, const ReplicaState* state);
+  // This tick's world states: the shared copy, or the caller's frame when none was free.
+  const std::vector<ReplicaState>& world_states() const { return world_frame_ ? world_frame_->states : tick_.frame->states; }
   void reserve_holds(SnapshotDiagnostics& diag);
   void collect_picks(SnapshotDiagnostics& diag);
   void drop_orphans(SnapshotDiagnostics& diag);
@@ -146,16 +149,22 @@ class ClientSnapshotBuilder {
   Result<DeltaBodyStats> code_frame(ClientReplicationState& client, std::vector<uint8_t>& body);
   Result<ClientSnapshot> publish(MonoTime now, ClientReplicationState& client, const Result<DeltaBodyStats>& coded);
 
+  // A held state's shared frame older than this is copied instead: the frames alive stay bounded
+  // by the baseline window and this age (SharedWorldFrames::kDefaultMaxFrames).
+  static constexpr uint32_t kMaxSharedAgeTicks = static_cast<uint32_t>(protocol::MaxBaselineTicks);
+
   const InterestWorld& world_;
   const ReplicaKinds& kinds_;
   ClientSnapshotBuilderConfig config_;
   WorldTickFrame tick_;
+  SharedWorldFrames world_frames_;
+  std::shared_ptr<const WorldStates> world_frame_;  // this tick's (null: every state is copied)
   bool in_tick_ = false;
   const ClientReplicationState* composed_for_ = nullptr;  // the client of the last compose()
   ClientView composed_view_;                              // and its view (a refit composes it again)
   bool fit_in_full_ = false;                              // a refit: estimate and fit, loose or not
   const SentFrame* composed_ = nullptr;
-  const ReplicaFrame* composed_base_ = nullptr;  // what the last compose() coded against (null: nothing)
+  FrameView composed_base_;  // what the last compose() coded against (none: nothing)
   uint32_t message_overhead_bytes_ = 0;  // SnapshotDelta without its body, id byte included
 
   // Scratch, sized once; every vector is reserved to its cap at construction.

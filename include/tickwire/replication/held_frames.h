@@ -19,7 +19,7 @@ class HeldFrames final : public ReferenceFrames {
 
   // The held frame of `tick`, or null.
   const ReplicaFrame* find(uint32_t tick) const;
-  const ReplicaFrame* held_frame(uint32_t tick) const override { return find(tick); }
+  FrameView held_frame(uint32_t tick) const override { return find(tick); }
   // Keeps `frame` (by copy into the slot of the oldest frame), unless a frame of its tick is held.
   void keep(const ReplicaFrame& frame);
   // What to tell the server: the newest held tick and the 32 before it, and the rest revision.

@@ -5,15 +5,15 @@
 
 #include <cstdint>
 
-#include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/frame_view.h"
 
 namespace tickwire {
 
 class ReferenceFrames {
  public:
   virtual ~ReferenceFrames() = default;
-  // The frame of `tick` (the client holds it, or is known to), else null.
-  virtual const ReplicaFrame* held_frame(uint32_t tick) const = 0;
+  // The frame of `tick` (the client holds it, or is known to), else no frame.
+  virtual FrameView held_frame(uint32_t tick) const = 0;
 
  protected:
   ReferenceFrames() = default;

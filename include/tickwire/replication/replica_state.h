@@ -84,6 +84,16 @@ inline bool same_extras(const ReplicaState& a, const ReplicaState& b) {
                      reinterpret_cast<const unsigned char*>(&b) + kFrom, sizeof(ReplicaState) - kFrom) == 0;
 }
 
+// Starts fetching a state's cache lines (null: nothing). Always inlined: as a call of its own,
+// GCC's mod-ref analysis finds a function of prefetches free of effects and deletes the call (GCC
+// 12 -O1 and up), prefetching nothing.
+[[gnu::always_inline]] inline void prefetch_state(const ReplicaState* state) {
+  if (state == nullptr) return;
+  const char* bytes = reinterpret_cast<const char*>(state);
+  for (std::size_t line = 0; line < sizeof(ReplicaState); line += 64) __builtin_prefetch(bytes + line);
+  __builtin_prefetch(bytes + sizeof(ReplicaState) - 1);  // the line the state ends in, when it straddles one more
+}
+
 // Owner details equal bit for bit (floats compared by their bit patterns: the client reconciles
 // against them exactly).
 bool same_owner_detail(const protocol::OwnerDetail& a, const protocol::OwnerDetail& b);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "tickwire/clock/tick.h"
@@ -11,6 +13,7 @@
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/replication/reference_frames.h"
 #include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/shared_world_frames.h"
 #include "tickwire/replication/snapshot_delta_codec.h"
 
 namespace tickwire {
@@ -22,10 +25,23 @@ struct FrameEntity {
   uint32_t incarnation = 0;
 };
 
+// What the client holds once it decodes this tick. Its states are pointers: into the shared world
+// frames it keeps alive (`sources`), or into its own `copies` (a state no shared frame holds).
 struct SentFrame {
+  static constexpr std::size_t kMaxSources = 8;  // shared world frames one sent frame may point into
+
   Tick tick;
-  ReplicaFrame frame;                 // what the client holds once it decodes this tick
-  std::vector<FrameEntity> entities;  // parallel to frame.states
+  std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
+  std::vector<const ReplicaState*> states;     // ascending id
+  std::vector<FrameEntity> entities;           // parallel to states
+  std::vector<std::shared_ptr<const WorldStates>> sources;  // at most kMaxSources
+  std::vector<ReplicaState> copies;  // reserved before filling: never reallocated under `states`
+
+  FrameView view() const { return FrameView(tick.wire_u32(), owner, states, this); }
+  // Keeps `frame`'s owner detail and states as copies (a caller without shared world frames).
+  void assign(const ReplicaFrame& frame);
+  // The shared world frame `state` is in (null: one of the copies).
+  const std::shared_ptr<const WorldStates>* source_of(const ReplicaState* state) const;
 };
 
 class SentFrameHistory final : public ReferenceFrames {
@@ -63,7 +79,7 @@ class SentFrameHistory final : public ReferenceFrames {
 
   const SentFrame* find(Tick tick) const;
   // A frame the client is known to hold (acked), by wire tick: what a delta body may fit over.
-  const ReplicaFrame* held_frame(uint32_t tick) const override;
+  FrameView held_frame(uint32_t tick) const override;
   // The codec's references for a frame at `tick`: references() as frames, this history to fit over.
   DeltaRefs delta_refs(Tick tick, uint32_t max_age_ticks) const;
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }

@@ -32,8 +32,8 @@ namespace tickwire {
 // MaxBaselineTicks of the body's, before the baseline): the body names the ones it used, and the
 // decoder must be given a history holding each of them.
 struct DeltaRefs {
-  const ReplicaFrame* baseline = nullptr;
-  const ReplicaFrame* older = nullptr;
+  FrameView baseline;  // a frame or a frame pointer converts (null: none)
+  FrameView older;
   const ReferenceFrames* history = nullptr;
   // The encoder fits over at most this many history frames (every k-th held one, spanning the
   // window): fewer cost less time per record and predict a little worse. 0: no fit.
@@ -77,7 +77,7 @@ inline constexpr std::size_t kMaxReplicaFrameStates = protocol::MaxRestTableObje
 // says which references it used). Returns count_over_max past kMaxReplicaFrameStates and
 // buffer_full past MaxSnapshotBytes. Asserts: states ascend by id, rotation steps within
 // kMaxRotationStep, the baseline not newer than `current`.
-Result<DeltaBodyStats> encode_snapshot_delta(const ReplicaFrame& current, DeltaRefs refs, const ReplicaKinds& kinds,
+Result<DeltaBodyStats> encode_snapshot_delta(const FrameView& current, DeltaRefs refs, const ReplicaKinds& kinds,
                                              std::vector<uint8_t>& out);
 
 // Decodes a body into `out` (its tick set to `tick`). Any malformed, truncated or over-cap body
