@@ -157,6 +157,7 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
 }
 
 // With a loose budget only the held states are found: nothing is estimated, nothing reverted.
+// They are fetched meanwhile: each is a pointer into a shared world frame.
 void ClientSnapshotBuilder::find_holds() {
   const std::span<const uint32_t> entities = set_.entities();
   bases_.clear();
@@ -166,6 +167,7 @@ void ClientSnapshotBuilder::find_holds() {
   hold_total_bytes_ = 0;
   for (uint32_t entity : entities) {
     const ReplicaState* hold = in_frame_.test(entity) ? last_.find(entity, world_.incarnation(entity)) : nullptr;
+    prefetch_state(hold);  // read when the picks are collected, and by the encoder
     bases_.push_back(nullptr);
     holds_.push_back(hold);
     sizes_.push_back(0);

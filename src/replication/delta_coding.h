@@ -101,6 +101,7 @@ class EncodeIO {
   explicit EncodeIO(std::vector<uint8_t>& out, bool checked = true) : rc_(out), checked_(checked) {}
 
   void bit(BitModel& m, bool& b) { rc_.encode(m, b ? 1u : 0u); }
+  void symbol(AdaptiveCdf& m, unsigned& s) { rc_.encode_cdf(m, s); }  // s < kCdfSymbols
   void raw(uint64_t& v, unsigned bits) {
     for (unsigned done = 0; done < bits; done += 16) {
       const unsigned take = bits - done < 16 ? bits - done : 16;
@@ -161,6 +162,7 @@ class DecodeIO {
   explicit DecodeIO(std::span<const uint8_t> in) : rc_(in) {}
 
   void bit(BitModel& m, bool& b) { b = rc_.decode(m) != 0; }
+  void symbol(AdaptiveCdf& m, unsigned& s) { s = rc_.decode_cdf(m); }
   void raw(uint64_t& v, unsigned bits) {
     v = 0;
     for (unsigned done = 0; done < bits; done += 16) {

@@ -21,6 +21,12 @@ namespace tickwire::delta {
 // When the next baseline record is not kept as it is: it changed, a record the baseline lacks is
 // added before it, or it is removed.
 enum class RecordOp : uint8_t { changed = 0, added = 1, removed = 2 };
+inline constexpr std::size_t kRecordOps = 3;
+
+// What the walk does at the next baseline record, one symbol: keep it, or one of the operations.
+enum class RecordStep : uint8_t { kept = 0, changed = 1, added = 2, removed = 3 };
+inline constexpr RecordOp op_of(RecordStep step) { return static_cast<RecordOp>(static_cast<uint8_t>(step) - 1); }
+inline constexpr RecordStep step_of(RecordOp op) { return static_cast<RecordStep>(static_cast<uint8_t>(op) + 1); }
 
 // How the older frame saw a baseline record, the context of its "kept" decision: a record that
 // changed from the older frame to the baseline is likely moving still, one that did not, at rest.
@@ -28,10 +34,10 @@ enum class KeepContext : uint8_t { no_older = 0, was_still = 1, was_changing = 2
 
 struct FrameModels {
   BitModel owner_present;
-  std::array<BitModel, 3> keep;               // by KeepContext
-  BitModel end;                               // every remaining baseline record is unchanged?
-  BitModel fit, fit_frame;                    // the body fits over history frames; which
-  std::array<std::array<BitModel, 2>, 3> op;  // by the previous op: changed?, added?
+  // The step at a baseline record, by its KeepContext and the previous operation.
+  std::array<std::array<AdaptiveCdf, kRecordOps>, 3> step;
+  BitModel end;               // every remaining baseline record is unchanged?
+  BitModel fit, fit_frame;    // the body fits over history frames; which
   UIntModel id_gap;
   RecordModels record;
   OwnerModels owner;
@@ -39,15 +45,14 @@ struct FrameModels {
   static const FrameModels& fresh();  // the priors every body starts from
 };
 
+// The step at a baseline record. Past the baseline's records only an addition can follow, and
+// nothing is coded for it. A symbol no step has is refused.
 template <class C>
-RecordOp code_op(C& c, FrameModels& m, RecordOp previous, RecordOp op) {
-  std::array<BitModel, 2>& models = m.op[static_cast<std::size_t>(previous)];
-  bool is = op == RecordOp::changed;
-  c.bit(models[0], is);
-  if (is) return RecordOp::changed;
-  is = op == RecordOp::added;
-  c.bit(models[1], is);
-  return is ? RecordOp::added : RecordOp::removed;
+RecordStep code_step(C& c, FrameModels& m, KeepContext context, RecordOp previous, RecordStep step) {
+  unsigned symbol = static_cast<unsigned>(step);
+  c.symbol(m.step[static_cast<std::size_t>(context)][static_cast<std::size_t>(previous)], symbol);
+  c.require(symbol <= static_cast<unsigned>(RecordStep::removed), DeltaRefusal::corrupt_stream);
+  return symbol <= static_cast<unsigned>(RecordStep::removed) ? static_cast<RecordStep>(symbol) : RecordStep::removed;
 }
 
 template <class C>
@@ -147,13 +152,8 @@ bool code_fit_window(C& c, FrameModels& m, const BodyRefs& refs, const Reference
 inline KeepContext keep_context(OlderCursor& older, const ReplicaState& base) {
   const ReplicaState* o = older.find(base.id, base);
   if (o == nullptr) return KeepContext::no_older;
-  return *o == base ? KeepContext::was_still : KeepContext::was_changing;
+  return same_record(*o, base) ? KeepContext::was_still : KeepContext::was_changing;
 }
 
-template <class C>
-bool code_keep(C& c, FrameModels& m, KeepContext context, bool keep) {
-  c.bit(m.keep[static_cast<std::size_t>(context)], keep);
-  return keep;
-}
 
 }  // namespace tickwire::delta

@@ -9,6 +9,30 @@ namespace {
 constexpr uint32_t kLikely = 3900;  // of 4096: "same" almost always
 constexpr uint32_t kOften = 3000;
 
+// The field groups' prior: each group changes on its own, with these chances (of 256): extras
+// seldom, a position mostly, a rotation about half the time, the look now and then.
+constexpr AdaptiveCdf groups_prior() {
+  constexpr std::array<uint64_t, 4> kChanged = {69, 144, 194, 37};  // by bit: look, rotation, position, extras
+  std::array<uint64_t, kCdfSymbols> weight{};
+  for (std::size_t mask = 0; mask < kCdfSymbols; ++mask) {
+    uint64_t w = 1;
+    for (std::size_t g = 0; g < kChanged.size(); ++g) w *= ((mask >> g) & 1u) != 0 ? kChanged[g] : 256 - kChanged[g];
+    weight[mask] = w;
+  }
+  return AdaptiveCdf::with_weights(weight, true);
+}
+
+// A record step's prior: kept with chance `kept` (of 4096); else changed half the time, added an
+// eighth, removed three eighths. The other symbols are never coded (they keep the floor).
+constexpr AdaptiveCdf step_prior(uint64_t kept) {
+  std::array<uint64_t, kCdfSymbols> weight{};
+  weight[static_cast<std::size_t>(RecordStep::kept)] = kept * 4096;
+  weight[static_cast<std::size_t>(RecordStep::changed)] = (4096 - kept) * 2048;
+  weight[static_cast<std::size_t>(RecordStep::added)] = (4096 - kept) * 512;
+  weight[static_cast<std::size_t>(RecordStep::removed)] = (4096 - kept) * 1536;
+  return AdaptiveCdf::with_weights(weight, true);
+}
+
 }  // namespace
 
 RecordModels RecordModels::fresh() {
@@ -17,12 +41,9 @@ RecordModels RecordModels::fresh() {
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
-  m.extras_same = BitModel::with_p1(3500);
+  m.groups = groups_prior();
   m.position_fitted = BitModel::with_p1(3500);
   m.rotation_fitted = BitModel::with_p1(3500);
-  m.position_same = BitModel::with_p1(1000);
-  m.rotation_same = BitModel::with_p1(1800);
-  m.look_same = BitModel::with_p1(kOften);
   m.bits_same = BitModel::with_p1(kOften);
   m.payload_same.fill(BitModel::with_p1(kLikely));
   m.channel_same.fill(BitModel::with_p1(kOften));
@@ -50,16 +71,12 @@ const FrameModels& FrameModels::fresh() {
   static const FrameModels kFresh = [] {
     FrameModels m;
     m.owner_present = BitModel::with_p1(kLikely);
-    m.keep[0] = BitModel::with_p1(kOften);
-    m.keep[1] = BitModel::with_p1(4000);
-    m.keep[2] = BitModel::with_p1(600);
+    // By the keep context: no older frame, the record was still, it was changing.
+    const std::array<uint64_t, 3> kept = {kOften, 4000, 600};
+    for (std::size_t context = 0; context < kept.size(); ++context) m.step[context].fill(step_prior(kept[context]));
     m.end = BitModel::with_p1(1024);
     m.fit = BitModel::with_p1(2048);
     m.fit_frame = BitModel::with_p1(kOften);
-    for (auto& by_previous : m.op) {
-      by_previous[0] = BitModel::with_p1(2048);
-      by_previous[1] = BitModel::with_p1(1024);
-    }
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();
     return m;

@@ -37,10 +37,15 @@ inline FinePrediction fine_prediction(int64_t q8) {
   return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0};
 }
 
+// Which of a record's field groups differ from its reference: one symbol of a 16-symbol table,
+// so groups that change together (a moving body's position and rotation) cost one decision.
+enum FieldGroup : unsigned { kLookChanged = 1, kRotationChanged = 2, kPositionChanged = 4, kExtrasChanged = 8 };
+
 struct RecordModels {
-  BitModel extras_same, head_same, flags_same, shape_same, position_same, rotation_same, largest_predicted;
+  AdaptiveCdf groups;  // the FieldGroup mask
+  BitModel head_same, flags_same, shape_same, largest_predicted;
   BitModel position_fitted, rotation_fitted;
-  BitModel scale_same, look_same, eye_same;
+  BitModel scale_same, eye_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
   std::array<BitModel, 4> channel_same;
@@ -122,7 +127,6 @@ bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
 template <class C, class S>
 void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
-  if (code_same(c, m.position_same, s.position, b.position)) return;
   std::array<FinePrediction, 3> plain{}, fitted{};
   for (std::size_t i = 0; i < 3; ++i) {
     plain[i].value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
@@ -157,9 +161,6 @@ inline int64_t rotation_cost(const ReplicaState& s, const Quat30& q, bool fine, 
 template <class C, class S>
 void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
-  bool same = s.rotation_largest == b.rotation_largest && s.rotation == b.rotation;
-  c.bit(m.rotation_same, same);
-  if (same) return;
   const int32_t base_step = max_step_of(b, *r.kinds);
   Quat30 predicted = b.has_rotation ? quat30_of(b.rotation_largest, b.rotation, base_step) : Quat30{0, 0, 0, kQuatOne};
   if (r.older != nullptr && b.has_rotation && r.older->has_rotation) {
@@ -190,9 +191,6 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
 
 template <class C, class S>
 void code_look(C& c, RecordModels& m, const ReplicaState& b, S& s) {
-  bool same = s.yaw == b.yaw && s.pitch == b.pitch;
-  c.bit(m.look_same, same);
-  if (same) return;
   for (auto [value, base] : {std::pair<decltype(&s.yaw), uint16_t>{&s.yaw, b.yaw}, {&s.pitch, b.pitch}}) {
     int64_t step = static_cast<int16_t>(static_cast<uint16_t>(*value - base));
     c.sint(m.look, step, 17);
@@ -233,23 +231,35 @@ void code_extras(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   }
 }
 
+// The groups of `s` that differ from `b` (encoding), or as the body says (decoding).
+template <class C, class S>
+unsigned code_groups(C& c, RecordModels& m, const ReplicaState& b, const S& s) {
+  unsigned groups = 0;
+  if constexpr (!C::kDecoding) {
+    groups = (same_extras(s, b) ? 0u : kExtrasChanged) | (same_steps(s.position, b.position) ? 0u : kPositionChanged) |
+             (s.rotation_largest == b.rotation_largest && same_steps(s.rotation, b.rotation) ? 0u : kRotationChanged) |
+             (s.yaw == b.yaw && s.pitch == b.pitch ? 0u : kLookChanged);
+  }
+  c.symbol(m.groups, groups);
+  return groups;
+}
+
 // The fields of a record whose reference is r.base; `s` holds the current state when encoding (read
-// only: it may be const, a state shared by every client) and a copy of r.base (its id set) when decoding. One decision covers every field but the transform
-// and the look when none of them changed (the common case of a moving record).
+// only: it may be const, a state shared by every client) and a copy of r.base (its id set) when
+// decoding. One symbol says which groups changed; only those are coded.
 template <class C, class S>
 void code_record(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   const ReplicaState& b = *r.base;
-  bool extras_same = same_extras(s, b);
-  c.bit(m.extras_same, extras_same);
-  if (!extras_same) {
+  const unsigned groups = code_groups(c, m, b, s);
+  if ((groups & kExtrasChanged) != 0) {
     code_head(c, m, b, s);
     if (!code_same(c, m.flags_same, s.flags, b.flags)) code_raw(c, s.flags, 8);
     code_shape(c, m, b, s);
   }
-  code_position(c, m, r, s);
-  code_rotation(c, m, r, s);
-  code_look(c, m, b, s);
-  if (!extras_same) code_extras(c, m, b, s);
+  if ((groups & kPositionChanged) != 0) code_position(c, m, r, s);
+  if ((groups & kRotationChanged) != 0) code_rotation(c, m, r, s);
+  if ((groups & kLookChanged) != 0) code_look(c, m, b, s);
+  if ((groups & kExtrasChanged) != 0) code_extras(c, m, b, s);
 }
 
 }  // namespace tickwire::delta

@@ -51,7 +51,6 @@ void decode_records(Reader& rd) {
   const FrameView& base = rd.refs.baseline;  // no baseline: empty
   const std::size_t nb = base.size();
   std::size_t i = 0;
-  // Each operation consumes a baseline record or adds one to the (capped) frame.
   // Each step keeps or consumes a baseline record or adds one to the (capped) frame.
   bool may_end = true;  // at the start, after an operation, and once the baseline is exhausted
   for (std::size_t steps = 0; steps <= nb + kMaxReplicaFrameStates && !rd.c.failed(); ++steps) {
@@ -60,12 +59,16 @@ void decode_records(Reader& rd) {
       return;
     }
     may_end = false;
-    if (i < nb && code_keep(rd.c, rd.m, keep_context(rd.older, base[i]), false)) {
+    // Past the baseline's records only an addition can follow: no step is coded.
+    const RecordStep step =
+        i < nb ? code_step(rd.c, rd.m, keep_context(rd.older, base[i]), rd.previous, RecordStep::kept) : RecordStep::added;
+    if (rd.c.failed()) return;
+    if (step == RecordStep::kept) {
       rd.copy_run(base, i, 1);
       continue;
     }
     may_end = true;
-    const RecordOp op = code_op(rd.c, rd.m, rd.previous, RecordOp::changed);
+    const RecordOp op = op_of(step);
     rd.previous = op;
     if (op == RecordOp::added) {
       uint64_t gap = 0;

@@ -32,9 +32,10 @@ struct Walk {
     if (now > mark) section += now - mark;
     mark = now;
   }
-  void op(RecordOp o) {
-    code_op(c, m, previous, o);
-    previous = o;
+  // The step at baseline record `base`; past the baseline (null) an addition, coded by nothing.
+  void step(const ReplicaState* base, RecordStep s) {
+    if (base != nullptr) code_step(c, m, keep_context(older, *base), previous, s);
+    if (s != RecordStep::kept) previous = op_of(s);
   }
   // `from_baseline`: base is the baseline's record (a changed one), not a default state (an added one).
   void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state, bool from_baseline) {
@@ -84,31 +85,31 @@ void encode_records(Walk& w, const FrameView& cur) {
       }
     }
     may_end = false;
-    if (i < nb) {
-      const bool keep = j < nc && i < nb - tail && same_record(base[i], cur[j]);
-      code_keep(w.c, w.m, keep_context(w.older, base[i]), keep);
+    const ReplicaState* at = i < nb ? &base[i] : nullptr;  // the baseline record the step is at
+    const RecordStep step = at == nullptr                                      ? RecordStep::added
+                            : j < nc && i < nb - tail && same_record(*at, cur[j]) ? RecordStep::kept
+                            : j == nc || at->id < cur[j].id                   ? RecordStep::removed
+                            : at->id == cur[j].id                              ? RecordStep::changed
+                                                                               : RecordStep::added;
+    w.step(at, step);
+    if (step == RecordStep::kept) {
       w.charge(w.stats.skip_bits);
-      if (keep) {
-        w.last_id = base[i].id;
-        ++i, ++j, ++w.stats.unchanged;
-        continue;
-      }
+      w.last_id = at->id;
+      ++i, ++j, ++w.stats.unchanged;
+      continue;
     }
     may_end = true;
-    if (i < nb && (j == nc || base[i].id < cur[j].id)) {
-      w.op(RecordOp::removed);
+    if (step == RecordStep::removed) {
       w.last_id = base[i++].id;
       w.charge(w.stats.removal_bits);
       ++w.stats.removed;
-    } else if (i < nb && base[i].id == cur[j].id) {
-      w.op(RecordOp::changed);
+    } else if (step == RecordStep::changed) {
       w.charge(w.stats.skip_bits);
       const ReplicaState& b = base[i++];
       w.record(cur[j], b, w.older.find(b.id, b), true);
       w.last_id = cur[j++].id;
       ++w.stats.changed;
     } else {
-      w.op(RecordOp::added);
       uint64_t gap = static_cast<uint64_t>(static_cast<int64_t>(cur[j].id) - w.last_id - 1);
       w.c.uint(w.m.id_gap, gap, 33);
       w.charge(w.stats.skip_bits);

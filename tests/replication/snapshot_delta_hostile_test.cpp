@@ -1,7 +1,7 @@
 // Hostile SnapshotDelta bodies: each rule the decoder enforces, broken by a body crafted with the
 // codec's own coder (unchecked), is refused with its reason, and nothing is misapplied: a body
-// needing a reference it was not given, ids out of order or repeated, operations past the
-// baseline, too many channels or sections, a bad form, a corrupt stream, trailing bytes.
+// needing a reference it was not given, ids out of order or repeated, a step symbol no step has,
+// too many channels or sections, a bad form, a corrupt stream, trailing bytes.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -17,6 +17,7 @@ namespace {
 using delta::EncodeIO;
 using delta::FrameModels;
 using delta::RecordOp;
+using delta::RecordStep;
 
 // Writes a body by hand: header, no owner, then whatever ops the test scripts.
 class Crafter {
@@ -30,11 +31,11 @@ class Crafter {
     if (baseline) io_.bit(models_.fit, fit);
   }
   void end(bool end) { delta::code_end(io_, models_, end); }
-  // Bodies here use no older frame, so every kept decision is in the no_older context.
-  void keep(bool keep) { delta::code_keep(io_, models_, delta::KeepContext::no_older, keep); }
-  void op(RecordOp op) {
-    delta::code_op(io_, models_, previous_, op);
-    previous_ = op;
+  // The step at a baseline record (none past the baseline: an addition follows uncoded). Bodies
+  // here use no older frame, so every step is in the no_older context.
+  void step(RecordStep step) {
+    (void)delta::code_step(io_, models_, delta::KeepContext::no_older, previous_, step);
+    if (step != RecordStep::kept && step <= RecordStep::removed) previous_ = delta::op_of(step);
   }
   void gap(uint64_t gap) { io_.uint(models_.id_gap, gap, 33); }
   void record(const ReplicaState& base, ReplicaState s, const ReplicaKinds& kinds) {
@@ -97,39 +98,48 @@ TEST(SnapshotDeltaHostile, AddedIdsMustAscendAndBeNew) {
   for (const auto& [gap, reason] : {std::pair{3u, DeltaRefusal::id_out_of_order}, {2u, DeltaRefusal::duplicate_id}}) {
     Crafter c(true, false);  // id 2 kept, then an id added before 5: 6 (past it) or 5 (held)
     c.end(false);
-    c.keep(true);
-    c.keep(false);
-    c.op(RecordOp::added);
+    c.step(RecordStep::kept);
+    c.step(RecordStep::added);
     c.gap(gap);
     c.record(ReplicaState{}, fresh, f.kinds);
     c.end(true);
     EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), reason);
   }
   {
-    Crafter c(false, false);  // an id past 2^32 - 1
+    Crafter c(false, false);  // an id past 2^32 - 1 (no baseline: an addition, uncoded)
     c.end(false);
-    c.op(RecordOp::added);
     c.gap(uint64_t{1} << 32);
     EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::id_out_of_order);
   }
 }
 
-TEST(SnapshotDeltaHostile, OperationsPastTheBaselineAreRefused) {
+TEST(SnapshotDeltaHostile, StepSymbolsNoStepHasAreRefused) {
   Fixture f;
-  for (RecordOp op : {RecordOp::removed, RecordOp::changed}) {
-    Crafter c(true, false);  // all three baseline records kept, then a fourth removed or changed
+  for (unsigned symbol = static_cast<unsigned>(RecordStep::removed) + 1; symbol < delta::kCdfSymbols; ++symbol) {
+    Crafter c(true, false);  // the first baseline record kept, then a symbol past `removed`
     c.end(false);
-    for (int k = 0; k < 3; ++k) c.keep(true);
-    c.end(false);
-    c.op(op);
-    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::not_in_baseline);
+    c.step(RecordStep::kept);
+    c.step(static_cast<RecordStep>(symbol));
+    EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), DeltaRefusal::corrupt_stream) << "symbol " << symbol;
   }
-  {
-    Crafter c(false, false);  // a removal with no baseline at all
-    c.end(false);
-    c.op(RecordOp::removed);
-    EXPECT_EQ(f.refused(c.finish(), {}), DeltaRefusal::not_in_baseline);
-  }
+}
+
+// Past the baseline's records no removal or change can be named: what follows is an addition.
+TEST(SnapshotDeltaHostile, PastTheBaselineOnlyAdditionsFollow) {
+  Fixture f;
+  Rng rng(5);
+  const ReplicaState fresh = test::random_state(rng, 0);
+  Crafter c(true, false);  // all three baseline records kept, then an addition after id 9
+  c.end(false);
+  for (int k = 0; k < 3; ++k) c.step(RecordStep::kept);
+  c.end(false);
+  c.gap(2);
+  c.record(ReplicaState{}, fresh, f.kinds);
+  c.end(true);
+  ReplicaFrame out;
+  ASSERT_TRUE(decode_snapshot_delta(c.finish(), 10, {&f.baseline, nullptr}, f.kinds, out).ok());
+  ASSERT_EQ(out.states.size(), 4u);
+  EXPECT_EQ(out.states[3].id, 12u);
 }
 
 TEST(SnapshotDeltaHostile, OverCapShapesAreRefused) {
@@ -146,8 +156,7 @@ TEST(SnapshotDeltaHostile, OverCapShapesAreRefused) {
   for (const auto& [state, reason] : cases) {
     Crafter c(true, false);
     c.end(false);
-    c.keep(false);
-    c.op(RecordOp::changed);
+    c.step(RecordStep::changed);
     c.record(f.baseline.states[0], state, f.kinds);
     c.end(true);
     EXPECT_EQ(f.refused(c.finish(), {&f.baseline, nullptr}), reason);
