@@ -321,7 +321,8 @@ void ClientSnapshotBuilder::order_picks() {
 
 // The state as `out` keeps it: a pointer into a shared world frame `out` then holds (this tick's,
 // or the one a held state was sent from, while that is at most kMaxSharedAgeTicks old and `out`
-// points into fewer than SentFrame::kMaxSources), else a copy of its own. A held state's frame is
+// points into fewer than SentFrame::kMaxSources), else a copy of its own (null until
+// point_at_copies(): the copies may move while they are added). A held state's frame is
 // found among the frames `out` already holds, then among the newest frame's and the baseline's.
 const ReplicaState* ClientSnapshotBuilder::share(SentFrame& out, const ReplicaState* state) {
   for (const std::shared_ptr<const WorldStates>& source : out.sources) {
@@ -340,7 +341,16 @@ const ReplicaState* ClientSnapshotBuilder::share(SentFrame& out, const ReplicaSt
     return state;
   }
   out.copies.push_back(*state);
-  return &out.copies.back();
+  return nullptr;  // point_at_copies() fills it in once the copies stop moving
+}
+
+// The states share() copied, in order: pointed at once every copy is made.
+void ClientSnapshotBuilder::point_at_copies(SentFrame& out) {
+  std::size_t next = 0;
+  for (std::size_t i = 0; next < out.copies.size() && i < out.states.size(); ++i) {
+    if (out.states[i] == nullptr) out.states[i] = &out.copies[next++];
+  }
+  TW_ASSERT(next == out.copies.size(), "a copy no state points at");
 }
 
 void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const {
@@ -395,11 +405,11 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
 
   SentFrame& out = client.history.begin(tick_.tick, refs_, last_.frame);
   out.owner = view.owner;
-  out.copies.reserve(picks_.size());  // capacity kept: no allocation once warm, no pointer moved
   for (const Pick& p : picks_) {
     out.states.push_back(share(out, p.state));
     out.entities.push_back(FrameEntity{p.entity, p.entity == kNoEntity ? 0 : world_.incarnation(p.entity)});
   }
+  point_at_copies(out);
   diag.frame_entities = static_cast<uint32_t>(picks_.size()) - diag.shared;
   diag.baseline_age_ticks = refs_.baseline ? static_cast<uint32_t>(tick_.tick - refs_.baseline->tick) : 0;
   const bool predict = config_.predict_from_older && refs_.baseline != nullptr && refs_.older != nullptr;

@@ -138,6 +138,7 @@ class ClientSnapshotBuilder {
   void find_holds();
   void measure_shared(const FrameView& base, SnapshotDiagnostics& diag);
   const ReplicaState* share(SentFrame& out, const ReplicaState* state);
+  static void point_at_copies(SentFrame& out);
   // This tick's world states: the shared copy, or the caller's frame when none was free.
   const std::vector<ReplicaState>& world_states() const { return world_frame_ ? world_frame_->states : tick_.frame->states; }
   void reserve_holds(SnapshotDiagnostics& diag);

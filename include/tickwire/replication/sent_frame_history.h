@@ -35,7 +35,7 @@ struct SentFrame {
   std::vector<const ReplicaState*> states;     // ascending id
   std::vector<FrameEntity> entities;           // parallel to states
   std::vector<std::shared_ptr<const WorldStates>> sources;  // at most kMaxSources
-  std::vector<ReplicaState> copies;  // reserved before filling: never reallocated under `states`
+  std::vector<ReplicaState> copies;  // pointed at once complete (they may move while added)
 
   FrameView view() const { return FrameView(tick.wire_u32(), owner, states, this); }
   // Keeps `frame`'s owner detail and states as copies (a caller without shared world frames).
