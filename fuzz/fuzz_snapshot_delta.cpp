@@ -28,7 +28,7 @@ void check_decoded(const ReplicaFrame& frame, DeltaRefs refs, const ReplicaKinds
     TW_ASSERT(s.payload_count <= protocol::MaxComponentSections, "too many sections decoded");
     for (const ReplicaPayload& p : s.payloads) TW_ASSERT(p.channel_count <= protocol::MaxKindChannels, "too many channels");
   }
-  if (refs.baseline != nullptr && refs.baseline->tick > frame.tick) refs = {};  // unused by the body
+  if (refs.baseline && refs.baseline.tick() > frame.tick) refs = {};  // unused by the body
   static std::vector<uint8_t> body;
   static ReplicaFrame again;
   if (!encode_snapshot_delta(frame, refs, kinds, body).ok()) return;  // past MaxSnapshotBytes: not sendable

@@ -51,6 +51,7 @@ ClientSnapshotBuilder::ClientSnapshotBuilder(const InterestWorld& world, const R
     : world_(world),
       kinds_(kinds),
       config_(config),
+      world_frames_(config.max_shared_frames),
       state_of_(world.max_entities(), 0),
       in_frame_(world.max_entities()),
       base_(world.max_entities()),
@@ -88,6 +89,7 @@ void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
   shared_.clear();
   // This tick's states, kept once for every client's frame to point into (copied into each frame
   // instead while every shared frame is still held).
+  world_frame_.reset();  // the last tick's frame is free once no sent frame holds it
   world_frame_ = world_frames_.publish(tick.tick.wire_u32(), tick.frame->states);
   const std::vector<ReplicaState>& states = world_states();
   for (uint32_t i = 0; i < states.size(); ++i) {
@@ -157,7 +159,6 @@ void ClientSnapshotBuilder::measure_candidates(const InterestViewer& viewer, Sna
 }
 
 // With a loose budget only the held states are found: nothing is estimated, nothing reverted.
-// They are fetched meanwhile: each is a pointer into a shared world frame.
 void ClientSnapshotBuilder::find_holds() {
   const std::span<const uint32_t> entities = set_.entities();
   bases_.clear();
@@ -167,7 +168,6 @@ void ClientSnapshotBuilder::find_holds() {
   hold_total_bytes_ = 0;
   for (uint32_t entity : entities) {
     const ReplicaState* hold = in_frame_.test(entity) ? last_.find(entity, world_.incarnation(entity)) : nullptr;
-    prefetch_state(hold);  // read when the picks are collected, and by the encoder
     bases_.push_back(nullptr);
     holds_.push_back(hold);
     sizes_.push_back(0);
@@ -322,8 +322,9 @@ void ClientSnapshotBuilder::order_picks() {
 // The state as `out` keeps it: a pointer into a shared world frame `out` then holds (this tick's,
 // or the one a held state was sent from, while that is at most kMaxSharedAgeTicks old and `out`
 // points into fewer than SentFrame::kMaxSources), else a copy of its own (null until
-// point_at_copies(): the copies may move while they are added). A held state's frame is
-// found among the frames `out` already holds, then among the newest frame's and the baseline's.
+// point_at_copies(): the copies may move while they are added). A held state's frame is found
+// among the frames `out` already holds, then among the newest frame's and the baseline's. (An
+// entity at rest is selected again at no cost, so its state stays this tick's.)
 const ReplicaState* ClientSnapshotBuilder::share(SentFrame& out, const ReplicaState* state) {
   for (const std::shared_ptr<const WorldStates>& source : out.sources) {
     if (source->holds(state)) return state;

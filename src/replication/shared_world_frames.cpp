@@ -2,14 +2,9 @@
 // one up to the cap.
 #include "tickwire/replication/shared_world_frames.h"
 
-#include "tickwire/core/assert.h"
-
 namespace tickwire {
 
-SharedWorldFrames::SharedWorldFrames(uint32_t max_frames) : max_frames_(max_frames) {
-  TW_ASSERT(max_frames >= 1, "shared world frames need at least one frame");
-  frames_.reserve(max_frames);
-}
+SharedWorldFrames::SharedWorldFrames(uint32_t max_frames) : max_frames_(max_frames) { frames_.reserve(max_frames); }
 
 std::shared_ptr<const WorldStates> SharedWorldFrames::publish(uint32_t tick, std::span<const ReplicaState> states) {
   std::shared_ptr<WorldStates>* free = nullptr;

@@ -67,6 +67,9 @@ struct ClientSnapshotBuilderConfig {
   // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit
   // against the budget in estimate units (the estimate errs high; the entropy coder adapts).
   bool calibrate_estimates = true;
+  // Shared world frames alive at once (SharedWorldFrames): past them a tick's frames copy their
+  // states. 0: never share.
+  uint32_t max_shared_frames = SharedWorldFrames::kDefaultMaxFrames;
 };
 
 // What a build produced; `body` is the caller's buffer, `frame` lives in the client's history.

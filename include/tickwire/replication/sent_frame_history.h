@@ -30,6 +30,14 @@ struct FrameEntity {
 struct SentFrame {
   static constexpr std::size_t kMaxSources = 8;  // shared world frames one sent frame may point into
 
+  SentFrame() = default;
+  // A copy would point into the original's copies: frames stay where the history put them (a
+  // moved vector keeps its elements in place).
+  SentFrame(const SentFrame&) = delete;
+  SentFrame& operator=(const SentFrame&) = delete;
+  SentFrame(SentFrame&&) = default;
+  SentFrame& operator=(SentFrame&&) = default;
+
   Tick tick;
   std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
   std::vector<const ReplicaState*> states;     // ascending id

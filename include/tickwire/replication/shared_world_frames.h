@@ -29,7 +29,7 @@ class SharedWorldFrames {
   // Frames alive at once: the baseline window of sent frames, the holds they keep, and slack.
   static constexpr uint32_t kDefaultMaxFrames = 96;
 
-  explicit SharedWorldFrames(uint32_t max_frames = kDefaultMaxFrames);
+  explicit SharedWorldFrames(uint32_t max_frames = kDefaultMaxFrames);  // 0: publish() never shares
 
   // Copies the tick's states into a frame no sent frame holds any more (or a new one, up to
   // max_frames). Null when every frame is still held: the caller copies states instead.
