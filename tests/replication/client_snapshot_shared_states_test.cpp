@@ -32,7 +32,7 @@ struct Builder {
 };
 
 TEST(ClientSnapshotBuilder, WhereStatesLiveChangesNoByte) {
-  const uint64_t seed = test::test_seed(0x5eed'0d05);
+  const uint64_t seed = test::test_seed(0x5eed'0d07);
   constexpr uint32_t kEntities = 150;
   constexpr uint32_t kClients = 3;
   constexpr int64_t kTicks = 160;
