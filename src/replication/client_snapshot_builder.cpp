@@ -30,9 +30,10 @@ const ReplicaState* ClientSnapshotBuilder::FrameIndex::find(uint32_t entity, uin
 }
 
 namespace {
-// A client's frames, fetched whole while interest is composed: the estimates read the baseline's
-// and the newest frame's states. Not the older reference: the encoder reads only the motion of a
-// few of its records, in order, and fetching all of it costs more than it saves (measured).
+// A client's frames (their entity lists and state pointers; the states are in the shared world
+// frames, which the walks prefetch as they go), fetched while interest is composed: the builder
+// indexes the baseline and the newest frame. Not the older reference: the encoder reads it
+// sparsely, in order, and fetching all of it costs more than it saves (measured).
 template <class T>
 [[gnu::always_inline]] inline void prefetch_all(const std::vector<T>& items) {
   const char* bytes = reinterpret_cast<const char*>(items.data());
@@ -324,7 +325,7 @@ void ClientSnapshotBuilder::order_picks() {
 // points into fewer than SentFrame::kMaxSources), else a copy of its own (null until
 // point_at_copies(): the copies may move while they are added). A held state's frame is found
 // among the frames `out` already holds, then among the newest frame's and the baseline's. (An
-// entity at rest is selected again at no cost, so its state stays this tick's.)
+// entity at rest costs nothing to send, so it is chosen whenever its lane runs: its state stays young.)
 const ReplicaState* ClientSnapshotBuilder::share(SentFrame& out, const ReplicaState* state) {
   for (const std::shared_ptr<const WorldStates>& source : out.sources) {
     if (source->holds(state)) return state;
