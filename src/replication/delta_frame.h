@@ -26,7 +26,6 @@ inline constexpr std::size_t kRecordOps = 3;
 // What the walk does at the next baseline record, one symbol: keep it, or one of the operations.
 enum class RecordStep : uint8_t { kept = 0, changed = 1, added = 2, removed = 3 };
 inline constexpr RecordOp op_of(RecordStep step) { return static_cast<RecordOp>(static_cast<uint8_t>(step) - 1); }
-inline constexpr RecordStep step_of(RecordOp op) { return static_cast<RecordStep>(static_cast<uint8_t>(op) + 1); }
 
 // How the older frame saw a baseline record, the context of its "kept" decision: a record that
 // changed from the older frame to the baseline is likely moving still, one that did not, at rest.

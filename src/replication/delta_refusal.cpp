@@ -14,7 +14,6 @@ std::string_view delta_refusal_name(DeltaRefusal reason) {
     case DeltaRefusal::too_many_records: return "too_many_records";
     case DeltaRefusal::id_out_of_order: return "id_out_of_order";
     case DeltaRefusal::duplicate_id: return "duplicate_id";
-    case DeltaRefusal::not_in_baseline: return "not_in_baseline";
     case DeltaRefusal::bad_form: return "bad_form";
     case DeltaRefusal::too_many_sections: return "too_many_sections";
     case DeltaRefusal::too_many_channels: return "too_many_channels";

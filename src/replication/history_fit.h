@@ -43,7 +43,6 @@ FitWeights fit_weights(std::span<const int32_t> taus, int32_t ahead);
 // Finds records of a frame by ascending id, walking it once per body.
 class FrameCursor {
  public:
-  static constexpr std::size_t kPrefetchRecords = 6;  // how far ahead of the walk states are fetched
 
   FrameCursor() = default;
   explicit FrameCursor(const FrameView& frame) : frame_(frame) {}
@@ -51,7 +50,7 @@ class FrameCursor {
   const ReplicaState* find(uint32_t id, const ReplicaState& base) {
     const std::size_t size = frame_.size();  // no frame: empty
     while (next_ < size && frame_[next_].id < id) ++next_;
-    frame_.prefetch(next_ + kPrefetchRecords);  // a frame of pointers reads scattered states
+    frame_.prefetch(next_ + kPrefetchAheadRecords);
     if (next_ < size && frame_[next_].id == id && frame_[next_].form == base.form) return &frame_[next_];
     return nullptr;
   }

@@ -53,9 +53,6 @@ std::size_t coded_records(const FrameView& current, const FrameView& baseline) {
   return std::max(current.size(), baseline.size());  // no baseline: empty
 }
 
-// How far ahead of the walk the states are fetched (a server's frames point into shared ones).
-constexpr std::size_t kPrefetchRecords = 6;
-
 // Records equal at the end of both frames: past this many, `end` is cheaper than a kept decision each.
 constexpr std::size_t kEndAfterTailRecords = 32;
 
@@ -73,8 +70,8 @@ void encode_records(Walk& w, const FrameView& cur) {
   std::size_t i = 0, j = 0;
   bool may_end = true;  // at the start, after an operation, and once the baseline is exhausted
   while (true) {
-    base.prefetch(i + kPrefetchRecords);
-    cur.prefetch(j + kPrefetchRecords);
+    base.prefetch(i + kPrefetchAheadRecords);
+    cur.prefetch(j + kPrefetchAheadRecords);
     if (may_end || i == nb) {
       const bool end = i == nb - tail && j == nc - tail;
       code_end(w.c, w.m, end);

@@ -20,7 +20,6 @@ enum class DeltaRefusal : uint8_t {
   too_many_records,         // more coded records, or a larger frame, than the caps allow
   id_out_of_order,          // an added id not above the previous id
   duplicate_id,             // an added id the baseline already holds at that place
-  not_in_baseline,          // a change, removal or run past the baseline's records
   bad_form,                 // a record form that is neither entity nor object
   too_many_sections,        // more than MaxComponentSections payloads
   too_many_channels,        // a payload declaring more than MaxKindChannels channels

@@ -13,6 +13,10 @@
 
 namespace tickwire {
 
+// How far ahead of a walk through a frame its states are fetched (a frame of pointers reads
+// scattered states).
+inline constexpr std::size_t kPrefetchAheadRecords = 6;
+
 class FrameView {
  public:
   FrameView() = default;
@@ -38,8 +42,8 @@ class FrameView {
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   const ReplicaState& operator[](std::size_t i) const { return states_ != nullptr ? states_[i] : *refs_[i]; }
-  // Starts fetching state i's cache lines, if the frame has one (a frame of pointers reads
-  // scattered states: the walks prefetch a few records ahead).
+  // Starts fetching state i's cache lines, if the frame has one (the walks call it
+  // kPrefetchAheadRecords ahead).
   [[gnu::always_inline]] void prefetch(std::size_t i) const {
     if (i < size_) prefetch_state(&(*this)[i]);
   }
