@@ -17,8 +17,8 @@
 
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/interest_set.h"
-#include "tickwire/replication/priority_budget.h"
+#include "tickwire/replication/interest/interest_set.h"
+#include "tickwire/replication/budget/priority_budget.h"
 
 namespace interest_bench {
 

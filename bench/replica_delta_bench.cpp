@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/smallest_three.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/frames/smallest_three.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace replica_delta_bench {
 

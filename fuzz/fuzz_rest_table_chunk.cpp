@@ -11,7 +11,7 @@
 
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/rest_table_chunk.h"
-#include "tickwire/replication/rest_table_assembler.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
 #include "tickwire/transport/byte_cursor.h"
 #include "tickwire/wire/codec.h"
 

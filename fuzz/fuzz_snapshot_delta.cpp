@@ -13,7 +13,7 @@
 #include "../tests/replication/snapshot_delta_fuzz_input.h"
 #include "tickwire/core/assert.h"
 #include "tickwire/core/bytes.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace {
 

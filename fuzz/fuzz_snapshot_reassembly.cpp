@@ -17,7 +17,7 @@
 
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/snapshot_fragment.h"
-#include "tickwire/replication/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
 #include "tickwire/transport/byte_cursor.h"
 #include "tickwire/wire/codec.h"
 

@@ -10,9 +10,9 @@
 #include "tickwire/core/assert.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/snapshot_delta.h"
-#include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/sent_frame_history.h"
-#include "tickwire/replication/sent_frame_history.h"
+#include "tickwire/replication/frames/held_frames.h"
+#include "tickwire/replication/frames/sent_frame_history.h"
+#include "tickwire/replication/frames/sent_frame_history.h"
 #include "tickwire/wire/codec.h"
 #include "wire_overhead.h"
 

@@ -12,7 +12,7 @@
 
 #include "bandwidth_scenario.h"
 #include "precision_check.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire::bench {
 

@@ -10,8 +10,8 @@
 
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
-#include "tickwire/replication/replica_kinds.h"
-#include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/frames/replica_kinds.h"
+#include "tickwire/replication/frames/replica_state.h"
 
 namespace tickwire::bench {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "tickwire/protocol/snapshot_delta.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::bench {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire::bench {
 namespace {

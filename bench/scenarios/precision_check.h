@@ -8,8 +8,8 @@
 #include <string>
 
 #include "bandwidth_scenario.h"
-#include "tickwire/replication/replica_kinds.h"
-#include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/frames/replica_kinds.h"
+#include "tickwire/replication/frames/replica_state.h"
 
 namespace tickwire::bench {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/client_snapshot_builder.h"
+#include "tickwire/replication/builder/client_snapshot_builder.h"
 
 namespace tickwire::bench {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tickwire/replication/client_snapshot_builder.h"
+#include "tickwire/replication/builder/client_snapshot_builder.h"
 
 namespace tickwire::bench {
 

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "tickwire/replication/snapshot_fragment_budget.h"
+#include "tickwire/replication/fragments/snapshot_fragment_budget.h"
 
 namespace tickwire::bench {
 

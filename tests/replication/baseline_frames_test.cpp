@@ -2,8 +2,8 @@
 // client reports holding it, references stay inside the window, and the report round-trips.
 #include <gtest/gtest.h>
 
-#include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/sent_frame_history.h"
+#include "tickwire/replication/frames/held_frames.h"
+#include "tickwire/replication/frames/sent_frame_history.h"
 
 namespace tickwire {
 namespace {

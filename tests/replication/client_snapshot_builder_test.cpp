@@ -15,7 +15,7 @@
 #include "client_snapshot_rig.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/record_cost_estimate.h"
+#include "tickwire/replication/budget/record_cost_estimate.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {

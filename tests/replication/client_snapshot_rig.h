@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "tickwire/replication/client_snapshot_builder.h"
+#include "tickwire/replication/builder/client_snapshot_builder.h"
 
 namespace tickwire::test {
 

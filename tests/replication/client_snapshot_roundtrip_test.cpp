@@ -13,7 +13,7 @@
 #include "client_snapshot_rig.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/held_frames.h"
+#include "tickwire/replication/frames/held_frames.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {

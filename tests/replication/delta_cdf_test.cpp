@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../src/replication/delta_coding.h"
+#include "../../src/replication/delta/delta_coding.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
 

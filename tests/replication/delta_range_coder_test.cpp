@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../src/replication/delta_range_coder.h"
+#include "../../src/replication/delta/delta_range_coder.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
 

@@ -1,6 +1,6 @@
 // Handle layouts: owner 8 | index 24 in EntityNetHandle; handle 32 | generation 16 | flags 16 in
 // EntityRef.
-#include "tickwire/replication/entity_handle.h"
+#include "tickwire/replication/handles/entity_handle.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The slot allocator against ABA: 2^20 reuses, and no (handle, generation) pair is ever issued
 // twice, so no stale EntityRef resolves to a later occupant; a slot at its last generation is
 // retired, never wrapped; hostile refs are refused with a reason.
-#include "tickwire/replication/entity_slots.h"
+#include "tickwire/replication/handles/entity_slots.h"
 
 #include <gtest/gtest.h>
 

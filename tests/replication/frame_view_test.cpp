@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "tickwire/replication/frame_view.h"
+#include "tickwire/replication/frames/frame_view.h"
 
 namespace tickwire {
 namespace {

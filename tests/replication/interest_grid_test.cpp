@@ -2,7 +2,7 @@
 // covered area, several cell sizes and radii), random inserts, moves and removes, and every query,
 // over the cell lists or the compacted layout, must return exactly the entities a scan of all
 // positions finds.
-#include "tickwire/replication/interest_grid.h"
+#include "tickwire/replication/interest/interest_grid.h"
 
 #include <gtest/gtest.h>
 

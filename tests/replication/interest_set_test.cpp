@@ -2,7 +2,7 @@
 // minus entities private to another owner, subtracted last (so even an always-relevant private
 // entity, or a pulled-in private parent, of another owner stays out); checked case by case and
 // against a reference built from the rules over seeded random worlds.
-#include "tickwire/replication/interest_set.h"
+#include "tickwire/replication/interest/interest_set.h"
 
 #include <gtest/gtest.h>
 

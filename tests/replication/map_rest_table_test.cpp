@@ -1,7 +1,7 @@
 // The server's rest table: a take mints a new server-wide revision and holds the records sorted;
 // the table slices into chunks of at most 512 records (ceil(n / 512), one empty chunk for an empty
 // table) that wire-encode; and a retake is due exactly when a named entity stops being collected.
-#include "tickwire/replication/map_rest_table.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
 
 #include <gtest/gtest.h>
 

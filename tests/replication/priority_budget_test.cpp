@@ -2,7 +2,7 @@
 // still sent within a bound derived from the accumulator rule; required parents always precede
 // their children in the same send; a scene frame is sent whole or not at all; the pose lane runs
 // every tick and the world lane only on snapshot ticks; a tick allocates nothing after warm-up.
-#include "tickwire/replication/priority_budget.h"
+#include "tickwire/replication/budget/priority_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/record_quantizer.h"
-#include "tickwire/replication/smallest_three.h"
+#include "tickwire/replication/frames/record_quantizer.h"
+#include "tickwire/replication/frames/smallest_three.h"
 
 namespace tickwire {
 namespace {

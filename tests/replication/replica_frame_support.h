@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/replica_state.h"
-#include "tickwire/replication/smallest_three.h"
+#include "tickwire/replication/frames/replica_state.h"
+#include "tickwire/replication/frames/smallest_three.h"
 
 namespace tickwire::test {
 

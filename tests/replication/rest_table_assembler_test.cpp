@@ -1,12 +1,12 @@
 // The client's rest-table assembler: a server's chunks rebuild the very table it took; a newer
 // revision abandons a partial one and replaces a whole one; and every hostile chunk is refused,
 // counted under its reason, and never leaves a half-built table current.
-#include "tickwire/replication/rest_table_assembler.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
 
 #include <gtest/gtest.h>
 
 #include "rest_table_support.h"
-#include "tickwire/replication/map_rest_table.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
 
 namespace tickwire {
 namespace {

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "rest_table_support.h"
-#include "tickwire/replication/map_rest_table.h"
-#include "tickwire/replication/rest_table_assembler.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {

@@ -12,8 +12,8 @@
 #include "fuzz_seed_check.h"
 #include "support.h"
 #include "tickwire/core/bytes.h"
-#include "tickwire/replication/map_rest_table.h"
-#include "tickwire/replication/rest_table_assembler.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {

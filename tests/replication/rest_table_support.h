@@ -7,7 +7,7 @@
 
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/rest_table_chunk.h"
-#include "tickwire/replication/rest_table.h"
+#include "tickwire/replication/rest_table/rest_table.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::test {

@@ -2,7 +2,7 @@
 // window; a new frame never overwrites a reference in use or the newest frame; acks for frames not
 // held (too old, never sent, discarded) change nothing; a slot no longer usable as a reference is
 // the first reused.
-#include "tickwire/replication/sent_frame_history.h"
+#include "tickwire/replication/frames/sent_frame_history.h"
 
 #include <gtest/gtest.h>
 

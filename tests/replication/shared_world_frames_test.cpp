@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "tickwire/replication/shared_world_frames.h"
+#include "tickwire/replication/frames/shared_world_frames.h"
 
 namespace tickwire {
 namespace {

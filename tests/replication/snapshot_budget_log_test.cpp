@@ -1,7 +1,7 @@
 // The snapshot budget log writes a line when the snapshot's composition changes (entity count, or
 // a budget crossing: whole <-> fragmented, a new fragment count, the ceiling), never merely because
 // a tick passed, plus one diagnostics line per interval carrying bytes, fragments and entities.
-#include "tickwire/replication/snapshot_budget_log.h"
+#include "tickwire/replication/budget/snapshot_budget_log.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ringbuffer_sink.h>

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <vector>
 
-#include "../../src/replication/delta_frame.h"
+#include "../../src/replication/delta/delta_frame.h"
 #include "replica_frame_support.h"
 #include "support.h"
-#include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/frames/held_frames.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "replica_frame_support.h"
 #include "tickwire/core/bytes.h"
-#include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/frames/held_frames.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire::test {
 

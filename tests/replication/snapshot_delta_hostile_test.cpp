@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "../../src/replication/delta_frame.h"
+#include "../../src/replication/delta/delta_frame.h"
 #include "replica_frame_support.h"
 #include "support.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire {
 namespace {

@@ -9,7 +9,7 @@
 #include "replica_frame_support.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire {
 namespace {

@@ -11,8 +11,8 @@
 #include "snapshot_fragment_support.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/snapshot_reassembler.h"
-#include "tickwire/replication/snapshot_slicer.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_slicer.h"
 
 namespace tickwire {
 namespace {

@@ -14,8 +14,8 @@
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot_fragment.h"
-#include "tickwire/replication/snapshot_reassembler.h"
-#include "tickwire/replication/snapshot_slicer.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_slicer.h"
 #include "tickwire/transport/endpoint_config.h"
 #include "tickwire/wire/codec.h"
 

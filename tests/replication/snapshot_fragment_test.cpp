@@ -8,7 +8,7 @@
 #include "snapshot_fragment_support.h"
 #include "support.h"
 #include "tickwire/core/bytes.h"
-#include "tickwire/replication/snapshot_fragment_budget.h"
+#include "tickwire/replication/fragments/snapshot_fragment_budget.h"
 #include "tickwire/transport/message_envelope.h"
 #include "tickwire/wire/describe_walker.h"
 

@@ -2,7 +2,7 @@
 // count, duplicates, a count differing from its set's, stale and closed ticks, empty and oversized
 // slices, a set that would complete past the maximum), each refused and counted under its reason
 // with the set in progress left intact; and a newer tick abandoning a partial set.
-#include "tickwire/replication/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include "allocation_counter.h"
 #include "snapshot_fragment_support.h"
 #include "support.h"
-#include "tickwire/replication/snapshot_reassembler.h"
-#include "tickwire/replication/snapshot_slicer.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_slicer.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_endpoint.h"
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "tickwire/replication/client_snapshot_builder.h"
+#include "tickwire/replication/builder/client_snapshot_builder.h"
 #include "tickwire/server/room_interest.h"
 
 namespace tickwire {

@@ -3,8 +3,8 @@
 // at rest is one the table names, so no retake is asked for until the map is reinstalled.
 #include <gtest/gtest.h>
 
-#include "tickwire/replication/map_rest_table.h"
-#include "tickwire/replication/rest_table_assembler.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"

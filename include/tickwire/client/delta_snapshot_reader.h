@@ -16,10 +16,10 @@
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
-#include "tickwire/replication/held_frames.h"
-#include "tickwire/replication/replica_kinds.h"
-#include "tickwire/replication/rest_table_assembler.h"
-#include "tickwire/replication/snapshot_delta_codec.h"
+#include "tickwire/replication/frames/held_frames.h"
+#include "tickwire/replication/frames/replica_kinds.h"
+#include "tickwire/replication/rest_table/rest_table_assembler.h"
+#include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire {
 

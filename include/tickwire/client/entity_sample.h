@@ -9,7 +9,7 @@
 
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/vec3.h"
-#include "tickwire/replication/entity_handle.h"
+#include "tickwire/replication/handles/entity_handle.h"
 
 namespace tickwire {
 

@@ -21,7 +21,7 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_fragment.h"
-#include "tickwire/replication/snapshot_reassembler.h"
+#include "tickwire/replication/fragments/snapshot_reassembler.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_client.h"
 #include "tickwire/wire/codec.h"

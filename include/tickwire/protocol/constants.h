@@ -19,6 +19,7 @@ inline constexpr std::size_t MaxRestTableChunks = MaxRestTableObjects / RestTabl
 inline constexpr std::size_t MaxBaselineTicks = 32;  // a delta's baseline is at most this many ticks old
 inline constexpr std::size_t MaxChannels = 4;
 inline constexpr std::size_t MaxKindChannels = 4;        // KindPayload float channels
+inline constexpr std::size_t MaxPawnValues = 4;          // the game's floats in a pawn detail or claim
 inline constexpr std::size_t MaxComponentSections = 4;   // per object record
 inline constexpr std::size_t MaxSchemaTextBytes = 60000; // a schema text crosses the wire once per hash
 inline constexpr std::size_t MaxBuildNameBytes = 64;

@@ -16,7 +16,7 @@
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
-#include "tickwire/replication/entity_slots.h"
+#include "tickwire/replication/handles/entity_slots.h"
 #include "tickwire/server/session_inputs.h"
 #include "tickwire/server/simulation.h"
 #include "tickwire/transport/message_envelope.h"

@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tickwire/replication/interest_world.h"
-#include "tickwire/replication/replica_kinds.h"
-#include "tickwire/replication/replica_state.h"
+#include "tickwire/replication/interest/interest_world.h"
+#include "tickwire/replication/frames/replica_kinds.h"
+#include "tickwire/replication/frames/replica_state.h"
 
 namespace tickwire {
 

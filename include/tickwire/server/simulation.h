@@ -10,7 +10,7 @@
 #include "tickwire/clock/tick.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
-#include "tickwire/replication/entity_handle.h"
+#include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
 
