@@ -155,8 +155,9 @@ void scenario_a(uint32_t older_gap) {
     pawn.kind = 1;
     pawn.position = {quant(px, 1.0 / 512), quant(py, 1.0 / 512), quant(1.0, 1.0 / 512)};
     pawn.yaw = static_cast<uint16_t>(side * 1024);
-    pawn.eye_height = 1.6f;
     pawn.payload_count = 1;
+    pawn.payloads[0].channel_count = 1;
+    pawn.payloads[0].channels[0] = 1.6f;  // the eye height channel
     f.states.insert(f.states.begin(), pawn);
     protocol::OwnerDetail owner;
     owner.ack = protocol::InputAck{tick + 3};
@@ -164,8 +165,7 @@ void scenario_a(uint32_t older_gap) {
     owner.pawn.pawn_ref = 0x1000000007;
     owner.pawn.position = {px, py, 1.0f};
     owner.pawn.velocity = {vx, vy, 0};
-    owner.pawn.stance_height = 1.8f;
-    owner.pawn.eye_height = 1.6f;
+    owner.pawn.values = protocol::PawnValues{{1.8f}, {1.6f}};
     owner.pawn.flags = 1;
     owner.claim = protocol::ClaimOutcome::accepted;
     f.owner = owner;
@@ -344,7 +344,7 @@ int main(int argc, char** argv) {
   const uint32_t gap = argc > 1 && argv[1][0] != '-' ? static_cast<uint32_t>(std::atoi(argv[1])) : 6;
   replica_delta_bench::scenario_a(gap);
   replica_delta_bench::scenario_b(gap);
-  replica_delta_bench::scenario_c(gap == 6 ? 3 : gap, ReplicaPrecision::rotation_steps_for_angle(0.001));
+  replica_delta_bench::scenario_c(gap == 6 ? 3 : gap, tickwire::rotation_steps_for_angle(0.001));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

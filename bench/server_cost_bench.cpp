@@ -26,8 +26,8 @@ void BM_ServerCost(benchmark::State& state) {
   state.counters["max_ms"] = r.tick_ms.max;
   state.counters["ns_per_client_visible"] = r.ns_per_client_visible;
   state.counters["visible_per_client"] = r.visible_per_client;
-  state.counters["compose_ms"] = r.compose_ms;
-  state.counters["encode_ms"] = r.encode_ms;
+  state.counters["frame_ms"] = r.frame_ms;
+  state.counters["clients_ms"] = r.clients_ms;
   state.counters["msg_B_mean"] = r.message_bytes_mean;
   state.counters["correct"] = r.correct() ? 1 : 0;
   kept() = r;

@@ -26,11 +26,10 @@ std::vector<uint8_t> batch_bytes() {
   batch.tick = 1000;
   for (int i = 0; i < kRecords; ++i) {
     protocol::EntityRecord e;
-    e.kind = protocol::NetKind::prop;
+    e.kind = 2;
     e.position = {static_cast<float>(rng.unit() * 100), static_cast<float>(rng.unit() * 10), static_cast<float>(rng.unit() * 100)};
     e.yaw_deg = static_cast<float>(rng.unit() * 360);
     e.pitch_deg = static_cast<float>(rng.unit() * 90);
-    e.eye_height = 1.6f;
     e.flags = 1;
     if (i % 3 == 0) e.rotation = protocol::Rotation{wire::Quat{0, 0.38268343f, 0, 0.9238795f}};
     e.payload.channels = {protocol::KindChannel{0.5f}};

@@ -12,17 +12,16 @@
 
 #include "commands.h"
 #include "sample_stats.h"
+#include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/clock/system_host_timer.h"
-#include "tickwire/protocol/wire_messages.h"
-#include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/key_file.h"
-#include "tickwire/transport/udp_socket.h"
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/reference_map.h"
+#include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::cli {
 namespace {
@@ -36,6 +35,7 @@ struct BotOptions {
   std::string key_path;
   std::string behaviour = "wander";
   std::string map_path;  // the map the server runs (the bots predict against its boxes)
+  uint64_t protocol_id = netcode::kDefaultProtocolId;
   double seconds = 30;
   double frame_hz = 100;
   uint64_t first_client_id = 1000;
@@ -44,30 +44,31 @@ struct BotOptions {
 };
 
 struct Bot {
-  std::unique_ptr<UdpSocket> socket;
-  std::unique_ptr<NetcodeClient> netcode;
-  std::unique_ptr<ReliableClient> reliable;
-  std::unique_ptr<GameClient> client;
+  std::unique_ptr<Client> client;
   world::BotBrain brain;
   SampleStats snapshot_bytes;
   std::optional<double> welcomed_at_s;  // when the welcome arrived (the snapshot rate counts from it)
 };
 
 nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
-  const GameClient& c = *bot.client;
+  const GameClient& c = bot.client->game();
+  const ClientStats stats = bot.client->stats();
+  const ClientStatus status = bot.client->status();
   nlohmann::json j;
   j["id"] = id;
-  j["welcomed"] = c.session().welcomed();
-  j["refused"] = c.session().refused();
-  const ReliableEndpoint* endpoint = bot.reliable->endpoint();
-  const ConnectionStats stats = endpoint != nullptr ? endpoint->stats() : ConnectionStats{};
+  j["welcomed"] = stats.welcomed;
+  j["refused"] = status.phase == ClientPhase::refused;
+  j["status"] = status.reason;
   j["rtt_ms"] = stats.rtt_ms;
   j["bytes_up"] = stats.bytes_sent;
   j["bytes_down"] = stats.bytes_received;
   j["up_bps"] = elapsed_s > 0 ? static_cast<double>(stats.bytes_sent) * 8 / elapsed_s : 0.0;
   j["down_bps"] = elapsed_s > 0 ? static_cast<double>(stats.bytes_received) * 8 / elapsed_s : 0.0;
-  j["reliable_failed"] = stats.failed;
-  j["snapshots"] = c.counters().snapshots;
+  nlohmann::json reasons = nlohmann::json::object();
+  for (const ReasonCount& r : stats.reasons) reasons[r.name] = r.count;
+  j["reasons"] = reasons;
+  j["reliable_failed"] = stats.link_failed;
+  j["snapshots"] = stats.snapshots;
   j["welcomed_at_s"] = bot.welcomed_at_s.value_or(elapsed_s);
   j["snapshot_hz"] = bot.welcomed_at_s && elapsed_s > *bot.welcomed_at_s
                          ? static_cast<double>(c.counters().snapshots) / (elapsed_s - *bot.welcomed_at_s)
@@ -75,11 +76,11 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["snapshot_bytes"] = {{"mean", bot.snapshot_bytes.mean()},
                          {"p99", bot.snapshot_bytes.percentile(0.99)},
                          {"max", bot.snapshot_bytes.max()}};
-  j["fragments"] = c.session().fragments_received();
-  j["inputs_sent"] = c.counters().inputs_sent;
-  j["claims_accepted"] = c.counters().claims_accepted;    // ClaimAccepted telemetry
-  j["claims_corrected"] = c.counters().claims_corrected;
-  j["frame_refused"] = c.session().drops()[ClientDrop::frame_refused];
+  j["fragments"] = stats.fragments;
+  j["inputs_sent"] = stats.inputs_sent;
+  j["claims_accepted"] = stats.claims_accepted;  // ClaimAccepted telemetry
+  j["claims_corrected"] = stats.claims_corrected;
+  j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});
   if (const auto* r = c.regulator()) {
     j["rate"] = r->rate();
     j["holds"] = r->counters().holds;
@@ -123,34 +124,25 @@ int run_bots(const BotOptions& o) {
   const world::Map map = std::move(loaded).value();
   const world::CharacterMover mover{world::MoverSettings{}};
   const world::MoverPredictionModel model(mover, map.boxes());
-  SchemaCache cache(protocol::protocol_messages().schema_text());
   SystemHostTimer timer;
   const MonoTime start = timer.now();
   std::vector<std::unique_ptr<Bot>> bots;
-  const Address bind = server->family() == Address::Family::ipv6 ? *Address::parse("[::1]:0") : *Address::parse("127.0.0.1:0");
   for (uint32_t i = 0; i < o.count; ++i) {
-    UdpOpenResult opened = UdpSocket::open(bind);
+    ClientConfig config;
+    config.server_address = o.server;
+    config.dev_private_key = *key;
+    config.client_id = o.first_client_id + i;
+    config.protocol_id = o.protocol_id;
+    config.token_expire_seconds = static_cast<uint32_t>(o.seconds) + 120;
+    config.vocabulary = world::reference_vocabulary();
+    config.model = &model;
+    ClientOpen opened = Client::open(config, start, wall_now());
     if (!opened) {
-      std::fprintf(stderr, "tickwire bot: %s\n", opened.message.c_str());
+      std::fprintf(stderr, "tickwire bot: %s\n", opened.error.c_str());
       return 2;
     }
-    auto bot = std::make_unique<Bot>(Bot{std::move(opened.socket), nullptr, nullptr, nullptr,
-                                         world::BotBrain(*behaviour, o.seed * 7919 + i), {}, std::nullopt});
-    bot->netcode = std::make_unique<NetcodeClient>(*bot->socket);
-    bot->reliable = std::make_unique<ReliableClient>(*bot->netcode, session_endpoint_config());
-    bot->client = std::make_unique<GameClient>(*bot->reliable, cache, start, &model);
-    netcode::ConnectTokenParams params;
-    params.client_id = o.first_client_id + i;
-    params.server_addresses.add(*server);
-    params.timeout_seconds = 10;
-    params.expire_seconds = static_cast<uint64_t>(o.seconds) + 120;
-    auto token = netcode::generate_connect_token(params, *key, wall_now());
-    if (!token.ok()) {
-      std::fprintf(stderr, "tickwire bot: minting a token failed\n");
-      return 2;
-    }
-    bot->netcode->connect(token.value(), start);
-    bots.push_back(std::move(bot));
+    bots.push_back(std::make_unique<Bot>(
+        Bot{std::move(opened.client), world::BotBrain(*behaviour, o.seed * 7919 + i), {}, std::nullopt}));
   }
   const Duration frame = Duration::from_seconds(1.0 / o.frame_hz);
   MonoTime next_frame = start;
@@ -162,12 +154,13 @@ int run_bots(const BotOptions& o) {
     for (auto& bot : bots) {
       Bot& b = *bot;
       b.client->frame(now, [&b](uint32_t sequence) { return b.brain.next(sequence); });
-      for (uint32_t bytes : b.client->take_snapshot_sizes()) {
+      for (uint32_t bytes : b.client->game().take_snapshot_sizes()) {
         b.snapshot_bytes.add(bytes);
         ++sizes;
       }
-      welcomed += b.client->session().welcomed() ? 1 : 0;
-      if (b.client->session().welcomed() && !b.welcomed_at_s) b.welcomed_at_s = (now - start).seconds_f();
+      const bool playing = b.client->status().phase == ClientPhase::playing;
+      welcomed += playing ? 1 : 0;
+      if (playing && !b.welcomed_at_s) b.welcomed_at_s = (now - start).seconds_f();
     }
     if (now >= next_stats) {
       nlohmann::json j;
@@ -176,7 +169,7 @@ int run_bots(const BotOptions& o) {
       j["welcomed"] = welcomed;
       uint64_t corrections = 0;
       for (const auto& bot : bots) {
-        if (const auto* p = bot->client->predictor()) corrections += p->stats().corrections;
+        corrections += bot->client->stats().corrections;
       }
       j["corrections"] = corrections;
       j["count"] = o.count;
@@ -195,7 +188,7 @@ int run_bots(const BotOptions& o) {
   final_line["t"] = elapsed_s;
   final_line["clients"] = nlohmann::json::array();
   for (uint32_t i = 0; i < bots.size(); ++i) final_line["clients"].push_back(bot_line(*bots[i], o.first_client_id + i, elapsed_s));
-  for (auto& bot : bots) bot->netcode->disconnect(timer.now());
+  for (auto& bot : bots) bot->client->disconnect(timer.now());
   std::printf("%s\n", final_line.dump().c_str());
   std::fflush(stdout);
   return 0;
@@ -211,6 +204,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle or jumpy");
   cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");
+  cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(CLI::PositiveNumber);
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");

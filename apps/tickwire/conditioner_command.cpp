@@ -81,7 +81,7 @@ void print_stats(const ConditionerStats& s) {
   std::printf("conditioner: dropped");
   for (std::size_t i = 0; i < static_cast<std::size_t>(ConditionerDrop::count_); ++i) {
     const auto reason = static_cast<ConditionerDrop>(i);
-    const std::string_view name = conditioner_drop_name(reason);
+    const std::string_view name = reason_name(reason);
     std::printf(" %.*s=%llu", static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(s.dropped[reason]));
   }
   std::printf("\n");

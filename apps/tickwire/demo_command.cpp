@@ -19,6 +19,7 @@
 #include "demo_report.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/link_model.h"
+#include "tickwire/transport/netcode_constants.h"
 #include "tickwire/transport/netcode_crypto.h"
 #include "tickwire/transport/udp_socket.h"
 
@@ -36,6 +37,8 @@ struct DemoOptions {
   std::string json_path;
   std::string behaviour = "wander";
   uint32_t tick_hz = 60;
+  uint32_t snapshot_hz = 0;  // 0: the tick rate
+  uint64_t protocol_id = netcode::kDefaultProtocolId;
   double forgiveness = 1.0;
 };
 
@@ -116,7 +119,9 @@ int run_demo(const DemoOptions& o) {
   ChildProcess server, conditioner, bots;
   std::vector<std::string> server_args = {"server", "--key", key_path, "--port", std::to_string(server_port), "--public",
                                           public_at, "--max-clients", clients, "--tick-hz", std::to_string(o.tick_hz),
-                                          "--forgiveness", std::to_string(o.forgiveness)};
+                                          "--forgiveness", std::to_string(o.forgiveness),
+                                          "--snapshot-hz", std::to_string(o.snapshot_hz),
+                                          "--protocol-id", std::to_string(o.protocol_id)};
   if (!o.map_path.empty()) server_args.insert(server_args.end(), {"--map", o.map_path});
   Progress progress;
   if (!server.spawn(exe, server_args)) {
@@ -138,7 +143,8 @@ int run_demo(const DemoOptions& o) {
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   std::vector<std::string> bot_args = {"bot", "--server", public_at, "--count", clients, "--key", key_path,
-                                       "--seconds", std::to_string(o.seconds), "--behaviour", o.behaviour};
+                                       "--seconds", std::to_string(o.seconds), "--behaviour", o.behaviour,
+                                       "--protocol-id", std::to_string(o.protocol_id)};
   if (!o.map_path.empty()) bot_args.insert(bot_args.end(), {"--map", o.map_path});
   if (!bots.spawn(exe, bot_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
@@ -200,6 +206,9 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
   cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy");
   cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
+  cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (default: the tick rate)")
+      ->check(CLI::Range(0, 240));
+  cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id");
   cmd->add_option("--forgiveness", o.forgiveness, "the room's forgiveness (below 1.0 the bots' claims may be adopted)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->callback([] { set_exit_code(run_demo(o)); });

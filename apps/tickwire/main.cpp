@@ -1,10 +1,14 @@
 // The tickwire CLI: one binary, one subcommand per job. Each command lives in its own file and
-// registers itself through commands.h.
+// registers itself through commands.h. Logs go to stderr, results to stdout.
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include "commands.h"
 
 int main(int argc, char** argv) {
+  // Logs go to stderr: stdout carries the commands' JSON lines and reports, one per line.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("tickwire"));
   CLI::App app{"tickwire: netcode engine for server-authoritative multiplayer games"};
   app.require_subcommand(1);
   tickwire::cli::register_all(app);

@@ -65,7 +65,7 @@ int run(const TokenArgs& args) {
   if (!fill_params(args, params)) return 2;
   const auto token = netcode::generate_connect_token(params, *key, wall_now());
   if (!token.ok()) {
-    std::fprintf(stderr, "token: %s\n", std::string(error_name(token.error())).c_str());
+    std::fprintf(stderr, "token: %s\n", std::string(reason_name(token.error())).c_str());
     return 1;
   }
   netcode::ConnectTokenBytes bytes;

@@ -35,7 +35,7 @@ uint8_t BodiesScenario::rotation_bits_for_bound() {
 
 BodiesScenario::BodiesScenario(uint64_t seed, uint32_t ticks) : ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
   kinds_.set(kBodyKind, ReplicaPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound(),
-                                         ReplicaPrecision::rotation_steps_for_angle(kMaxAngleErrorRad),
+                                         rotation_steps_for_angle(kMaxAngleErrorRad),
                                          /*fit_history=*/true});
   Rng rng(seed ^ 0xb0d1e5ull);
   paths_.reserve(kBodies);
@@ -116,7 +116,7 @@ void BodiesScenario::truth_at(uint32_t tick, TruthFrame& out) {
       at[2] += p.bob_m[k] * std::sin(p.bob_rps[k] * t_s + p.bob_phase[k]);
     }
     protocol::EntityRecord record;
-    record.kind = static_cast<protocol::NetKind>(kBodyKind);
+    record.kind = kBodyKind;
     record.position = {static_cast<float>(at[0]), static_cast<float>(at[1]), static_cast<float>(at[2])};
     const Quat4& q = rotations_[i];
     record.rotation = protocol::Rotation{

@@ -15,7 +15,7 @@ void CubesScenario::truth_at(uint32_t tick, TruthFrame& out) {
   for (uint32_t cube = 0; cube < trace_.cubes; ++cube) {
     const CubePose& pose = trace_.at(tick, cube);
     protocol::EntityRecord record;
-    record.kind = protocol::NetKind::prop;
+    record.kind = 2;  // a prop, as the reference game registers it
     record.position = {pose.px, pose.py, pose.pz};
     record.rotation = protocol::Rotation{wire::Quat{pose.qx, pose.qy, pose.qz, pose.qw}};
     out.records.push_back(protocol::Record{cube + 1, record});

@@ -16,6 +16,9 @@ constexpr double kLoopSideM = 24.0;      // the square loop, centred on the orig
 constexpr uint8_t kLightWireId = 1;      // the reference game's ComponentWireId::light
 constexpr uint8_t kAllSectionFields = 0x3f;  // channels 0..3, channel count, bits
 constexpr uint8_t kFlagGrounded = 1;
+constexpr uint8_t kKindPawn = 1;  // the reference game's player pawn
+constexpr float kStanceHeightM = 1.8f;
+constexpr float kEyeHeightM = 1.6f;
 constexpr uint64_t kPawnRef = (uint64_t{LightsScenario::kPawnId} << 32) | (uint64_t{1} << 16);  // EntityRef: handle, generation 1
 
 protocol::Record light_record(uint32_t index) {
@@ -64,12 +67,12 @@ void LightsScenario::pawn_at(uint32_t tick, TruthFrame& out) const {
                             static_cast<float>(kCorner[side][1] * half + kHeading[side][1] * on_side_m), 0.0f};
 
   protocol::EntityRecord pawn;
-  pawn.kind = protocol::NetKind::player_pawn;
+  pawn.kind = kKindPawn;
   pawn.position = feet;
   pawn.yaw_deg = 90.0f * static_cast<float>(side);
   pawn.pitch_deg = 0;
-  pawn.eye_height = 1.6f;
   pawn.flags = kFlagGrounded;
+  pawn.payload.channels.push_back(protocol::KindChannel{kEyeHeightM});  // the reference game's eye channel
   out.records.push_back(protocol::Record{kPawnId, pawn});
 
   protocol::OwnerDetail owner;
@@ -78,8 +81,7 @@ void LightsScenario::pawn_at(uint32_t tick, TruthFrame& out) const {
   owner.pawn.pawn_ref = kPawnRef;
   owner.pawn.position = feet;
   owner.pawn.velocity = {static_cast<float>(kHeading[side][0] * kWalkMps), static_cast<float>(kHeading[side][1] * kWalkMps), 0};
-  owner.pawn.stance_height = 1.8f;
-  owner.pawn.eye_height = 1.6f;
+  owner.pawn.values = protocol::PawnValues{{kStanceHeightM}, {kEyeHeightM}};
   owner.pawn.flags = kFlagGrounded;
   out.owner = owner;
 }

@@ -1,7 +1,7 @@
-// Scenario (d): entities random-walk (the game's work, untimed); each tick the server quantizes the
-// world frame once, moves the interest grid, then builds and encodes every client's snapshot (the
-// timed work); acks come back 6 ticks later unless the snapshot was lost; every body is decoded
-// (untimed) and compared with the frame the builder says the client holds.
+// Scenario (d): entities random-walk (the game's work, untimed); each tick the room's own
+// ReplicationServer quantizes the world frame once, moves the interest grid, then builds every
+// client's snapshot message (the timed work); acks come back 6 ticks later unless the snapshot was
+// lost; every body is decoded (untimed) and compared with the frame the service says the client holds.
 #include "server_cost.h"
 
 #include <fmt/format.h>
@@ -16,13 +16,19 @@
 #include <vector>
 
 #include "tickwire/core/rng.h"
-#include "tickwire/replication/builder/client_snapshot_builder.h"
+#include "tickwire/replication/replication_server.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire::bench {
 namespace {
 
 constexpr float kWalkJitterMps = 0.2f;  // the most a velocity component changes in one tick
 constexpr uint32_t kMaxAckDelayTicks = 64;
+constexpr uint8_t kKindPawn = 1;
+constexpr uint8_t kKindProp = 2;
+
+// The scenario has no map objects, so no rest table.
+class NullRestSource final : public RestRecordSource {};
 
 double thread_cpu_ms() {
   timespec ts{};
@@ -45,19 +51,30 @@ TickFigure figure_of(std::vector<double> samples) {
   return f;
 }
 
-InterestWorldConfig world_config(const ServerCostRequest& r) {
-  InterestWorldConfig c;
-  c.grid = InterestGridConfig{0.0f, 0.0f, r.map_m, r.map_m, r.cell_m, r.entities};
-  c.max_always_relevant = 16;
-  c.max_scene_frames = 16;
-  return c;
+// The room's policy for the scenario: its rates, radius, lanes and budget, two kinds.
+NetcodeContract contract_of(const ServerCostRequest& r) {
+  RoomPolicy policy;
+  policy.identity = {"server-cost", "tickwire-bench", "bench", "1", "bench", "", ""};
+  policy.cadence.tick_rate_hz = static_cast<uint32_t>(r.tick_hz);
+  policy.cadence.snapshot_rate_hz = static_cast<uint32_t>(r.tick_hz) / r.ticks_per_snapshot;
+  policy.interest.radius_m = r.radius_m;
+  policy.interest.pose_radius_m = r.pose_radius_m;
+  policy.budgets.snapshot_budget_bytes = r.budget_bytes;
+  policy.vocabulary.kind(kKindPawn, "pawn").kind(kKindProp, "prop");
+  const ContractResolution resolved = resolve_netcode_contract(policy);
+  TW_ASSERT(resolved.ok(), "the server-cost policy resolves");
+  return *resolved.contract;
 }
 
-ClientSnapshotBuilderConfig builder_config(const ServerCostRequest& r) {
-  ClientSnapshotBuilderConfig c;
-  c.max_visible = std::min<uint32_t>(r.entities, InterestSet::kMaxEntities);
-  c.priority.lanes = LaneSchedule{r.pose_radius_m, r.ticks_per_snapshot};
-  c.max_fit_frames = r.max_fit_frames;
+ReplicationServerConfig service_config(const ServerCostRequest& r, std::shared_ptr<spdlog::logger> logger) {
+  ReplicationServerConfig c;
+  c.interest.max_entities = r.entities;
+  c.interest.grid = InterestGridConfig{0.0f, 0.0f, r.map_m, r.map_m, r.cell_m, r.entities};
+  c.interest.max_always_relevant = 16;
+  c.interest.max_scene_frames = 16;
+  c.builder.max_visible = std::min<uint32_t>(r.entities, InterestSet::kMaxEntities);
+  c.builder.max_fit_frames = r.max_fit_frames;
+  c.client.logger = std::move(logger);
   return c;
 }
 
@@ -66,13 +83,10 @@ struct Walker {
 };
 
 struct Client {
-  explicit Client(const ClientReplicationConfig& config) : state(config) {}
-  ClientReplicationState state;
-  ClientView view;
+  uint8_t owner = 0;
   std::vector<uint8_t> delivered = std::vector<uint8_t>(kMaxAckDelayTicks, 0);  // by tick % kMaxAckDelayTicks
-  std::vector<uint8_t> body;          // this tick's snapshot body
-  bool built = false;                 // this tick's build succeeded
-  uint8_t baseline_age = 0, predict_age = 0;
+  std::vector<uint8_t> message;  // this tick's snapshot message, whole (before any slicing)
+  bool built = false;            // this tick's build succeeded
 };
 
 class ServerCostRun {
@@ -80,60 +94,47 @@ class ServerCostRun {
   explicit ServerCostRun(const ServerCostRequest& r)
       : r_(r),
         rng_(r.seed),
-        world_(world_config(r)),
-        kinds_(ReplicaKinds::defaults()),
-        builder_(world_, kinds_, builder_config(r)),
-        logger_(std::make_shared<spdlog::logger>("server_cost", std::make_shared<spdlog::sinks::null_sink_st>())) {
-    TW_ASSERT(r.clients >= 1 && r.clients <= r.entities && r.ack_delay_ticks < kMaxAckDelayTicks, "bad request");
+        logger_(std::make_shared<spdlog::logger>("server_cost", std::make_shared<spdlog::sinks::null_sink_st>())),
+        service_(contract_of(r), service_config(r, logger_)) {
+    TW_ASSERT(r.clients >= 1 && r.clients <= r.entities && r.clients <= kReplicationMaxClients &&
+                  r.ack_delay_ticks < kMaxAckDelayTicks,
+              "bad request");
     logger_->set_level(spdlog::level::warn);  // a room logs per-client compositions at debug, not per tick
-    records_.resize(r.entities);
     walkers_.resize(r.entities);
-    entities_.resize(r.entities);
+    records_.records.reserve(r.entities);
     for (uint32_t e = 0; e < r.entities; ++e) {
       const bool pawn = e < r.clients;
-      const InterestEntity attrs{static_cast<float>(rng_.unit()) * r.map_m, static_cast<float>(rng_.unit()) * r.map_m,
-                                 pawn ? static_cast<uint16_t>(e) : kNoOwnerClient,
-                                 pawn ? kInterestImportant : uint8_t{0}, pawn ? 2.0f : 1.0f};
-      TW_ASSERT(world_.insert(e, attrs), "interest world full");
-      entities_[e] = e;  // record ids are e + 1, ascending with the interest index
       protocol::EntityRecord body;
-      body.kind = pawn ? protocol::NetKind::player_pawn : protocol::NetKind::prop;
-      body.eye_height = pawn ? 1.6f : 0.0f;
-      body.position = protocol::Vec3{attrs.x_m, 0.0f, attrs.z_m};
-      records_[e] = protocol::Record{e + 1, body};
+      body.kind = pawn ? kKindPawn : kKindProp;
+      body.position = protocol::Vec3{static_cast<float>(rng_.unit()) * r.map_m, 0.0f, static_cast<float>(rng_.unit()) * r.map_m};
+      records_.add(protocol::Record{e + 1, body});  // record ids e + 1, ascending
     }
-    ClientReplicationConfig cc;
-    cc.max_entities = r.entities;
-    cc.logger = logger_;
-    clients_.reserve(r.clients);
+    clients_.resize(r.clients);
     for (uint32_t c = 0; c < r.clients; ++c) {
-      clients_.emplace_back(cc);
-      clients_.back().view = ClientView{static_cast<uint16_t>(c), c, 0.0f, 0.0f, r.radius_m, r.budget_bytes, {}};
+      clients_[c].owner = static_cast<uint8_t>(c + 1);
+      clients_[c].message.reserve(1 + protocol::MaxSnapshotBytes);
+      service_.add_client(clients_[c].owner, /*pawn record=*/c + 1, ReplicationFormat{true, false});
     }
-    for (Client& c : clients_) c.body.reserve(protocol::MaxSnapshotBytes);
   }
 
   ServerCostResult run();
 
  private:
   void walk();
-  void build_frame(int64_t tick);
-  void serve(Client& client, int64_t tick, ServerCostResult& result, double& compose_ms, double& encode_ms);
+  void serve(Client& client, MonoTime now, ServerCostResult& result);
   void verify(const Client& client, Tick tick, ServerCostResult& result);
   void account(Client& client, int64_t tick, ServerCostResult& result);
 
   ServerCostRequest r_;
   Rng rng_;
-  InterestWorld world_;
-  ReplicaKinds kinds_;
-  ClientSnapshotBuilder builder_;
   std::shared_ptr<spdlog::logger> logger_;
-  std::vector<protocol::Record> records_;
+  ReplicationServer service_;
+  TickRecords records_;
   std::vector<Walker> walkers_;
-  std::vector<uint32_t> entities_;
-  ReplicaFrame frame_;
   std::vector<Client> clients_;
   ReplicaFrame decoded_;
+  protocol::SnapshotDelta delta_;
+  std::vector<uint8_t> body_;
   uint64_t visible_ = 0, selected_ = 0, skipped_ = 0, baseline_age_ = 0, snapshots_ = 0;
   std::vector<double> message_bytes_;
 };
@@ -150,7 +151,7 @@ void ServerCostRun::walk() {
       w.vx *= r_.max_speed_mps / speed;
       w.vz *= r_.max_speed_mps / speed;
     }
-    auto& body = std::get<protocol::EntityRecord>(records_[e].body);
+    auto& body = std::get<protocol::EntityRecord>(records_.records[e].body);
     float x = body.position.x + w.vx * dt;
     float z = body.position.z + w.vz * dt;
     if (x < 0.0f || x > r_.map_m) w.vx = -w.vx;
@@ -160,54 +161,43 @@ void ServerCostRun::walk() {
   }
 }
 
-// Timed: the world frame, quantized once for every client, and the interest grid moved to it.
-void ServerCostRun::build_frame(int64_t tick) {
-  quantize_records(records_, kinds_, frame_.states);
-  frame_.tick = static_cast<uint32_t>(tick);
-  for (uint32_t e = 0; e < r_.entities; ++e) {
-    const auto& body = std::get<protocol::EntityRecord>(records_[e].body);
-    world_.move(e, body.position.x, body.position.z);
-  }
-  world_.compact();
-  builder_.begin_tick(WorldTickFrame{Tick::from_value(tick), &frame_, entities_, &world_});
-}
-
-void ServerCostRun::serve(Client& client, int64_t tick, ServerCostResult& result, double& compose_ms,
-                          double& encode_ms) {
-  const double t0 = wall_ms();
-  (void)builder_.compose(client.view, client.state);
-  const double t1 = wall_ms();
-  const MonoTime now = MonoTime::from_ns(static_cast<int64_t>(static_cast<double>(tick) * 1e9 / r_.tick_hz));
-  const Result<ClientSnapshot> built = builder_.encode(now, client.state, client.body);
-  const double t2 = wall_ms();
-  compose_ms += t1 - t0;
-  encode_ms += t2 - t1;
-  client.built = built.ok();
-  if (!built.ok()) {
+// Timed: one client's messages from the service (interest, budget, delta, message, slicing).
+void ServerCostRun::serve(Client& client, MonoTime now, ServerCostResult& result) {
+  const ClientMessages messages = service_.build(client.owner, std::nullopt, now);
+  client.built = messages.snapshot;
+  if (!messages.snapshot) {
     ++result.refused;
     return;
   }
-  client.baseline_age = built.value().baseline_age;
-  client.predict_age = built.value().predict_age;
+  const std::span<const uint8_t> whole = service_.last_snapshot();
+  client.message.assign(whole.begin(), whole.end());
 }
 
-// Untimed: the body decodes, against the client's acknowledged frames, to the frame the builder
-// kept for it (the builder's copies of acknowledged frames are what a client decoded, byte for byte,
-// as long as every decode matched, which this checks).
+// Untimed: the body decodes, against the client's acknowledged frames, to the frame the service
+// kept for it (its copies of acknowledged frames are what a client decoded, byte for byte, as long
+// as every decode matched, which this checks).
 void ServerCostRun::verify(const Client& client, Tick tick, ServerCostResult& result) {
-  const SentFrame* sent = client.state.history.find(tick);
-  DeltaRefs refs;
-  refs.history = &client.state.history;  // the acked frames: what the client holds
-  if (client.baseline_age != 0) refs.baseline = client.state.history.find(tick - client.baseline_age)->view();
-  if (client.predict_age != 0) refs.older = client.state.history.find(tick - client.predict_age)->view();
   ++result.verified;
-  const Status decoded = decode_snapshot_delta(client.body, tick.wire_u32(), refs, kinds_, decoded_);
+  const ClientReplicationState& state = *service_.replication(client.owner);
+  const SentFrame* sent = state.history.find(tick);
+  if (client.message.empty() || client.message[0] != protocol::SnapshotDelta::wire_id ||
+      !wire::decode(std::span<const uint8_t>(client.message).subspan(1), delta_).ok()) {
+    ++result.mismatches;
+    return;
+  }
+  DeltaRefs refs;
+  refs.history = &state.history;  // the acked frames: what the client holds
+  if (delta_.baseline_age != 0) refs.baseline = state.history.find(tick - delta_.baseline_age)->view();
+  if (delta_.predict_age != 0) refs.older = state.history.find(tick - delta_.predict_age)->view();
+  body_.resize(delta_.body.size());
+  for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = delta_.body[i].value;
+  const Status decoded = decode_snapshot_delta(body_, tick.wire_u32(), refs, service_.kinds(), decoded_);
   if (sent == nullptr || !decoded.ok() || !same_frame(decoded_, sent->view())) ++result.mismatches;
 }
 
 // Untimed: figures, and whether the client received it (acked ack_delay ticks later).
 void ServerCostRun::account(Client& client, int64_t tick, ServerCostResult& result) {
-  const SnapshotDiagnostics& d = client.state.last;
+  const SnapshotDiagnostics& d = service_.replication(client.owner)->last;
   visible_ += d.visible;
   selected_ += d.selected;
   skipped_ += d.skipped;
@@ -229,24 +219,23 @@ ServerCostResult ServerCostRun::run() {
   std::vector<double> tick_ms;
   tick_ms.reserve(r_.ticks);
   message_bytes_.reserve(static_cast<std::size_t>(r_.ticks) * r_.clients);
-  double wall_total = 0, frame_total = 0, compose_total = 0, encode_total = 0, cpu_total = 0;
+  double wall_total = 0, frame_total = 0, clients_total = 0, cpu_total = 0;
+  const NullRestSource no_map_objects;
   for (int64_t tick = 1; tick <= static_cast<int64_t>(r_.ticks); ++tick) {
     walk();
     for (Client& c : clients_) {  // acks of what was delivered ack_delay ticks ago
       const int64_t acked = tick - static_cast<int64_t>(r_.ack_delay_ticks);
       if (acked >= 1 && c.delivered[static_cast<uint64_t>(acked) % kMaxAckDelayTicks]) {
-        (void)c.state.acknowledge(Tick::from_value(acked));
+        service_.on_held(c.owner, protocol::SnapshotsHeld{static_cast<uint32_t>(acked), 0, 0});
       }
     }
+    const MonoTime now = MonoTime::from_ns(static_cast<int64_t>(static_cast<double>(tick) * 1e9 / r_.tick_hz));
     const double cpu0 = thread_cpu_ms();
     const double wall0 = wall_ms();
-    build_frame(tick);
+    service_.begin_tick(Tick::from_value(tick), records_, no_map_objects);
+    service_.prepare_tick();  // the world frame, quantized once, and the interest grid moved to it
     const double wall1 = wall_ms();
-    double compose_ms = 0, encode_ms = 0;
-    for (std::size_t i = 0; i < clients_.size(); ++i) {
-      if (i + 1 < clients_.size()) builder_.prefetch(clients_[i + 1].state);
-      serve(clients_[i], tick, result, compose_ms, encode_ms);
-    }
+    for (Client& c : clients_) serve(c, now, result);
     const double wall2 = wall_ms();
     const double cpu1 = thread_cpu_ms();
     for (Client& c : clients_) account(c, tick, result);
@@ -254,15 +243,13 @@ ServerCostResult ServerCostRun::run() {
     cpu_total += cpu1 - cpu0;
     wall_total += wall2 - wall0;
     frame_total += wall1 - wall0;
-    compose_total += compose_ms;
-    encode_total += encode_ms;
+    clients_total += wall2 - wall1;
   }
   const auto ticks = static_cast<double>(r_.ticks);
   result.tick_ms = figure_of(tick_ms);
   result.wall_mean_ms = wall_total / ticks;
   result.frame_ms = frame_total / ticks;
-  result.compose_ms = compose_total / ticks;
-  result.encode_ms = encode_total / ticks;
+  result.clients_ms = clients_total / ticks;
   const double pairs = static_cast<double>(std::max<uint64_t>(1, visible_));
   result.ns_per_client_visible = cpu_total * 1e6 / pairs;
   const double builds = ticks * r_.clients;
@@ -299,7 +286,7 @@ nlohmann::json server_cost_json(const ServerCostResult& r) {
       {"max_fit_frames", q.max_fit_frames},
       {"tick_ms", {{"mean", r.tick_ms.mean}, {"p99", r.tick_ms.p99}, {"max", r.tick_ms.max}}},
       {"wall_mean_ms", r.wall_mean_ms},
-      {"phase_wall_ms", {{"frame", r.frame_ms}, {"compose", r.compose_ms}, {"encode", r.encode_ms}}},
+      {"phase_wall_ms", {{"frame", r.frame_ms}, {"clients", r.clients_ms}}},
       {"ns_per_client_visible", r.ns_per_client_visible},
       {"visible_per_client", r.visible_per_client},
       {"selected_per_client", r.selected_per_client},
@@ -329,8 +316,8 @@ std::string server_cost_table(const ServerCostResult& r) {
                      r.tick_ms.mean, r.tick_ms.p99, r.tick_ms.max, r.goal_met() ? "met" : "NOT met");
   out += fmt::format("  per client x visible     {:.1f} ns   ({:.1f} visible, {:.1f} selected, {:.1f} deferred per client)\n",
                      r.ns_per_client_visible, r.visible_per_client, r.selected_per_client, r.skipped_per_client);
-  out += fmt::format("  phases (wall, per tick)  frame {:.3f} ms  compose {:.3f} ms  encode {:.3f} ms  (total {:.3f})\n",
-                     r.frame_ms, r.compose_ms, r.encode_ms, r.wall_mean_ms);
+  out += fmt::format("  phases (wall, per tick)  frame {:.3f} ms  clients {:.3f} ms  (total {:.3f})\n", r.frame_ms,
+                     r.clients_ms, r.wall_mean_ms);
   out += fmt::format("  snapshots                mean {:.0f} B  max {:.0f} B  baseline age {:.1f} ticks  fragmented {}  refused {}\n",
                      r.message_bytes_mean, r.message_bytes_max, r.baseline_age_mean, r.fragmented, r.refused);
   out += fmt::format("  budget fitting           {} loose (nothing estimated), {} fitted again\n", r.loose, r.refits);

@@ -42,8 +42,7 @@ struct ServerCostResult {
   TickFigure tick_ms;        // the timed work per tick, this thread's CPU time
   double wall_mean_ms = 0;   // the same work in wall time
   double frame_ms = 0;       // per tick: quantizing the world frame once and moving the grid
-  double compose_ms = 0;     // per tick: every client's interest, estimates, fit and frame assembly
-  double encode_ms = 0;      // per tick: every client's delta encoding (and diagnostics)
+  double clients_ms = 0;     // per tick: every client's interest, fit, delta encoding and message
   double ns_per_client_visible = 0;
   double visible_per_client = 0;  // mean interest set size
   double selected_per_client = 0;

@@ -1,64 +1,64 @@
-// The tiny game's client: connects to tiny_server with a connect token (minted here with the
-// example's key, as a backend would), then plays for 10 s walking in a circle, predicting its dot
-// and drawing the others on the server-tick timeline, and prints what it sees once a second.
+// The tiny game's client: connects to tiny_server (minting its own connect token with the
+// example's key, as only a development client may), then plays for --seconds (default 10) walking
+// in a circle, predicting its dot and drawing the others on the server-tick timeline, and prints
+// what it sees once a second. Exits 0 when it played, 1 when it never got into the room.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <chrono>
+#include <thread>
 
-#include "tickwire/client/game_client.h"
 #include "tickwire/clock/system_clock.h"
-#include "tickwire/clock/system_host_timer.h"
-#include "tickwire/protocol/wire_messages.h"
-#include "tickwire/transport/connect_token.h"
-#include "tickwire/transport/udp_socket.h"
 #include "tiny_game.h"
 
-int main() {
-  using namespace tickwire;
-  UdpOpenResult socket = UdpSocket::open(Address::ipv4(127, 0, 0, 1, 0));
-  if (!socket) {
-    std::fprintf(stderr, "tiny_client: %s\n", socket.message.c_str());
-    return 2;
-  }
-  NetcodeClient netcode(*socket.socket);
-  ReliableClient reliable(netcode, session_endpoint_config());
-  SchemaCache schemas(protocol::protocol_messages().schema_text());
+int main(int argc, char** argv) {
+  const double seconds = argc > 2 && std::strcmp(argv[1], "--seconds") == 0 ? std::atof(argv[2]) : 10.0;
   const tiny::DotModel model;
-  SystemHostTimer timer;
-  const MonoTime start = timer.now();
-  GameClient client(reliable, schemas, start, &model);
-
-  netcode::ConnectTokenParams token;
-  token.client_id = 1 + static_cast<uint64_t>(start.ns() % 1'000'000);
-  token.server_addresses.add(Address::ipv4(127, 0, 0, 1, tiny::kPort));
-  auto minted = netcode::generate_connect_token(token, tiny::demo_key(), wall_now());
-  if (!minted.ok()) return 2;
-  netcode.connect(minted.value(), start);
+  tickwire::ClientConfig config;
+  config.server_address = "127.0.0.1:" + std::to_string(tiny::kPort);
+  config.dev_private_key = tiny::demo_key();
+  config.client_id = 1 + static_cast<uint64_t>(tickwire::wall_now().ns() % 1'000'000);
+  config.vocabulary = tiny::vocabulary();
+  config.model = &model;
+  const tickwire::MonoTime start = tickwire::mono_now();
+  auto opened = tickwire::Client::open(config, start, tickwire::wall_now());
+  if (!opened) return std::fprintf(stderr, "tiny_client: %s\n", opened.error.c_str()), 2;
+  tickwire::Client& client = *opened.client;
 
   // The player: walk in a circle.
-  const InputSource walk_in_a_circle = [](uint32_t sequence) {
-    protocol::InputCmd cmd;
+  const tickwire::InputSource walk_in_a_circle = [](uint32_t sequence) {
+    tickwire::protocol::InputCmd cmd;
     cmd.move_x = static_cast<float>(std::cos(sequence * 0.02));
     cmd.move_y = static_cast<float>(std::sin(sequence * 0.02));
     return cmd;
   };
   double next_print_s = 1.0;
-  while ((timer.now() - start).seconds_f() < 10.0) {
-    const MonoTime now = timer.now();
+  bool played = false;
+  while ((tickwire::mono_now() - start).seconds_f() < seconds) {
+    const tickwire::MonoTime now = tickwire::mono_now();
     client.frame(now, walk_in_a_circle);
+    const tickwire::ClientStatus status = client.status();
+    if (status.phase == tickwire::ClientPhase::refused || status.phase == tickwire::ClientPhase::disconnected) {
+      std::printf("tiny_client: %s\n", status.reason.c_str());
+      break;
+    }
     if ((now - start).seconds_f() >= next_print_s) {
       next_print_s += 1.0;
-      if (!client.session().welcomed()) {
+      if (status.phase != tickwire::ClientPhase::playing) {
         std::printf("connecting...\n");
-        continue;
+      } else {
+        played = true;
+        const tickwire::protocol::Vec3 me = client.own_position();
+        const tickwire::ClientStats stats = client.stats();
+        std::printf("me (%.2f, %.2f), others %zu, snapshots %llu, corrections %llu\n", me.x, me.z,
+                    client.remote_entities().size(), static_cast<unsigned long long>(stats.snapshots),
+                    static_cast<unsigned long long>(stats.corrections));
       }
-      const protocol::Vec3 me = client.predictor()->drawn_position();
-      std::printf("me (%.2f, %.2f), snapshots %llu, corrections %llu, %s\n", me.x, me.z,
-                  static_cast<unsigned long long>(client.counters().snapshots),
-                  static_cast<unsigned long long>(client.predictor()->stats().corrections),
-                  client.interpolator()->overlay_line().c_str());
+      std::fflush(stdout);
     }
-    timer.sleep(Duration::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  netcode.disconnect(timer.now());
-  return 0;
+  client.disconnect(tickwire::mono_now());
+  return played ? 0 : 1;
 }

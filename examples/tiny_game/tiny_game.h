@@ -1,19 +1,19 @@
 // The tiny game both sides share: dots on a plane that slide where their input points. Its
-// server-side Simulation is all a game must write to run on tickwire; the client predicts with the
-// same step through a PredictionModel.
+// vocabulary (one kind, one button), its server-side Simulation and its PredictionModel are all a
+// game must write to run on tickwire; both ends step a dot with the same function.
 #pragma once
 
 #include <map>
-#include <vector>
 
-#include "tickwire/client/prediction_model.h"
-#include "tickwire/server/simulation.h"
-#include "tickwire/transport/netcode_crypto.h"
+#include "tickwire/client.h"
+#include "tickwire/server.h"
 
 namespace tiny {
 
 inline constexpr float kSpeedMps = 3.0f;
 inline constexpr uint16_t kPort = 40100;
+inline constexpr uint8_t kKindDot = 1;
+inline constexpr uint32_t kButtonDash = 1u << 0;
 
 // The example's shared secret (a real game's backend keeps its key private).
 inline tickwire::netcode::Key demo_key() {
@@ -22,9 +22,16 @@ inline tickwire::netcode::Key demo_key() {
   return key;
 }
 
+inline tickwire::GameVocabulary vocabulary() {
+  tickwire::GameVocabulary v;
+  v.kind(kKindDot, "dot").button(0, "dash");
+  return v;
+}
+
 inline tickwire::protocol::Vec3 step(tickwire::protocol::Vec3 at, const tickwire::protocol::InputCmd& cmd, double dt_s) {
-  at.x += cmd.move_x * kSpeedMps * static_cast<float>(dt_s);
-  at.z += cmd.move_y * kSpeedMps * static_cast<float>(dt_s);
+  const float speed = (cmd.buttons & kButtonDash) != 0 ? 2 * kSpeedMps : kSpeedMps;
+  at.x += cmd.move_x * speed * static_cast<float>(dt_s);
+  at.z += cmd.move_y * speed * static_cast<float>(dt_s);
   return at;
 }
 
@@ -44,11 +51,12 @@ class Dots final : public tickwire::Simulation {
     detail.position = dots_.at(pawn.raw());
     return detail;
   }
-  void write_records(tickwire::Tick, std::vector<tickwire::protocol::Record>& out) const override {
+  void write_records(tickwire::Tick, tickwire::TickRecords& out) const override {
     for (const auto& [ref, at] : dots_) {
       tickwire::protocol::EntityRecord record;
+      record.kind = kKindDot;
       record.position = at;
-      out.push_back({tickwire::EntityRef::from_raw(ref).handle().raw(), record});
+      out.add({tickwire::EntityRef::from_raw(ref).handle().raw(), record});
     }
   }
 

@@ -6,11 +6,6 @@
 #include <cstring>
 
 #include "tickwire/clock/system_clock.h"
-#include "tickwire/clock/system_host_timer.h"
-#include "tickwire/protocol/session_channels.h"
-#include "tickwire/protocol/wire_messages.h"
-#include "tickwire/server/room_loop.h"
-#include "tickwire/transport/udp_socket.h"
 #include "tiny_game.h"
 
 namespace {
@@ -19,43 +14,30 @@ void stop(int) { g_stop = 1; }
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace tickwire;
   const double seconds = argc > 2 && std::strcmp(argv[1], "--seconds") == 0 ? std::atof(argv[2]) : 0.0;
   std::signal(SIGINT, stop);
   std::signal(SIGTERM, stop);
 
-  // The network: a UDP socket, netcode 1.02 connections, the session's reliable/unreliable channels.
-  UdpOpenResult socket = UdpSocket::open(Address::ipv4(127, 0, 0, 1, tiny::kPort));
-  if (!socket) {
-    std::fprintf(stderr, "tiny_server: %s\n", socket.message.c_str());
-    return 2;
-  }
-  NetcodeServerConfig net_config;
-  net_config.private_key = tiny::demo_key();
-  net_config.max_clients = 8;
-  NetcodeServer netcode(*socket.socket, net_config);
-  ReliableServer reliable(netcode, session_endpoint_config());
-
-  // The room: a contract from a policy, the game's simulation, the paced loop.
-  RoomPolicy policy;
-  policy.identity = {"tiny-room", "tiny-game", "local", "1", "example", "", ""};
-  const ContractResolution contract = resolve_netcode_contract(policy);
-  SystemHostTimer timer;
-  const MonoTime start = timer.now();
+  tickwire::ServerConfig config;
+  config.bind = "127.0.0.1:" + std::to_string(tiny::kPort);
+  config.private_key = tiny::demo_key();
+  config.max_clients = 8;
+  config.policy.identity = {"tiny-room", "tiny-game", "local", "1", "example", "", ""};
+  config.policy.vocabulary = tiny::vocabulary();
   tiny::Dots game;
-  Room room(RoomConfig{*contract.contract, start}, game);
-  SchemaCache schemas(protocol::protocol_messages().schema_text());
-  RoomServer server(reliable, room, schemas);
-  RoomLoop loop(timer, server, TimeAnchor{start, wall_now()});
-  netcode.start(start);
-  std::printf("tiny_server: listening on 127.0.0.1:%u, contract %s\n", tiny::kPort, room.contract_hash().hex().c_str());
+  auto opened = tickwire::Server::open(config, game);
+  if (!opened) return std::fprintf(stderr, "tiny_server: %s\n", opened.error.c_str()), 2;
+  tickwire::Server& server = *opened.server;
+  std::printf("tiny_server: listening on %s, contract %s\n", server.local_address().c_str(), server.contract_hash_hex().c_str());
+  std::fflush(stdout);
 
-  while (g_stop == 0 && (seconds <= 0 || (timer.now() - start).seconds_f() < seconds)) {
-    loop.run_once();
-    if (room.last_tick().value() % 300 == 0 && room.session_count() > 0) {
-      std::printf("tick %lld: %u players\n", static_cast<long long>(room.last_tick().value()), room.session_count());
+  const tickwire::MonoTime start = tickwire::mono_now();
+  while (g_stop == 0 && (seconds <= 0 || (tickwire::mono_now() - start).seconds_f() < seconds)) {
+    const tickwire::ServerUpdate update = server.run_once();
+    if (update.ticks_run > 0 && update.last_tick % 300 == 0 && server.stats().clients > 0) {
+      std::printf("tick %lld: %u players\n", static_cast<long long>(update.last_tick), server.stats().clients);
+      std::fflush(stdout);
     }
   }
-  netcode.stop(timer.now());  // every client hears the disconnect
-  return 0;
+  return 0;  // the server's destructor tells every client it stopped
 }

@@ -30,7 +30,7 @@ bool finite(float v) { return std::isfinite(v); }
 bool sample_is_well_formed(const EntitySample& s) {
   if (s.channel_count > kSampleChannels) return false;
   if (!finite(s.position_m.x) || !finite(s.position_m.y) || !finite(s.position_m.z)) return false;
-  if (!finite(s.yaw_deg) || !finite(s.pitch_deg) || !finite(s.eye_height_m)) return false;
+  if (!finite(s.yaw_deg) || !finite(s.pitch_deg)) return false;
   for (float c : s.channels) {
     if (!finite(c)) return false;
   }
@@ -53,7 +53,6 @@ EntitySample blend_samples(const EntitySample& older, const EntitySample& newer,
   TW_ASSERT(alpha >= 0.0 && alpha <= 1.0, "a blend stays between its two samples");
   EntitySample out = newer;  // entity, bits and channel count: the newer's
   lerp_motion(older, newer, alpha, out);
-  out.eye_height_m = lerp_f(older.eye_height_m, newer.eye_height_m, alpha);
   for (std::size_t i = 0; i < kSampleChannels; ++i) {
     const float from = i < older.channel_count ? older.channels[i] : 0.0f;
     const float to = i < newer.channel_count ? newer.channels[i] : 0.0f;

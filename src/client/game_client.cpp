@@ -21,7 +21,8 @@ void GameClient::on_welcome(MonoTime now) {
   welcomed_pawn_ = welcome.pawn_ref;
   quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
   if (model_ != nullptr) {
-    predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz);
+    predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
+                       welcome.contract.vocabulary.claimable_flag_mask());
     predictor_->set_forgiveness(session_.forgiveness());
   }
 }
@@ -54,14 +55,36 @@ void GameClient::take_snapshots(MonoTime now) {
       sample.position_m = entity->position;
       sample.yaw_deg = entity->yaw_deg;
       sample.pitch_deg = entity->pitch_deg;
-      sample.eye_height_m = entity->eye_height;
+      sample.kind = entity->kind;
+      sample.flags = entity->flags;
       sample.channel_count = static_cast<uint8_t>(std::min<std::size_t>(entity->payload.channels.size(), kSampleChannels));
       for (uint8_t c = 0; c < sample.channel_count; ++c) sample.channels[c] = entity->payload.channels[c].value;
       sample.bits = entity->payload.bits;
       samples_.push_back(sample);
     }
+    mark_carried(tick);
     (void)interpolator_->on_snapshot(tick, samples_);
   }
+}
+
+// Between world-lane ticks only the pose lane runs: an entity whose state is the one the previous
+// snapshot held was carried, not sampled (see EntitySample::carried). On world ticks every state is
+// a sample, a resting entity's included.
+void GameClient::mark_carried(Tick tick) {
+  const auto by_entity = [](const EntitySample& a, const EntitySample& b) { return a.entity.raw() < b.entity.raw(); };
+  std::sort(samples_.begin(), samples_.end(), by_entity);
+  const uint32_t ticks_per_snapshot = session_.welcome()->contract.ticks_per_snapshot;
+  const bool world_tick = ticks_per_snapshot <= 1 || tick.value() % ticks_per_snapshot == 0;
+  if (!world_tick) {
+    for (EntitySample& sample : samples_) {
+      const auto it = std::lower_bound(previous_samples_.begin(), previous_samples_.end(), sample, by_entity);
+      if (it == previous_samples_.end() || it->entity != sample.entity) continue;
+      EntitySample was = *it;
+      was.carried = false;
+      sample.carried = was == sample;
+    }
+  }
+  previous_samples_ = samples_;
 }
 
 void GameClient::frame(MonoTime now, const InputSource& input) {
@@ -83,6 +106,7 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
         session_.resend_inputs();
         continue;
       }
+      if (!session_.sending()) break;  // between connections: nothing to predict for
       const uint32_t sequence = session_.inputs().next_sequence();
       const protocol::InputCmd cmd = input(sequence);
       std::optional<protocol::Claim> claim;
@@ -127,8 +151,8 @@ protocol::Vec3 GameClient::drawn_position() const {
   return predictor_ && accumulator_ ? predictor_->drawn_position(accumulator_->alpha()) : protocol::Vec3{};
 }
 
-float GameClient::drawn_eye_height_m() const {
-  return predictor_ && accumulator_ ? predictor_->drawn_eye_height_m(accumulator_->alpha()) : 0.0f;
+float GameClient::drawn_value(std::size_t index) const {
+  return predictor_ && accumulator_ ? predictor_->drawn_value(index, accumulator_->alpha()) : 0.0f;
 }
 
 std::vector<uint32_t> GameClient::take_snapshot_sizes() {

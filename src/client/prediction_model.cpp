@@ -13,8 +13,7 @@ PredictedState predicted_from_detail(const protocol::PawnDetail& detail) {
   PredictedState s;
   s.position = detail.position;
   s.velocity_mps = detail.velocity;
-  s.stance_height_m = detail.stance_height;
-  s.eye_height_m = detail.eye_height;
+  s.values = detail.values;
   s.flags = detail.flags;
   s.placement_epoch = detail.placement_epoch;
   return s;
@@ -25,20 +24,18 @@ protocol::PawnDetail detail_from_predicted(const PredictedState& state, uint64_t
   d.pawn_ref = pawn_ref;
   d.position = state.position;
   d.velocity = state.velocity_mps;
-  d.stance_height = state.stance_height_m;
-  d.eye_height = state.eye_height_m;
+  d.values = state.values;
   d.flags = state.flags;
   d.placement_epoch = state.placement_epoch;
   return d;
 }
 
-protocol::Claim claim_from_predicted(const PredictedState& state) {
+protocol::Claim claim_from_predicted(const PredictedState& state, uint8_t claimable_flags) {
   protocol::Claim c;
   c.position = state.position;
   c.velocity = state.velocity_mps;
-  c.stance_height = state.stance_height_m;
-  c.eye_height = state.eye_height_m;
-  c.flags = static_cast<uint8_t>(state.flags & protocol::kPawnClaimableFlags);
+  c.values = state.values;
+  c.flags = static_cast<uint8_t>(state.flags & claimable_flags);
   c.placement_epoch = state.placement_epoch;
   return c;
 }

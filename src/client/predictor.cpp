@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/vocabulary.h"
 #include "tickwire/protocol/vec3_math.h"
 
 namespace tickwire {
@@ -20,8 +21,8 @@ protocol::Vec3 lerp(const protocol::Vec3& a, const protocol::Vec3& b, float t) {
 
 }  // namespace
 
-Predictor::Predictor(const PredictionModel& model, double tick_s, const PredictorConfig& config)
-    : model_(model), tick_s_(tick_s), config_(config) {
+Predictor::Predictor(const PredictionModel& model, double tick_s, uint8_t claimable_flags, const PredictorConfig& config)
+    : model_(model), tick_s_(tick_s), claimable_flags_(claimable_flags), config_(config) {
   TW_ASSERT(std::isfinite(tick_s) && tick_s > 0, "the tick length must be positive");
   TW_ASSERT(std::isfinite(config.ease_time_s) && config.ease_time_s > 0, "the ease time must be positive");
   TW_ASSERT(std::isfinite(config.residue_m) && config.residue_m >= 0, "the residue must be non-negative");
@@ -41,9 +42,9 @@ void Predictor::reset() {
 
 PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd) const {
   PredictedState next = model_.step(from, cmd, tick_s_);
-  // Server-owned: noclip, frozen and the placement come from the state stepped from, which a
-  // replay takes from the acked state, so the client never toggles them on its own clock.
-  next.flags = protocol::merge_claimed_flags(from.flags, next.flags);
+  // Server-owned: every flag bit a claim may not set, and the placement, come from the state stepped
+  // from, which a replay takes from the acked state, so the client never toggles them on its own clock.
+  next.flags = merge_claimed_flags(from.flags, next.flags, claimable_flags_);
   next.placement_epoch = from.placement_epoch;
   return next;
 }
@@ -81,7 +82,7 @@ std::optional<ReconcileSkip> Predictor::skip_reason(const protocol::OwnerDetail&
                                                     std::optional<uint32_t> ack) const {
   if (ack && (!has_inputs_ || *ack >= next_)) return ReconcileSkip::ack_ahead;
   if (last_acked_ && (!ack || *ack < *last_acked_)) return ReconcileSkip::stale_ack;
-  const auto server_owned = [](uint8_t flags) { return flags & protocol::kPawnServerOwnedFlags; };
+  const auto server_owned = [this](uint8_t flags) { return flags & ~claimable_flags_; };
   if (config_.hold_on_starved_ticks && forgiveness_ < 1.0 && started_ && owner.queue_depth < 0 &&
       ack == last_acked_ && owner.pawn.placement_epoch == current_.placement_epoch &&
       server_owned(owner.pawn.flags) == server_owned(current_.flags) && !overflow_pending_) {
@@ -122,7 +123,9 @@ ReconcileOutcome Predictor::reconcile(const protocol::OwnerDetail& owner) {
     return out;
   }
   out.correction_m = protocol::length(current_.position - before.position);
-  out.eye_correction_m = current_.eye_height_m - before.eye_height_m;
+  for (std::size_t i = 0; i < protocol::MaxPawnValues; ++i) {
+    out.value_correction = std::max(out.value_correction, std::fabs(current_.value(i) - before.value(i)));
+  }
   if (snap_for) {
     snap(*snap_for, out);
     previous_ = replay_previous;
@@ -153,12 +156,14 @@ void Predictor::keep_drawn_pose(const PredictedState& before, const PredictedSta
   // The frame lerp's start moves with the prediction, so lerp + offset stays where it was drawn.
   previous_ = current_;
   previous_.position = previous_before.position + (current_.position - before.position);
-  previous_.eye_height_m = previous_before.eye_height_m + (current_.eye_height_m - before.eye_height_m);
+  for (std::size_t i = 0; i < previous_.values.size(); ++i) {
+    previous_.values[i].value = previous_before.value(i) + (current_.value(i) - before.value(i));
+  }
 }
 
 void Predictor::absorb(const PredictedState& before, ReconcileOutcome& out) {
   protocol::Vec3 feet_m;
-  float eye_m = 0;
+  PawnValueOffsets values{};
   if (out.correction_m >= config_.residue_m) {
     feet_m = before.position - current_.position;
     ++stats_.corrections;
@@ -166,27 +171,28 @@ void Predictor::absorb(const PredictedState& before, ReconcileOutcome& out) {
   } else if (out.correction_m > 0) {
     ++stats_.residues_dropped;
   }
-  if (std::fabs(out.eye_correction_m) >= config_.residue_m) {
-    eye_m = -out.eye_correction_m;
-    ++stats_.eye_corrections;
-  } else if (out.eye_correction_m != 0) {
+  if (out.value_correction >= config_.residue_m) {
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = before.value(i) - current_.value(i);
+    ++stats_.value_corrections;
+  } else if (out.value_correction != 0) {
     ++stats_.residues_dropped;
   }
-  if (feet_m != protocol::Vec3{} || eye_m != 0) start_ease(feet_m, eye_m);
+  if (feet_m != protocol::Vec3{} || values != PawnValueOffsets{}) start_ease(feet_m, values);
 }
 
-void Predictor::start_ease(const protocol::Vec3& feet_m, float eye_m) {
+void Predictor::start_ease(const protocol::Vec3& feet_m, const PawnValueOffsets& values) {
   if (ease_count_ == kPredictorMaxEases) {
     // Fold the two oldest into one that starts now with what is left of both: the offset is
     // unchanged at this instant; only those two finish a little later than they would have.
     const auto left0 = static_cast<float>(ease_left(0));
     const auto left1 = static_cast<float>(ease_left(1));
-    eases_[1] = Ease{eases_[0].feet_m * left0 + eases_[1].feet_m * left1,
-                     eases_[0].eye_m * left0 + eases_[1].eye_m * left1, 0.0};
+    PawnValueOffsets folded{};
+    for (std::size_t i = 0; i < folded.size(); ++i) folded[i] = eases_[0].values[i] * left0 + eases_[1].values[i] * left1;
+    eases_[1] = Ease{eases_[0].feet_m * left0 + eases_[1].feet_m * left1, folded, 0.0};
     std::copy(eases_.begin() + 1, eases_.begin() + static_cast<std::ptrdiff_t>(ease_count_), eases_.begin());
     --ease_count_;
   }
-  eases_[ease_count_++] = Ease{feet_m, eye_m, 0.0};
+  eases_[ease_count_++] = Ease{feet_m, values, 0.0};
 }
 
 double Predictor::ease_left(std::size_t i) const {
@@ -216,15 +222,16 @@ protocol::Vec3 Predictor::offset_m() const {
   return sum;
 }
 
-float Predictor::eye_offset_m() const {
+float Predictor::value_offset(std::size_t index) const {
+  TW_ASSERT(index < protocol::MaxPawnValues, "a pawn value index past the cap");
   float sum = 0;
-  for (std::size_t i = 0; i < ease_count_; ++i) sum += eases_[i].eye_m * static_cast<float>(ease_left(i));
+  for (std::size_t i = 0; i < ease_count_; ++i) sum += eases_[i].values[index] * static_cast<float>(ease_left(i));
   return sum;
 }
 
 std::optional<protocol::Claim> Predictor::claim() const {
   if (!(forgiveness_ < 1.0) || !started_ || pending_count() == 0) return std::nullopt;
-  return claim_from_predicted(current_);
+  return claim_from_predicted(current_, claimable_flags_);
 }
 
 protocol::Vec3 Predictor::drawn_position(double alpha) const {
@@ -232,9 +239,9 @@ protocol::Vec3 Predictor::drawn_position(double alpha) const {
   return lerp(previous_.position, current_.position, t) + offset_m();
 }
 
-float Predictor::drawn_eye_height_m(double alpha) const {
+float Predictor::drawn_value(std::size_t index, double alpha) const {
   const auto t = static_cast<float>(std::clamp(alpha, 0.0, 1.0));
-  return previous_.eye_height_m + (current_.eye_height_m - previous_.eye_height_m) * t + eye_offset_m();
+  return previous_.value(index) + (current_.value(index) - previous_.value(index)) * t + value_offset(index);
 }
 
 }  // namespace tickwire

@@ -13,7 +13,7 @@ SessionClient::SessionClient(ReliableClient& transport, SchemaCache& cache, cons
       cache_(cache),
       config_(config),
       inputs_(0, config.max_inputs_per_frame),
-      delta_(config.kinds),
+      delta_(ReplicaKinds::from(config.vocabulary)),
       reassembler_(SnapshotReassemblerConfig{
           SnapshotFragmentBudget::for_channel(session_endpoint_config().channels[config.unreliable_channel])}) {}
 
@@ -28,6 +28,7 @@ void SessionClient::on_connection() {
   inputs_ = InputSender(0, config_.max_inputs_per_frame);
   latest_.reset();
   queue_.clear();
+  relayed_.clear();
   delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
@@ -53,6 +54,10 @@ void SessionClient::receive(MonoTime now) {
 void SessionClient::receive_channel(uint8_t channel, bool reliable) {
   while (auto message = net_->receive(channel)) {
     if (refused_) continue;
+    if (message->addressed && message->from != kAuthorityOwner) {
+      on_relayed(*message);  // another client's game message: never decoded, never rewritten
+      continue;
+    }
     if (auto ours = peer_->receive(*net_, *message, reliable)) dispatch(*ours);
     if (peer_->failure()) {
       refused_ = true;
@@ -71,6 +76,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::SnapshotDelta::wire_id: on_snapshot_delta(message.body, 1 + message.body.size()); return;
     case protocol::RestTableChunk::wire_id: on_rest_chunk(message.body); return;
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
+    case protocol::RelayRefused::wire_id: on_relay_refused(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
 }
@@ -89,6 +95,11 @@ void SessionClient::on_welcome(std::span<const uint8_t> body) {
   const ContractHash ours = contract_hash(welcome.contract);
   if (ours.bytes() != welcome.contract_hash.bytes) {
     drops_.add(ClientDrop::contract_hash_mismatch);
+    refused_ = true;
+    return;
+  }
+  if (!(welcome.contract.vocabulary == config_.vocabulary)) {
+    drops_.add(ClientDrop::vocabulary_mismatch);
     refused_ = true;
     return;
   }
@@ -125,6 +136,13 @@ void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_
     return;
   }
   if (!admissible(guard_->check(std::span<const uint8_t>(decoded_.contract_hash.bytes)), decoded_.tick)) return;
+  // Records of kinds the vocabulary lacks are left out, as the delta reader does.
+  const ReplicaKinds& kinds = delta_.kinds();
+  std::erase_if(decoded_.records, [&](const protocol::Record& record) {
+    const auto* entity = std::get_if<protocol::EntityRecord>(&record.body);
+    return entity != nullptr && !kinds.registered(entity->kind);
+  });
+  decoded_.record_count = static_cast<uint16_t>(decoded_.records.size());
   accept(wire_bytes);
 }
 
@@ -169,6 +187,10 @@ bool SessionClient::admissible(ContractVerdict verdict, uint32_t tick) {
 }
 
 void SessionClient::accept(std::size_t wire_bytes) {
+  if (decoded_.owner && decoded_.owner->pawn.values.size() != config_.vocabulary.pawn_values.size()) {
+    drops_.add(ClientDrop::owner_malformed);
+    return;
+  }
   if (decoded_.owner && decoded_.owner->ack) inputs_.ack(decoded_.owner->ack->sequence);
   if (queue_.full()) {
     (void)queue_.pop();
@@ -193,6 +215,39 @@ void SessionClient::resend_inputs() {
     frame_.held = delta_.report();
     (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
   }
+}
+
+void SessionClient::on_relayed(const NetMessage& message) {
+  if (!welcome_) {
+    drops_.add(ClientDrop::before_welcome);
+    return;
+  }
+  if (relayed_.full()) {
+    (void)relayed_.pop();
+    drops_.add(ClientDrop::relay_overflow);
+  }
+  (void)relayed_.push(RelayedPayload{message.from, message.type, {message.payload.begin(), message.payload.end()}});
+  ++relayed_received_;
+}
+
+void SessionClient::on_relay_refused(std::span<const uint8_t> body) {
+  protocol::RelayRefused refused;
+  if (!wire::decode_counted(body, refused, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  relay_refusals_.add(refused.reason);
+}
+
+bool SessionClient::send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable) {
+  if (!welcome_ || refused_ || !net_) return false;
+  return net_->send_to(target, reliable ? config_.reliable_channel : config_.unreliable_channel, type, payload).ok();
+}
+
+bool SessionClient::pop_relayed(RelayedPayload& out) {
+  if (relayed_.empty()) return false;
+  out = relayed_.pop();
+  return true;
 }
 
 std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd,

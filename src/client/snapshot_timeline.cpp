@@ -8,18 +8,6 @@
 
 namespace tickwire {
 
-std::string_view snapshot_drop_reason_name(SnapshotDropReason reason) {
-  switch (reason) {
-    case SnapshotDropReason::duplicate: return "duplicate";
-    case SnapshotDropReason::too_old: return "too_old";
-    case SnapshotDropReason::too_many_entities: return "too_many_entities";
-    case SnapshotDropReason::duplicate_entity: return "duplicate_entity";
-    case SnapshotDropReason::malformed_sample: return "malformed_sample";
-    case SnapshotDropReason::count_: break;
-  }
-  return "unknown";
-}
-
 namespace {
 
 bool by_handle(const EntitySample& a, const EntitySample& b) { return a.entity.raw() < b.entity.raw(); }
@@ -156,21 +144,40 @@ SampleBracket SnapshotTimeline::bracket(EntityNetHandle entity, double render_ti
     break;
   }
   if (found_from_snapshot && !out.from) return out;  // not present at the render time
-  // `to`: the next held snapshot after the render time (or after the ring's start).
+  // A carried sample (its lane did not run that tick) says the entity is there, not where: the
+  // motion is drawn between the samples that were taken.
+  if (out.from && out.from->sample->carried) {
+    if (auto sampled = sampled_before(entity, out.from->tick, first)) out.from = sampled;
+  }
+  // `to`: the next held snapshot after the render time (or after the ring's start) with a sample
+  // taken; the entity missing from a later snapshot means it left.
   for (Tick t = std::max(floor + 1, first); t <= newest_; ++t) {
     if (at(t) == nullptr) continue;
-    out.to = find_in(t, entity);
-    out.leaving = !out.to.has_value() && out.from.has_value();
+    const auto found = find_in(t, entity);
+    if (!found) {
+      out.leaving = out.from.has_value();
+      break;
+    }
+    if (found->sample->carried) continue;
+    out.to = found;
     break;
   }
   if (!out.from || out.to || out.leaving) return out;
   // Past the entity's newest sample: the one before it, for extrapolation.
-  for (Tick t = out.from->tick - 1; t >= first; t -= 1) {
-    if (at(t) == nullptr) continue;
-    out.previous = find_in(t, entity);
-    break;
-  }
+  out.previous = sampled_before(entity, out.from->tick, first);
   return out;
+}
+
+// The entity's newest taken (not carried) sample before `tick`, back to `first`; none when a held
+// snapshot without it comes first.
+std::optional<TimedSample> SnapshotTimeline::sampled_before(EntityNetHandle entity, Tick tick, Tick first) const {
+  for (Tick t = tick - 1; t >= first; t -= 1) {
+    if (at(t) == nullptr) continue;
+    const auto found = find_in(t, entity);
+    if (!found) return std::nullopt;
+    if (!found->sample->carried) return found;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tickwire

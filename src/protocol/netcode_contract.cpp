@@ -182,6 +182,8 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   contract.input = policy.input;
   contract.budgets = policy.budgets;
   contract.limits = policy.limits;
+  contract.interest = policy.interest;
+  contract.vocabulary = policy.vocabulary;
   resolution.issue = validate_netcode_contract(contract);
   if (resolution.issue.ok()) resolution.contract = std::move(contract);
   return resolution;

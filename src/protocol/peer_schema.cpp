@@ -9,23 +9,6 @@
 
 namespace tickwire {
 
-std::string_view peer_refusal_name(PeerRefusal refusal) {
-  switch (refusal) {
-    case PeerRefusal::protocol_mismatch: return "protocol_mismatch";
-    case PeerRefusal::schema_text_refused: return "schema_text_refused";
-    case PeerRefusal::held_overflow: return "held_overflow";
-    case PeerRefusal::hello_malformed: return "hello_malformed";
-    case PeerRefusal::duplicate_hello: return "duplicate_hello";
-    case PeerRefusal::unsolicited_text: return "unsolicited_text";
-    case PeerRefusal::foreign_request: return "foreign_request";
-    case PeerRefusal::fixed_frame_malformed: return "fixed_frame_malformed";
-    case PeerRefusal::early_unreliable: return "early_unreliable";
-    case PeerRefusal::untranslatable: return "untranslatable";
-    case PeerRefusal::count_: break;
-  }
-  return "unknown";
-}
-
 bool peer_refusal_is_fatal(PeerRefusal refusal) {
   return refusal == PeerRefusal::protocol_mismatch || refusal == PeerRefusal::schema_text_refused ||
          refusal == PeerRefusal::held_overflow || refusal == PeerRefusal::hello_malformed;

@@ -81,9 +81,9 @@ GameVocabulary& GameVocabulary::pawn_value(std::string_view name) {
   return *this;
 }
 
-GameVocabulary& GameVocabulary::button(uint8_t bit, std::string_view name) {
+GameVocabulary& GameVocabulary::button(uint8_t bit, std::string_view name, bool posture) {
   TW_ASSERT(bit < kVocabularyFlagBits, "a button is one of eight bits");
-  insert_sorted(buttons, ButtonDef{bit, std::string(name)}, [](const ButtonDef& d) { return d.bit; });
+  insert_sorted(buttons, ButtonDef{bit, std::string(name), posture}, [](const ButtonDef& d) { return d.bit; });
   return *this;
 }
 
@@ -119,6 +119,9 @@ uint8_t GameVocabulary::object_flag_mask() const {
 }
 uint8_t GameVocabulary::button_mask() const {
   return mask_of<ButtonDef>(buttons, [](const ButtonDef&) { return true; });
+}
+uint8_t GameVocabulary::posture_button_mask() const {
+  return mask_of<ButtonDef>(buttons, [](const ButtonDef& d) { return d.posture; });
 }
 
 }  // namespace tickwire

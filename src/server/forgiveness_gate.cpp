@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
-#include "tickwire/protocol/pawn_flags.h"
+#include "tickwire/protocol/vocabulary.h"
 #include "tickwire/protocol/vec3_math.h"
 
 namespace tickwire {
@@ -19,30 +19,25 @@ namespace {
 constexpr float kSpeedSlackMps = 1e-3f;
 constexpr float kMoveSlackM = 1e-4f;
 
-bool well_formed(const protocol::Claim& c) {
-  return protocol::finite(c.position) && protocol::finite(c.velocity) && std::isfinite(c.stance_height) &&
-         std::isfinite(c.eye_height) && c.stance_height >= 0 && c.eye_height >= 0;
+// Finite numbers, and the pawn values the server's own answer has (the vocabulary's count).
+bool well_formed(const protocol::Claim& c, const protocol::PawnDetail& stepped) {
+  if (!protocol::finite(c.position) || !protocol::finite(c.velocity) || c.values.size() != stepped.values.size()) {
+    return false;
+  }
+  for (const protocol::PawnValue& v : c.values) {
+    if (!std::isfinite(v.value)) return false;
+  }
+  return true;
 }
 
-bool within(float a, float b, float radius_m) { return std::fabs(a - b) <= radius_m; }
+bool values_within(const protocol::PawnValues& claimed, const protocol::PawnValues& server, float radius_m) {
+  for (std::size_t i = 0; i < claimed.size(); ++i) {
+    if (std::fabs(claimed[i].value - server[i].value) > radius_m) return false;
+  }
+  return true;
+}
 
 }  // namespace
-
-std::string_view claim_refusal_name(ClaimRefusal refusal) {
-  switch (refusal) {
-    case ClaimRefusal::authoritative: return "authoritative";
-    case ClaimRefusal::malformed: return "malformed";
-    case ClaimRefusal::stale_epoch: return "stale_epoch";
-    case ClaimRefusal::frozen: return "frozen";
-    case ClaimRefusal::velocity_beyond_mover: return "velocity_beyond_mover";
-    case ClaimRefusal::position_beyond_radius: return "position_beyond_radius";
-    case ClaimRefusal::stance_beyond_radius: return "stance_beyond_radius";
-    case ClaimRefusal::eye_beyond_radius: return "eye_beyond_radius";
-    case ClaimRefusal::speed_beyond_mover: return "speed_beyond_mover";
-    case ClaimRefusal::count_: break;
-  }
-  return "unknown";
-}
 
 ForgivenessGate::ForgivenessGate(const ForgivenessConfig& config) { set_config(config); }
 
@@ -57,16 +52,15 @@ void ForgivenessGate::set_config(const ForgivenessConfig& config) {
 std::optional<ClaimRefusal> ForgivenessGate::refusal(const ClaimJudgement& j, const protocol::Claim& claim,
                                                      const ClaimLedger& ledger) const {
   if (config_.forgiveness >= 1.0) return ClaimRefusal::authoritative;
-  if (!well_formed(claim)) return ClaimRefusal::malformed;
+  if (!well_formed(claim, j.stepped)) return ClaimRefusal::malformed;
   if (claim.placement_epoch != j.stepped.placement_epoch) return ClaimRefusal::stale_epoch;
-  if ((j.stepped.flags & protocol::kPawnFrozen) != 0) return ClaimRefusal::frozen;
+  if (j.frozen) return ClaimRefusal::frozen;
   if (protocol::horizontal_length(claim.velocity) > j.limit.horizontal_mps + kSpeedSlackMps ||
       std::fabs(claim.velocity.y) > j.limit.vertical_mps + kSpeedSlackMps) {
     return ClaimRefusal::velocity_beyond_mover;
   }
   if (protocol::length(claim.position - j.stepped.position) > radius_m_) return ClaimRefusal::position_beyond_radius;
-  if (!within(claim.stance_height, j.stepped.stance_height, radius_m_)) return ClaimRefusal::stance_beyond_radius;
-  if (!within(claim.eye_height, j.stepped.eye_height, radius_m_)) return ClaimRefusal::eye_beyond_radius;
+  if (!values_within(claim.values, j.stepped.values, radius_m_)) return ClaimRefusal::value_beyond_radius;
   const auto dt = static_cast<float>(j.dt_s);
   const protocol::Vec3 move = claim.position - j.before_position;
   if (protocol::horizontal_length(move) >
@@ -103,9 +97,8 @@ ClaimVerdict ForgivenessGate::judge(const ClaimJudgement& j, const protocol::Cla
   verdict.adopted = true;
   verdict.pawn.position = claim.position;
   verdict.pawn.velocity = claim.velocity;
-  verdict.pawn.stance_height = claim.stance_height;
-  verdict.pawn.eye_height = claim.eye_height;
-  verdict.pawn.flags = protocol::merge_claimed_flags(j.stepped.flags, claim.flags);
+  verdict.pawn.values = claim.values;
+  verdict.pawn.flags = merge_claimed_flags(j.stepped.flags, claim.flags, config_.claimable_flags);
   ++adopted_;
   spend(j, claim.position, ledger);
   return verdict;

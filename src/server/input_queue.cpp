@@ -55,7 +55,12 @@ bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd, const s
     drops_.add(InputDropReason::overflow);
     return false;
   }
-  insert_sorted(Entry{static_cast<uint32_t>(sequence), cmd, claim});
+  Entry entry{static_cast<uint32_t>(sequence), cmd, claim};
+  if ((cmd.buttons & ~config_.known_buttons) != 0) {
+    entry.cmd.buttons &= config_.known_buttons;
+    ++stats_.unknown_buttons;
+  }
+  insert_sorted(entry);
   ++stats_.queued;
   return true;
 }
@@ -105,7 +110,8 @@ TickInput InputQueue::take_for_tick() {
   }
   if (starved_run_ticks_ < std::numeric_limits<uint32_t>::max()) ++starved_run_ticks_;
   const bool repeat = starved_run_ticks_ <= config_.starvation_repeat_ticks;
-  out.cmd = starved_command(last_applied_cmd_, starved_run_ticks_, config_.starvation_repeat_ticks);
+  out.cmd = starved_command(last_applied_cmd_, starved_run_ticks_, config_.starvation_repeat_ticks,
+                            config_.posture_buttons);
   out.sequence = ack_sequence_.value_or(0);
   out.has_sequence = ack_sequence_.has_value();
   out.source = repeat ? TickInputSource::repeated : TickInputSource::zeroed;

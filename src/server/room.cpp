@@ -24,6 +24,7 @@ Room::Room(const RoomConfig& config, Simulation& simulation)
       simulation_(simulation),
       entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity) {
   TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
+  simulation_.begin(contract_);
 }
 
 bool Room::snapshot_tick(Tick tick) const { return tick.value() % contract_.ticks_per_snapshot == 0; }
@@ -44,7 +45,11 @@ std::optional<EntityRef> Room::admit(OwnerId owner) {
   InputQueueConfig queue;
   queue.capacity_ticks = contract_.input.queue_ticks;
   queue.starvation_repeat_ticks = contract_.input.starvation_ticks;
-  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), 0});
+  queue.known_buttons = contract_.vocabulary.button_mask();
+  queue.posture_buttons = contract_.vocabulary.posture_button_mask();
+  const auto per_second = static_cast<double>(contract_.limits.interactions_per_second);
+  sessions_[owner].emplace(
+      RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), TokenBucket(per_second, per_second), 0});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
@@ -64,10 +69,14 @@ std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame
   return session == nullptr ? 0 : session->inputs.receive(frame);
 }
 
-bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& request) {
+bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now) {
   RoomSession* session = find(owner);
   if (session == nullptr) {
     interact_refusals_.add(InteractRefusal::no_session);
+    return false;
+  }
+  if (!session->interactions.take(now)) {
+    interact_refusals_.add(InteractRefusal::rate_limited);
     return false;
   }
   const EntityRef target = EntityRef::from_raw(request.target_ref);

@@ -12,12 +12,13 @@ std::string_view tick_input_source_name(TickInputSource source) {
   return "unknown";
 }
 
-protocol::InputCmd starved_command(const protocol::InputCmd& previous, uint32_t run_ticks, uint32_t repeat_limit_ticks) {
+protocol::InputCmd starved_command(const protocol::InputCmd& previous, uint32_t run_ticks, uint32_t repeat_limit_ticks,
+                                   uint32_t posture_buttons) {
   protocol::InputCmd cmd = previous;
   if (run_ticks <= repeat_limit_ticks) return cmd;
   cmd.move_x = 0;
   cmd.move_y = 0;
-  cmd.buttons = 0;
+  cmd.buttons = previous.buttons & posture_buttons;
   return cmd;
 }
 

@@ -15,21 +15,6 @@ bool same_endpoint(const Address& a, const Address& b) { return Address::ipv4_ma
 
 }  // namespace
 
-std::string_view conditioner_drop_name(ConditionerDrop reason) {
-  switch (reason) {
-    case ConditionerDrop::loss: return "loss";
-    case ConditionerDrop::rate_cap: return "rate_cap";
-    case ConditionerDrop::held_cap: return "held_cap";
-    case ConditionerDrop::client_cap: return "client_cap";
-    case ConditionerDrop::upstream_open_failed: return "upstream_open_failed";
-    case ConditionerDrop::unexpected_source: return "unexpected_source";
-    case ConditionerDrop::send_failed: return "send_failed";
-    case ConditionerDrop::session_gone: return "session_gone";
-    case ConditionerDrop::count_: break;
-  }
-  return "unknown";
-}
-
 LinkConditioner::LinkConditioner(const ConditionerConfig& config, DatagramSocket& listen,
                                  UpstreamSocketFactory open_upstream)
     : config_(config),

@@ -141,20 +141,6 @@ struct SimNetworkCore {
 
 }  // namespace detail
 
-std::string_view sim_drop_name(SimDrop reason) {
-  switch (reason) {
-    case SimDrop::loss: return "loss";
-    case SimDrop::rate_cap: return "rate_cap";
-    case SimDrop::queue: return "queue";
-    case SimDrop::no_endpoint: return "no_endpoint";
-    case SimDrop::oversize: return "oversize";
-    case SimDrop::bad_address: return "bad_address";
-    case SimDrop::in_flight_cap: return "in_flight_cap";
-    case SimDrop::count_: break;
-  }
-  return "unknown";
-}
-
 SimNetwork::SimNetwork(uint64_t seed, const SimNetworkLimits& limits)
     : core_(std::make_shared<detail::SimNetworkCore>(seed, limits)) {
   TW_ASSERT(limits.first_ephemeral_port > 0, "the ephemeral port range must not include port 0");

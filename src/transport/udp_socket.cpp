@@ -110,19 +110,6 @@ std::string_view socket_open_error_name(SocketOpenError error) {
   return "unknown";
 }
 
-std::string_view udp_drop_name(UdpDrop reason) {
-  switch (reason) {
-    case UdpDrop::would_block: return "would_block";
-    case UdpDrop::send_error: return "send_error";
-    case UdpDrop::family_mismatch: return "family_mismatch";
-    case UdpDrop::oversize: return "oversize";
-    case UdpDrop::truncated: return "truncated";
-    case UdpDrop::receive_error: return "receive_error";
-    case UdpDrop::count_: break;
-  }
-  return "unknown";
-}
-
 UdpOpenResult UdpSocket::open(const Address& bind_address, const UdpSocketOptions& options) {
   const std::string where = bind_address.to_string();
   if (!bind_address.valid()) return open_failure(SocketOpenError::invalid_address, 0, "bind " + where);

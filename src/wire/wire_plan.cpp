@@ -9,23 +9,6 @@
 
 namespace tickwire::wire {
 
-std::string_view plan_event_name(PlanEvent event) {
-  switch (event) {
-    case PlanEvent::peer_field_skipped: return "peer_field_skipped";
-    case PlanEvent::field_defaulted: return "field_defaulted";
-    case PlanEvent::value_did_not_fit: return "value_did_not_fit";
-    case PlanEvent::retyped_absent: return "retyped_absent";
-    case PlanEvent::enum_member_missing: return "enum_member_missing";
-    case PlanEvent::flag_bit_dropped: return "flag_bit_dropped";
-    case PlanEvent::union_entry_dropped: return "union_entry_dropped";
-    case PlanEvent::union_case_absent: return "union_case_absent";
-    case PlanEvent::token_pair_dropped: return "token_pair_dropped";
-    case PlanEvent::message_copied: return "message_copied";
-    case PlanEvent::count_: break;
-  }
-  return "?";
-}
-
 WirePlan::WirePlan(std::unique_ptr<const Schema> peer, std::unique_ptr<const Schema> ours, const PlanOptions& options)
     : peer_(std::move(peer)),
       ours_(std::move(ours)),

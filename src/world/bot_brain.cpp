@@ -50,7 +50,7 @@ protocol::InputCmd BotBrain::next(uint32_t sequence) {
     case BotBehaviour::jumpy:
       cmd.move_y = 1.0f;
       if (rng_.chance(0.05)) cmd.buttons |= kButtonJump;
-      cmd.crouch = sequence % 300 > 270;
+      if (sequence % 300 > 270) cmd.buttons |= kButtonCrouch;
       yaw_deg_ = std::fmod(yaw_deg_ + 0.4f, 360.0f);
       break;
   }

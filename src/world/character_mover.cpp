@@ -150,7 +150,7 @@ PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& 
     s.velocity_mps = {};
     return s;
   }
-  take_stance(s, cmd.crouch, settings_, static_boxes);
+  take_stance(s, button_held(cmd.buttons, kButtonCrouch), settings_, static_boxes);
   const MoveAxes m = move_axes(cmd);
   if (s.noclip) {
     fly(s, m, settings_, dt_s);

@@ -2,7 +2,7 @@
 // that goes through them. The float dt is taken from the double exactly as the server takes it.
 #include "tickwire/world/mover_prediction_model.h"
 
-#include "tickwire/protocol/pawn_flags.h"
+#include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
 
@@ -10,11 +10,8 @@ PredictedState predicted_from_pawn(const PawnState& pawn) {
   PredictedState s;
   s.position = pawn.feet.to_wire();
   s.velocity_mps = pawn.velocity_mps.to_wire();
-  s.stance_height_m = pawn.stance_height_m;
-  s.eye_height_m = pawn.eye_height_m;
-  s.flags = static_cast<uint8_t>((pawn.grounded ? protocol::kPawnGrounded : 0) |
-                                 (pawn.crouched ? protocol::kPawnCrouched : 0) |
-                                 (pawn.noclip ? protocol::kPawnNoclip : 0) | (pawn.frozen ? protocol::kPawnFrozen : 0));
+  s.values = protocol::PawnValues{{pawn.stance_height_m}, {pawn.eye_height_m}};
+  s.flags = pawn_entity_flags(pawn);
   s.placement_epoch = pawn.placement_epoch.value;
   return s;
 }
@@ -23,14 +20,19 @@ PawnState pawn_from_predicted(const PredictedState& state) {
   PawnState p;
   p.feet = Vec3::from_wire(state.position);
   p.velocity_mps = Vec3::from_wire(state.velocity_mps);
-  p.stance_height_m = state.stance_height_m;
-  p.eye_height_m = state.eye_height_m;
-  p.grounded = state.has(protocol::kPawnGrounded);
-  p.crouched = state.has(protocol::kPawnCrouched);
-  p.noclip = state.has(protocol::kPawnNoclip);
-  p.frozen = state.has(protocol::kPawnFrozen);
+  p.stance_height_m = state.value(kValueStanceHeight);
+  p.eye_height_m = state.value(kValueEyeHeight);
+  p.grounded = (state.flags & kFlagGrounded) != 0;
+  p.crouched = (state.flags & kFlagCrouched) != 0;
+  p.noclip = (state.flags & kFlagNoclip) != 0;
+  p.frozen = (state.flags & kFlagFrozen) != 0;
   p.placement_epoch.value = state.placement_epoch;
   return p;
+}
+
+uint8_t pawn_entity_flags(const PawnState& pawn) {
+  return static_cast<uint8_t>((pawn.grounded ? kFlagGrounded : 0) | (pawn.crouched ? kFlagCrouched : 0) |
+                              (pawn.noclip ? kFlagNoclip : 0) | (pawn.frozen ? kFlagFrozen : 0));
 }
 
 protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref) {

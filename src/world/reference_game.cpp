@@ -18,21 +18,17 @@ ComponentWireId component_wire_id(const std::string& name) {
   return ComponentWireId::other;
 }
 
-constexpr uint8_t kEntityFlagGrounded = 1 << 0;
-constexpr uint8_t kEntityFlagCrouched = 1 << 1;
-constexpr uint8_t kEntityFlagNoclip = 1 << 2;
-constexpr uint8_t kEntityFlagFrozen = 1 << 3;
-
 }  // namespace
 
-uint8_t pawn_entity_flags(const PawnState& pawn) {
-  return static_cast<uint8_t>((pawn.grounded ? kEntityFlagGrounded : 0) | (pawn.crouched ? kEntityFlagCrouched : 0) |
-                              (pawn.noclip ? kEntityFlagNoclip : 0) | (pawn.frozen ? kEntityFlagFrozen : 0));
+ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
+  install_objects();
 }
 
-ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings, double forgiveness)
-    : map_(map), mover_(settings), gate_(ForgivenessConfig{forgiveness}) {
-  install_objects();
+void ReferenceGame::begin(const NetcodeContract& contract) {
+  TW_ASSERT(contract.vocabulary == reference_vocabulary(), "the reference game runs in a room of its own vocabulary");
+  gate_.set_config(ForgivenessConfig{contract.input.forgiveness, ForgivenessConfig{}.radius_at_zero_m,
+                                     contract.vocabulary.claimable_flag_mask()});
+  interaction_range_m_ = contract.limits.interaction_range_m;
 }
 
 // Every map object at its authored state, held by its object index (the MapObjectTable's).
@@ -111,7 +107,7 @@ bool ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const p
   PawnState& state = pawns_.at(pawn.raw());
   const MoverSpeedLimit limit = max_speed_mps(mover_.settings(), state);
   const ClaimVerdict verdict = gate_.judge({before.feet.to_wire(), pawn_detail_of(state, pawn.raw()),
-                                            {limit.horizontal_mps, limit.vertical_mps}, dt_s},
+                                            {limit.horizontal_mps, limit.vertical_mps}, dt_s, state.frozen},
                                            claim, ledgers_[pawn.raw()]);
   if (!verdict.adopted) return false;
   PawnState adopted = pawn_from_predicted(predicted_from_detail(verdict.pawn));
@@ -144,11 +140,7 @@ protocol::PawnDetail ReferenceGame::pawn_detail(EntityRef pawn) const {
   if (state == nullptr) return detail;
   detail.position = state->feet.to_wire();
   detail.velocity = state->velocity_mps.to_wire();
-  detail.stance_height = state->stance_height_m;
-  detail.eye_height = state->eye_height_m;
-  detail.flags = pawn_entity_flags(*state);
-  detail.placement_epoch = state->placement_epoch.value;
-  return detail;
+  return pawn_detail_of(*state, pawn.raw());
 }
 
 const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
@@ -170,7 +162,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
   const ObjectState& state = objects_[index];
   protocol::ObjectRecord record;
   record.object_index = index;
-  record.flags = state.enabled ? 1 : 0;
+  record.flags = state.enabled ? kObjectEnabled : 0;
   const auto& authored = map_.objects()[map_positions_[index]].components;
   for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
     const ObjectComponent& now = state.components[c];
@@ -197,7 +189,7 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
   const ObjectState& state = objects_[index];
   protocol::ObjectRecord record;
   record.object_index = index;
-  record.flags = state.enabled ? 1 : 0;
+  record.flags = state.enabled ? kObjectEnabled : 0;
   for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
     const ObjectComponent& now = state.components[c];
     protocol::ComponentSection section;
@@ -218,29 +210,34 @@ void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const
   for (uint32_t i = 0; i < objects_.size(); ++i) out.push_back(whole_object_record(i));
 }
 
-void ReferenceGame::write_records(Tick, std::vector<protocol::Record>& out) const {
+void ReferenceGame::write_records(Tick, TickRecords& out) const {
   for (const auto& [ref, state] : pawns_) {
     protocol::EntityRecord record;
-    record.kind = protocol::NetKind::player_pawn;
+    record.kind = kKindPlayerPawn;
     record.position = state.feet.to_wire();
     record.yaw_deg = std::fmod(state.yaw_deg + 360.0f, 360.0f);
     record.pitch_deg = std::fmod(state.pitch_deg + 360.0f, 360.0f);
-    record.eye_height = state.eye_height_m;
     record.flags = pawn_entity_flags(state);
-    out.push_back(protocol::Record{EntityRef::from_raw(ref).handle().raw(), record});
+    record.payload.channels.push_back(protocol::KindChannel{state.eye_height_m});  // kPawnChannelEyeHeight
+    out.add(protocol::Record{EntityRef::from_raw(ref).handle().raw(), std::move(record)});
   }
   for (uint32_t i = 0; i < objects_.size(); ++i) {
     if (object_records_ == ObjectRecords::whole) {
-      out.push_back(whole_object_record(i));
+      out.add(whole_object_record(i));
     } else if (differs_from_map(i)) {
-      out.push_back(object_record(i));
+      out.add(object_record(i));
     }
   }
 }
 
-void ReferenceGame::interact(EntityRef, EntityRef, uint8_t, Tick) {
+void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
   // Pawns are the only entities the room's slots hold in the reference game; a use aimed at a pawn
-  // does nothing. Map objects are toggled through toggle_object (by object index).
+  // does nothing (within the contract's range or not: those past it are counted). Map objects are
+  // toggled through toggle_object (by object index).
+  const PawnState* from = pawn(actor);
+  const PawnState* to = pawn(target);
+  if (from == nullptr || to == nullptr) return;
+  if (static_cast<double>((to->feet - from->feet).length()) > interaction_range_m_) ++interactions_out_of_range_;
 }
 
 void ReferenceGame::toggle_object(uint32_t object_index) {

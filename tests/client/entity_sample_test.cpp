@@ -16,9 +16,9 @@ EntitySample make(float x, float yaw, uint8_t bits) {
   s.entity = EntityNetHandle::make(0, 1);
   s.position_m = {x, 2.0f * x, -x};
   s.yaw_deg = yaw;
-  s.pitch_deg = 0.0f;
-  s.eye_height_m = 1.0f + x;
+  s.pitch_deg = x;
   s.bits = bits;
+  s.flags = bits;
   return s;
 }
 
@@ -51,8 +51,9 @@ TEST(EntitySample, BlendLerpsMotionAndSnapsBitsToTheNewer) {
   EXPECT_FLOAT_EQ(mid.position_m.y, 2.0f);
   EXPECT_FLOAT_EQ(mid.position_m.z, -1.0f);
   EXPECT_FLOAT_EQ(mid.yaw_deg, 175.0f);
-  EXPECT_FLOAT_EQ(mid.eye_height_m, 2.0f);
+  EXPECT_FLOAT_EQ(mid.pitch_deg, 1.0f);
   EXPECT_EQ(mid.bits, newer.bits) << "a light is on or off, never half-lit";
+  EXPECT_EQ(mid.flags, newer.flags) << "flags snap too";
   EXPECT_EQ(blend_samples(older, newer, 0.0).bits, newer.bits) << "even at alpha 0 the bits are the newer's";
   EXPECT_EQ(blend_samples(older, newer, 1.0), newer);
 }
@@ -88,8 +89,8 @@ TEST(EntitySample, ExtrapolationContinuesMotionAndHoldsTheRest) {
   EXPECT_FLOAT_EQ(ahead.position_m.x, 2.5f);
   EXPECT_FLOAT_EQ(ahead.position_m.z, -2.5f);
   EXPECT_FLOAT_EQ(ahead.yaw_deg, -175.0f);  // through the wrap
-  EXPECT_FLOAT_EQ(ahead.eye_height_m, newest.eye_height_m);
   EXPECT_FLOAT_EQ(ahead.channels[0], 0.5f);
+  EXPECT_EQ(ahead.flags, newest.flags);
   EXPECT_EQ(ahead.bits, 2);
   const EntitySample at_newest = extrapolate_sample(previous, newest, 1.0);
   EXPECT_EQ(at_newest.position_m, newest.position_m);

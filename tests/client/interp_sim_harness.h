@@ -30,7 +30,6 @@ inline EntitySample truth_at(EntityNetHandle entity, double tick) {
   s.position_m = {static_cast<float>(0.25 * tick), 1.0f, static_cast<float>((walker ? -0.1 : 0.05) * tick)};
   s.yaw_deg = wrap_angle_deg((walker ? 7.0 : -23.0) * tick + 170.0);
   s.pitch_deg = walker ? 10.0f : -5.0f;
-  s.eye_height_m = 1.6f;
   s.channel_count = walker ? 2 : 0;
   if (walker) {
     s.channels[0] = static_cast<float>(0.01 * tick);

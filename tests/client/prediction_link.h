@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "tickwire/client/predictor.h"
-#include "tickwire/protocol/pawn_flags.h"
 #include "tickwire/protocol/vec3_math.h"
 #include "tickwire/wire/codec.h"
 
@@ -24,6 +23,20 @@ inline constexpr float kTinyWalkMps = 5.0f;
 inline constexpr float kTinyNoclipMps = 400.0f;
 inline constexpr float kTinyStandHeightM = 1.8f, kTinyStandEyeM = 1.6f;
 inline constexpr float kTinyCrouchHeightM = 1.0f, kTinyCrouchEyeM = 0.8f;
+// The tiny game's vocabulary: its pawn values, flag bits and crouch button.
+inline constexpr std::size_t kTinyStance = 0, kTinyEye = 1;
+inline constexpr uint8_t kTinyGrounded = 1u << 0, kTinyCrouched = 1u << 1;  // claimable
+inline constexpr uint8_t kTinyNoclip = 1u << 2, kTinyFrozen = 1u << 3;      // the server's
+inline constexpr uint8_t kTinyClaimable = kTinyGrounded | kTinyCrouched;
+inline constexpr uint8_t kTinyServerOwned = kTinyNoclip | kTinyFrozen;
+inline constexpr uint32_t kTinyCrouchButton = 1u << 4;
+
+inline bool has_flag(const PredictedState& s, uint8_t flag) { return (s.flags & flag) != 0; }
+
+inline protocol::PawnValues tiny_values(bool crouched) {
+  return crouched ? protocol::PawnValues{{kTinyCrouchHeightM}, {kTinyCrouchEyeM}}
+                  : protocol::PawnValues{{kTinyStandHeightM}, {kTinyStandEyeM}};
+}
 
 // The tiny game: walks the ground plane by the move axes, flies at noclip speed, stands still when
 // frozen, crouches on the command unless a low ceiling (a thing only the authority may know of)
@@ -34,15 +47,14 @@ class TinyGame final : public PredictionModel {
 
   PredictedState step(const PredictedState& s, const protocol::InputCmd& cmd, double dt_s) const override {
     PredictedState n = s;
-    if (s.has(protocol::kPawnFrozen)) {
+    if (has_flag(s, kTinyFrozen)) {
       n.velocity_mps = {};
       return n;
     }
-    const bool crouched = cmd.crouch || (low_ceiling && s.has(protocol::kPawnCrouched));
-    n.flags = static_cast<uint8_t>(crouched ? (n.flags | protocol::kPawnCrouched) : (n.flags & ~protocol::kPawnCrouched));
-    n.stance_height_m = crouched ? kTinyCrouchHeightM : kTinyStandHeightM;
-    n.eye_height_m = crouched ? kTinyCrouchEyeM : kTinyStandEyeM;
-    const float speed_mps = s.has(protocol::kPawnNoclip) ? kTinyNoclipMps : kTinyWalkMps;
+    const bool crouched = (cmd.buttons & kTinyCrouchButton) != 0 || (low_ceiling && has_flag(s, kTinyCrouched));
+    n.flags = static_cast<uint8_t>(crouched ? (n.flags | kTinyCrouched) : (n.flags & ~kTinyCrouched));
+    n.values = tiny_values(crouched);
+    const float speed_mps = has_flag(s, kTinyNoclip) ? kTinyNoclipMps : kTinyWalkMps;
     n.velocity_mps = {cmd.move_x * speed_mps, 0.0f, cmd.move_y * speed_mps};
     n.position = s.position + n.velocity_mps * static_cast<float>(dt_s);
     return n;
@@ -53,23 +65,22 @@ inline protocol::InputCmd walk(float move_y = 1.0f, float move_x = 0.0f, bool cr
   protocol::InputCmd cmd;
   cmd.move_x = move_x;
   cmd.move_y = move_y;
-  cmd.crouch = crouch;
+  if (crouch) cmd.buttons |= kTinyCrouchButton;
   return cmd;
 }
 
 inline PredictedState standing_at(protocol::Vec3 position) {
   PredictedState s;
   s.position = position;
-  s.stance_height_m = kTinyStandHeightM;
-  s.eye_height_m = kTinyStandEyeM;
-  s.flags = protocol::kPawnGrounded;
+  s.values = tiny_values(false);
+  s.flags = kTinyGrounded;
   return s;
 }
 
 class PredictionLink {
  public:
   PredictionLink(int64_t up_ticks, int64_t down_ticks, const PredictorConfig& config = {})
-      : predictor(client_game, kLinkTickS, config), up_ticks_(up_ticks), down_ticks_(down_ticks) {}
+      : predictor(client_game, kLinkTickS, kTinyClaimable, config), up_ticks_(up_ticks), down_ticks_(down_ticks) {}
 
   // One tick: the client predicts and sends `cmd`; the authority takes what arrived, steps, lets
   // the test author a change, and sends its detail; the client reconciles what arrived.

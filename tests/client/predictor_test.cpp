@@ -13,7 +13,6 @@
 #include "prediction_link.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/protocol/pawn_flags.h"
 #include "tickwire/protocol/vec3_math.h"
 
 namespace tickwire {
@@ -43,17 +42,17 @@ Correction run_until_correction(PredictionLink& link, const protocol::InputCmd& 
     link.client_send(cmd);
     link.authority_tick();
     c.drawn_before = link.predictor.drawn_position();
-    c.eye_before = link.predictor.drawn_eye_height_m();
+    c.eye_before = link.predictor.drawn_value(test::kTinyEye);
     c.offset_before_m = length(link.predictor.offset_m());
-    c.eye_offset_before_m = link.predictor.eye_offset_m();
+    c.eye_offset_before_m = link.predictor.value_offset(test::kTinyEye);
     link.deliver();
     ++link.now_tick;
     for (std::size_t k = seen; k < link.outcomes.size(); ++k) {
       const ReconcileOutcome& o = link.outcomes[k];
-      if (o.correction_m >= min_m || std::fabs(o.eye_correction_m) >= min_m) {
+      if (o.correction_m >= min_m || o.value_correction >= min_m) {
         c.outcome = o;
         c.drawn_after = link.predictor.drawn_position();
-        c.eye_after = link.predictor.drawn_eye_height_m();
+        c.eye_after = link.predictor.drawn_value(test::kTinyEye);
         return c;
       }
     }
@@ -76,15 +75,15 @@ TEST(Predictor, ReplayReproducesTheAuthorityExactlyWhenNothingIsLost) {
       if (i % 20 == 0) {  // raw floats: the predictor must step what the wire carries, not these
         cmd.move_x = static_cast<float>(rng.unit() * 2.0 - 1.0);
         cmd.move_y = static_cast<float>(rng.unit() * 2.0 - 1.0);
-        cmd.crouch = rng.chance(0.3);
+        cmd.buttons = rng.chance(0.3) ? test::kTinyCrouchButton : 0u;
       }
       link.tick(cmd);
       ASSERT_EQ(link.predictor.offset_m(), protocol::Vec3{}) << "tick " << i;
-      ASSERT_EQ(link.predictor.eye_offset_m(), 0.0f) << "tick " << i;
+      ASSERT_EQ(link.predictor.value_offset(test::kTinyEye), 0.0f) << "tick " << i;
     }
     const PredictorStats& stats = link.predictor.stats();
     EXPECT_EQ(stats.corrections, 0u);
-    EXPECT_EQ(stats.eye_corrections, 0u);
+    EXPECT_EQ(stats.value_corrections, 0u);
     EXPECT_EQ(stats.residues_dropped, 0u);
     EXPECT_EQ(stats.snaps.total(), 0u);
     EXPECT_EQ(stats.skips.total(), 0u);
@@ -92,7 +91,7 @@ TEST(Predictor, ReplayReproducesTheAuthorityExactlyWhenNothingIsLost) {
     for (const ReconcileOutcome& o : link.outcomes) {
       ASSERT_TRUE(o.applied);
       ASSERT_EQ(o.correction_m, 0.0f);
-      ASSERT_EQ(o.eye_correction_m, 0.0f);
+      ASSERT_EQ(o.value_correction, 0.0f);
     }
     if (keep_confirmed) {
       // Only the first reconciles (before our first prediction was acked) replay.
@@ -152,14 +151,14 @@ TEST(Predictor, ANoclipSpeedMispredictIsEasedNotSnapped) {
   PredictionLink link(3, 3);
   link.run(walk(), 30);
   link.on_authority_tick = [](int64_t tick, PredictedState& pawn) {
-    if (tick == 30) pawn.flags |= protocol::kPawnNoclip;  // the server grants flight
+    if (tick == 30) pawn.flags |= test::kTinyNoclip;  // the server grants flight
   };
   const Correction c = run_until_correction(link, walk(), 1.0f, 20);
   // Six inputs replayed at 400 m/s instead of 5: ~39.5 m, far beyond any threshold one could write.
   EXPECT_GT(c.outcome.correction_m, 30.0f);
   EXPECT_FALSE(c.outcome.snapped);
   EXPECT_LT(distance(c.drawn_before, c.drawn_after), 1e-3f);
-  EXPECT_TRUE(link.predictor.predicted().has(protocol::kPawnNoclip));  // restored from the acked state
+  EXPECT_TRUE(test::has_flag(link.predictor.predicted(), test::kTinyNoclip));  // restored from the acked state
   float last_m = length(link.predictor.offset_m());
   for (int frame = 0; frame < 240 && last_m > 0; ++frame) {
     link.predictor.decay(kFrame);
@@ -201,13 +200,13 @@ TEST(Predictor, ATeleportSnapsBothOffsets) {
   EXPECT_GT(c.eye_offset_before_m, 0.1f);
   EXPECT_GT(distance(c.drawn_before, link.predictor.drawn_position()), 10.0f);
   EXPECT_EQ(link.predictor.offset_m(), protocol::Vec3{});
-  EXPECT_EQ(link.predictor.eye_offset_m(), 0.0f);
+  EXPECT_EQ(link.predictor.value_offset(test::kTinyEye), 0.0f);
   EXPECT_EQ(link.predictor.drawn_position(), link.predictor.predicted().position);
-  EXPECT_EQ(link.predictor.drawn_eye_height_m(), test::kTinyCrouchEyeM);
+  EXPECT_EQ(link.predictor.drawn_value(test::kTinyEye), test::kTinyCrouchEyeM);
   EXPECT_EQ(link.predictor.predicted().placement_epoch, 1);
   EXPECT_EQ(link.predictor.stats().snaps[SnapReason::placement_epoch], 1u);
   EXPECT_EQ(link.predictor.stats().corrections, 1u);  // the placement is no correction
-  EXPECT_EQ(link.predictor.stats().eye_corrections, 1u);
+  EXPECT_EQ(link.predictor.stats().value_corrections, 1u);
   link.predictor.set_forgiveness(0.5);
   ASSERT_TRUE(link.predictor.claim());
   EXPECT_EQ(link.predictor.claim()->placement_epoch, 1);
@@ -251,19 +250,19 @@ TEST(Predictor, AServerAuthoredCrouchEasesTheEye) {
   };
   const Correction c = run_until_correction(link, walk(0.0f), 0.5f, 20);
   EXPECT_FALSE(c.outcome.snapped);
-  EXPECT_NEAR(c.outcome.eye_correction_m, test::kTinyCrouchEyeM - test::kTinyStandEyeM, 1e-6f);
+  EXPECT_NEAR(c.outcome.value_correction, test::kTinyStandEyeM - test::kTinyCrouchEyeM, 1e-6f);
   EXPECT_EQ(c.outcome.correction_m, 0.0f);
   EXPECT_NEAR(c.eye_before, test::kTinyStandEyeM, 1e-6f);
   EXPECT_NEAR(c.eye_after, test::kTinyStandEyeM, 1e-6f);  // the camera did not drop at once...
-  float last = link.predictor.drawn_eye_height_m();
+  float last = link.predictor.drawn_value(test::kTinyEye);
   for (int frame = 0; frame < 120; ++frame) {
     link.predictor.decay(kFrame);
-    const float now = link.predictor.drawn_eye_height_m();
+    const float now = link.predictor.drawn_value(test::kTinyEye);
     ASSERT_LE(now, last);  // ...it eases down
     last = now;
   }
   EXPECT_EQ(last, test::kTinyCrouchEyeM);
-  EXPECT_EQ(link.predictor.stats().eye_corrections, 1u);
+  EXPECT_EQ(link.predictor.stats().value_corrections, 1u);
   EXPECT_EQ(link.predictor.stats().snaps.total(), 0u);
 }
 
@@ -271,20 +270,20 @@ TEST(Predictor, FrozenComesFromTheAckedStateAndNeverGoesIntoAClaim) {
   PredictionLink link(3, 3);
   link.run(walk(), 30);
   link.on_authority_tick = [](int64_t tick, PredictedState& pawn) {
-    if (tick == 30) pawn.flags |= protocol::kPawnFrozen;
-    if (tick == 90) pawn.flags &= static_cast<uint8_t>(~protocol::kPawnFrozen);
+    if (tick == 30) pawn.flags |= test::kTinyFrozen;
+    if (tick == 90) pawn.flags &= static_cast<uint8_t>(~test::kTinyFrozen);
   };
   link.run(walk(), 10);  // the frozen detail has arrived: the replay stands still from it
-  ASSERT_TRUE(link.predictor.predicted().has(protocol::kPawnFrozen));
+  ASSERT_TRUE(test::has_flag(link.predictor.predicted(), test::kTinyFrozen));
   const protocol::Vec3 held = link.predictor.predicted().position;
   link.run(walk(), 40);
   EXPECT_EQ(link.predictor.predicted().position, held);
   link.predictor.set_forgiveness(0.0);
   const auto claim = link.predictor.claim();
   ASSERT_TRUE(claim);
-  EXPECT_EQ(claim->flags & protocol::kPawnServerOwnedFlags, 0);
+  EXPECT_EQ(claim->flags & test::kTinyServerOwned, 0);
   link.run(walk(), 40);  // thawed by the authority at tick 90, learnt by the client
-  EXPECT_FALSE(link.predictor.predicted().has(protocol::kPawnFrozen));
+  EXPECT_FALSE(test::has_flag(link.predictor.predicted(), test::kTinyFrozen));
   EXPECT_GT(link.predictor.predicted().position.z, held.z + 1.0f);
 }
 
@@ -293,7 +292,7 @@ class RogueGame final : public PredictionModel {
  public:
   PredictedState step(const PredictedState& s, const protocol::InputCmd& cmd, double dt_s) const override {
     PredictedState n = inner_.step(s, cmd, dt_s);
-    n.flags |= protocol::kPawnNoclip | protocol::kPawnFrozen;
+    n.flags |= test::kTinyNoclip | test::kTinyFrozen;
     ++n.placement_epoch;
     return n;
   }
@@ -304,29 +303,29 @@ class RogueGame final : public PredictionModel {
 
 TEST(Predictor, AModelCannotToggleServerOwnedFlagsOrThePlacement) {
   RogueGame game;
-  Predictor predictor(game, kLinkTickS);
+  Predictor predictor(game, kLinkTickS, test::kTinyClaimable);
   protocol::OwnerDetail owner;
   owner.pawn = detail_from_predicted(test::standing_at({}), 1);
   predictor.predict(0, walk());
   predictor.predict(1, walk());
   ASSERT_TRUE(predictor.reconcile(owner).applied);  // no ack yet: both replayed
-  EXPECT_EQ(predictor.predicted().flags & protocol::kPawnServerOwnedFlags, 0);
+  EXPECT_EQ(predictor.predicted().flags & test::kTinyServerOwned, 0);
   EXPECT_EQ(predictor.predicted().placement_epoch, 0);
   predictor.predict(2, walk());
-  EXPECT_EQ(predictor.predicted().flags & protocol::kPawnServerOwnedFlags, 0);
+  EXPECT_EQ(predictor.predicted().flags & test::kTinyServerOwned, 0);
   EXPECT_EQ(predictor.predicted().placement_epoch, 0);
   EXPECT_NEAR(predictor.predicted().position.z, 3 * test::kTinyWalkMps * kLinkTickS, 1e-5);
 }
 
 TEST(Predictor, ClaimsOnlyBelowFullAuthorityAndAfterAState) {
   test::TinyGame game;
-  Predictor predictor(game, kLinkTickS);
+  Predictor predictor(game, kLinkTickS, test::kTinyClaimable);
   predictor.set_forgiveness(0.0);
   predictor.predict(0, walk());
   EXPECT_FALSE(predictor.claim());  // no state yet
   protocol::OwnerDetail owner;
   PredictedState flying = test::standing_at({1, 2, 3});
-  flying.flags |= protocol::kPawnNoclip;
+  flying.flags |= test::kTinyNoclip;
   owner.pawn = detail_from_predicted(flying, 1);
   ASSERT_TRUE(predictor.reconcile(owner).applied);
   predictor.set_forgiveness(1.0);
@@ -336,9 +335,8 @@ TEST(Predictor, ClaimsOnlyBelowFullAuthorityAndAfterAState) {
   ASSERT_TRUE(claim);
   EXPECT_EQ(claim->position, predictor.predicted().position);
   EXPECT_EQ(claim->velocity, predictor.predicted().velocity_mps);
-  EXPECT_EQ(claim->stance_height, predictor.predicted().stance_height_m);
-  EXPECT_EQ(claim->eye_height, predictor.predicted().eye_height_m);
-  EXPECT_EQ(claim->flags, protocol::kPawnGrounded);  // noclip stripped
+  EXPECT_EQ(claim->values, predictor.predicted().values);
+  EXPECT_EQ(claim->flags, test::kTinyGrounded);  // noclip stripped
   owner.ack = protocol::InputAck{0};
   ASSERT_TRUE(predictor.reconcile(owner).applied);
   EXPECT_FALSE(predictor.claim());  // every input acked: nothing new to claim
@@ -349,7 +347,7 @@ TEST(Predictor, ClaimsOnlyBelowFullAuthorityAndAfterAState) {
 TEST(Predictor, WhileClaimingAStarvedTickThatAcksNothingNewIsHeldBack) {
   for (bool claiming : {false, true}) {
     test::TinyGame game;
-    Predictor predictor(game, kLinkTickS);
+    Predictor predictor(game, kLinkTickS, test::kTinyClaimable);
     predictor.set_forgiveness(claiming ? 0.0 : 1.0);
     for (uint32_t s = 0; s < 6; ++s) predictor.predict(s, walk());
     protocol::OwnerDetail owner;
@@ -367,7 +365,7 @@ TEST(Predictor, WhileClaimingAStarvedTickThatAcksNothingNewIsHeldBack) {
     newer.ack = protocol::InputAck{3};
     EXPECT_TRUE(predictor.reconcile(newer).applied);
     protocol::OwnerDetail frozen = newer;
-    frozen.pawn.flags |= protocol::kPawnFrozen;
+    frozen.pawn.flags |= test::kTinyFrozen;
     EXPECT_TRUE(predictor.reconcile(frozen).applied);
     protocol::OwnerDetail placed = frozen;
     ++placed.pawn.placement_epoch;
@@ -377,7 +375,7 @@ TEST(Predictor, WhileClaimingAStarvedTickThatAcksNothingNewIsHeldBack) {
 
 TEST(Predictor, AcksAheadOrBehindChangeNothing) {
   test::TinyGame game;
-  Predictor predictor(game, kLinkTickS);
+  Predictor predictor(game, kLinkTickS, test::kTinyClaimable);
   protocol::OwnerDetail owner;
   owner.pawn = detail_from_predicted(test::standing_at({}), 1);
   for (uint32_t s = 10; s < 15; ++s) predictor.predict(s, walk());
@@ -411,11 +409,11 @@ TEST(Predictor, TheFrameLerpStaysContinuousAcrossAnAbsorbedCorrection) {
     link.client_send(walk());
     link.authority_tick();
     const protocol::Vec3 before = link.predictor.drawn_position(0.5);
-    const float eye_before = link.predictor.drawn_eye_height_m(0.25);
+    const float eye_before = link.predictor.drawn_value(test::kTinyEye, 0.25);
     link.deliver();
     ++link.now_tick;
     ASSERT_LT(distance(before, link.predictor.drawn_position(0.5)), 1e-5f) << "tick " << i;
-    ASSERT_NEAR(eye_before, link.predictor.drawn_eye_height_m(0.25), 1e-6f);
+    ASSERT_NEAR(eye_before, link.predictor.drawn_value(test::kTinyEye, 0.25), 1e-6f);
   }
   EXPECT_EQ(link.predictor.stats().corrections, 1u);
 }

@@ -63,7 +63,7 @@ TEST(SnapshotTimeline, RefusalsAreCountedAndLeaveTheRingAlone) {
   EXPECT_FALSE(ring.insert(t(11), std::vector{at_x(kA, 1), at_x(kB, 1), at_x(kC, 1)}));
   EXPECT_FALSE(ring.insert(t(12), std::vector{at_x(kB, 1), at_x(kB, 2)}));
   EntitySample bad = at_x(kA, 1);
-  bad.eye_height_m = std::numeric_limits<float>::quiet_NaN();
+  bad.pitch_deg = std::numeric_limits<float>::quiet_NaN();
   EXPECT_FALSE(ring.insert(t(13), std::vector{bad}));
   EXPECT_EQ(ring.drops()[SnapshotDropReason::duplicate], 1u);
   EXPECT_EQ(ring.drops()[SnapshotDropReason::too_old], 1u);
@@ -73,7 +73,7 @@ TEST(SnapshotTimeline, RefusalsAreCountedAndLeaveTheRingAlone) {
   EXPECT_EQ(ring.newest(), t(10)) << "a refused snapshot never moves the window";
   EXPECT_EQ(ring.stored(), 1u);
   EXPECT_EQ((*ring.at(t(10)))[0].position_m.x, 10.0f) << "the duplicate did not overwrite";
-  EXPECT_EQ(snapshot_drop_reason_name(SnapshotDropReason::too_old), "too_old");
+  EXPECT_EQ(reason_name(SnapshotDropReason::too_old), "too_old");
   ring.clear();
   EXPECT_TRUE(ring.empty());
   EXPECT_EQ(ring.drops().total(), 0u);

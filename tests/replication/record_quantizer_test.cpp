@@ -28,15 +28,14 @@ wire::Quat random_quat(Rng& rng) {
 TEST(RecordQuantizer, EntityRecordsRoundTripWithinTheirPrecision) {
   Rng rng(test::test_seed(41));
   ReplicaKinds kinds = ReplicaKinds::defaults();
-  kinds.set(2, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  kinds.set(2, ReplicaPrecision{0.02f, 9, rotation_steps_for_angle(0.001)});
   std::vector<protocol::Record> records;
   for (uint32_t id : {9u, 3u, 6u}) {
     protocol::EntityRecord e;
-    e.kind = id == 6 ? protocol::NetKind::prop : protocol::NetKind::player_pawn;
+    e.kind = id == 6 ? 2 : 1;
     e.position = {float(rng.unit() * 200 - 100), float(rng.unit() * 200 - 100), float(rng.unit() * 30)};
     e.yaw_deg = float(rng.unit() * 360);
     e.pitch_deg = float(rng.unit() * 360);
-    e.eye_height = 1.62f;
     e.flags = 3;
     e.rotation = protocol::Rotation{random_quat(rng)};
     e.payload.channels = {{0.25f}, {-3.5f}};
@@ -61,7 +60,7 @@ TEST(RecordQuantizer, EntityRecordsRoundTripWithinTheirPrecision) {
     EXPECT_LE(std::fabs(e.yaw_deg - t.yaw_deg), 360.0 / 4095 / 2 + 1e-3);
     const double bound = s.kind == 2 ? 0.001 : 2.3 / rotation_max_step(9);
     EXPECT_LE(angle_between(e.rotation->q, t.rotation->q), bound);
-    EXPECT_EQ(e.eye_height, t.eye_height);
+    EXPECT_EQ(e.kind, t.kind);
     EXPECT_EQ(e.payload.channels.size(), 2u);
     EXPECT_EQ(e.payload.channels[1].value, -3.5f);
     EXPECT_EQ(e.payload.bits, 0x81);
@@ -104,7 +103,7 @@ TEST(RecordQuantizer, ObjectSectionsKeepOnlyTheirDirtyFields) {
 TEST(RecordQuantizer, RotationStepsForAnAngleMeetIt) {
   Rng rng(test::test_seed(5));
   for (double angle : {0.01, 0.003, 0.001}) {
-    const int32_t max_step = ReplicaPrecision::rotation_steps_for_angle(angle);
+    const int32_t max_step = rotation_steps_for_angle(angle);
     double worst = 0;
     for (int i = 0; i < 20000; ++i) {
       const wire::Quat q = random_quat(rng);

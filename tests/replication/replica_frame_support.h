@@ -29,8 +29,8 @@ inline protocol::OwnerDetail random_owner(Rng& rng) {
   o.pawn.pawn_ref = rng.next_u64();
   o.pawn.position = {random_float(rng), random_float(rng), random_float(rng)};
   o.pawn.velocity = {random_float(rng), random_float(rng), random_float(rng)};
-  o.pawn.stance_height = random_float(rng);
-  o.pawn.eye_height = random_float(rng);
+  o.pawn.values.resize(rng.below(protocol::MaxPawnValues + 1));
+  for (protocol::PawnValue& v : o.pawn.values) v.value = random_float(rng);
   o.pawn.flags = static_cast<uint8_t>(rng.below(256));
   o.pawn.placement_epoch = static_cast<uint8_t>(rng.below(256));
   o.claim = static_cast<protocol::ClaimOutcome>(rng.below(3));
@@ -66,7 +66,6 @@ inline ReplicaState random_state(Rng& rng, uint32_t id) {
   if (s.has_scale) s.scale = {random_float(rng), random_float(rng), random_float(rng)};
   s.yaw = static_cast<uint16_t>(rng.below(4096));
   s.pitch = static_cast<uint16_t>(rng.below(4096));
-  s.eye_height = s.form == ReplicaForm::entity ? random_float(rng) : 0.0f;
   s.payload_count = s.form == ReplicaForm::entity ? 1 : static_cast<uint8_t>(rng.below(5));
   for (uint8_t k = 0; k < s.payload_count; ++k) s.payloads[k] = random_payload(rng);
   return s;
@@ -119,7 +118,7 @@ inline ReplicaFrame successor(Rng& rng, const ReplicaFrame& previous, uint32_t t
         case 1: s.payloads = other.payloads, s.payload_count = other.payload_count; break;
         case 2: s.yaw = other.yaw, s.pitch = other.pitch; break;
         case 3: s.scale = other.scale, s.has_scale = other.has_scale; break;
-        case 4: s.eye_height = other.eye_height; break;
+        case 4: s.kind = s.form == ReplicaForm::entity ? other.kind : s.kind; break;
         default: randomize_rotation(rng, s); break;
       }
     } else {

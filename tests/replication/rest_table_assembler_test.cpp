@@ -93,8 +93,8 @@ struct Hostile {
   }
   void expect_refused(const RestTableChunk& chunk, RestTableRefusal reason) {
     const RestChunkVerdict v = f.client.accept(chunk);
-    EXPECT_EQ(v.outcome, RestChunkOutcome::refused) << rest_table_refusal_name(reason);
-    EXPECT_EQ(v.reason, reason) << rest_table_refusal_name(v.reason) << " instead of " << rest_table_refusal_name(reason);
+    EXPECT_EQ(v.outcome, RestChunkOutcome::refused) << reason_name(reason);
+    EXPECT_EQ(v.reason, reason) << reason_name(v.reason) << " instead of " << reason_name(reason);
     EXPECT_EQ(f.client.refusals()[reason], 1u);
     EXPECT_EQ(test::table_bytes(f.client.current()), test::table_bytes(held)) << "a refusal never touches the whole table held";
     EXPECT_FALSE(f.client.in_progress());

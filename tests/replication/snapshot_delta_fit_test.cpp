@@ -80,7 +80,7 @@ TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
   const uint64_t seed = test::test_seed(0xf17);
   Rng rng(seed);
   Chain chain;
-  chain.kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001), true});
+  chain.kinds.set(4, ReplicaPrecision{0.02f, 9, rotation_steps_for_angle(0.001), true});
   ReplicaFrame first;
   first.tick = 1;
   for (uint32_t id = 0; id < 60; ++id) first.states.push_back(test::random_state(rng, id));
@@ -100,7 +100,7 @@ TEST(SnapshotDeltaFit, BodiesFittedOverHeldFramesDecodeExactly) {
     ReplicaFrame decoded;
     DeltaRefusal refusal{};
     ASSERT_TRUE(decode_snapshot_delta(body, current.tick, refs, chain.kinds, decoded, &refusal).ok())
-        << "tick " << current.tick << ": " << delta_refusal_name(refusal);
+        << "tick " << current.tick << ": " << reason_name(refusal);
     ASSERT_EQ(decoded, current) << "tick " << current.tick;
     std::vector<uint8_t> again;
     ASSERT_TRUE(encode_snapshot_delta(current, refs, chain.kinds, again).ok());

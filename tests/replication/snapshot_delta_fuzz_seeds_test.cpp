@@ -90,11 +90,11 @@ TEST(SnapshotDeltaFuzzSeeds, CheckedInSeedsAreTheBodiesTheyClaim) {
     DeltaRefusal refusal = DeltaRefusal::count_;
     const Status status = decode_snapshot_delta(seed.body, seed.tick, refs.refs, kinds, out, &refusal);
     if (seed.decodes_to) {
-      ASSERT_TRUE(status.ok()) << name << ": " << delta_refusal_name(refusal);
+      ASSERT_TRUE(status.ok()) << name << ": " << reason_name(refusal);
       EXPECT_EQ(out, *seed.decodes_to) << name;
     } else {
       ASSERT_FALSE(status.ok()) << name;
-      EXPECT_EQ(refusal, seed.refusal) << name << ": " << delta_refusal_name(refusal);
+      EXPECT_EQ(refusal, seed.refusal) << name << ": " << reason_name(refusal);
     }
   }
 }

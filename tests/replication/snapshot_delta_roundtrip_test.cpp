@@ -33,7 +33,7 @@ void expect_round_trip(const ReplicaFrame& current, DeltaRefs refs, const Replic
   decoded.states.push_back(ReplicaState{});  // leftovers must not survive
   DeltaRefusal refusal{};
   const Status status = decode_snapshot_delta(coded.body, current.tick, refs, kinds, decoded, &refusal);
-  ASSERT_TRUE(status.ok()) << what << ": " << status.name() << " " << delta_refusal_name(refusal);
+  ASSERT_TRUE(status.ok()) << what << ": " << status.name() << " " << reason_name(refusal);
   ASSERT_EQ(decoded, current) << what;
   std::vector<uint8_t> again;
   ASSERT_TRUE(encode_snapshot_delta(current, refs, kinds, again).ok());
@@ -68,7 +68,7 @@ TEST(SnapshotDeltaRoundTrip, RandomChainsWithEveryReferenceChoice) {
   Rng rng(seed);
   ReplicaKinds kinds = ReplicaKinds::defaults();
   kinds.set(3, ReplicaPrecision{1.0f / 64.0f, 12, 0});
-  kinds.set(4, ReplicaPrecision{0.02f, 9, ReplicaPrecision::rotation_steps_for_angle(0.001)});
+  kinds.set(4, ReplicaPrecision{0.02f, 9, rotation_steps_for_angle(0.001)});
   kinds.set_objects(ReplicaPrecision{1.0f / 256.0f, 11, 0});
   for (int chain = 0; chain < 12; ++chain) {
     const uint32_t max_id = static_cast<uint32_t>(rng.between(0, 300));

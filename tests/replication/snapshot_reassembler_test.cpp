@@ -66,7 +66,7 @@ TEST(SnapshotReassembler, HostileFragmentsAreRefusedByReasonAndLeaveTheSetIntact
     const FragmentVerdict v = r.accept(h.tick, h.index, h.count, slice);
     expected.add(h.reason);
     EXPECT_EQ(v.outcome, FragmentOutcome::refused) << h.what;
-    EXPECT_EQ(v.reason, h.reason) << h.what << ": " << fragment_refusal_name(v.reason);
+    EXPECT_EQ(v.reason, h.reason) << h.what << ": " << reason_name(v.reason);
     EXPECT_FALSE(v.abandoned) << h.what;
     EXPECT_TRUE(r.in_progress()) << h.what;
     EXPECT_EQ(r.set_tick(), 10u) << h.what;
@@ -74,7 +74,7 @@ TEST(SnapshotReassembler, HostileFragmentsAreRefusedByReasonAndLeaveTheSetIntact
   }
   for (std::size_t i = 0; i < FragmentRefusalCounters::size(); ++i) {
     const auto reason = static_cast<FragmentRefusal>(i);
-    EXPECT_EQ(r.refusals()[reason], expected[reason]) << fragment_refusal_name(reason);
+    EXPECT_EQ(r.refusals()[reason], expected[reason]) << reason_name(reason);
   }
   EXPECT_EQ(r.refusals().total(), std::size(table));
   EXPECT_EQ(r.abandoned_sets(), 0u);
@@ -181,7 +181,7 @@ TEST(SnapshotReassembler, RandomHostileStreamsNeverAllocate) {
   // The stream reached every rule, and some sets still completed between the refusals.
   for (std::size_t k = 0; k < FragmentRefusalCounters::size(); ++k) {
     const auto reason = static_cast<FragmentRefusal>(k);
-    EXPECT_GT(r.refusals()[reason], 0u) << fragment_refusal_name(reason);
+    EXPECT_GT(r.refusals()[reason], 0u) << reason_name(reason);
   }
   EXPECT_GT(r.completed_sets(), 0u);
   EXPECT_GT(r.abandoned_sets(), 0u);

@@ -1,7 +1,8 @@
 // The forgiveness gate on its own, with numbers: the radius law; a claim inside it adopted whole,
 // one past it leaving the server's answer untouched (never a blend); a stale placement refused even
-// at forgiveness 0; noclip and frozen never taken from a claim; stance and eye held to the position's
-// radius; and a 10x speed-hack stream, naive or greedy, held to the mover's limit plus one radius.
+// at forgiveness 0; server-owned flags never taken from a claim, nothing from a claim for a frozen
+// pawn; every pawn value (a stance, an eye height) held to the position's radius; and a 10x
+// speed-hack stream, naive or greedy, held to the mover's limit plus one radius.
 #include "tickwire/server/forgiveness_gate.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,6 @@
 
 #include "support.h"
 #include "tickwire/core/rng.h"
-#include "tickwire/protocol/pawn_flags.h"
 #include "tickwire/protocol/vec3_math.h"
 
 namespace tickwire {
@@ -20,15 +20,22 @@ namespace {
 
 constexpr double kTickS = 1.0 / 60.0;
 constexpr ClaimSpeedLimit kLimit{7.0f, 55.0f};  // the reference mover's run and fall speeds
+// A game's flag bits: grounded and crouched a client may claim, noclip and frozen are the server's.
+constexpr uint8_t kGrounded = 1u << 0, kCrouched = 1u << 1, kNoclip = 1u << 2, kFrozen = 1u << 3;
+constexpr uint8_t kClaimable = kGrounded | kCrouched;
+constexpr float kStandingStanceM = 1.8f, kStandingEyeM = 1.6f;
+
+ForgivenessConfig config(double forgiveness, float radius_at_zero_m = 0.5f) {
+  return ForgivenessConfig{forgiveness, radius_at_zero_m, kClaimable};
+}
 
 protocol::PawnDetail server_pawn(protocol::Vec3 position, uint8_t epoch = 0) {
   protocol::PawnDetail p;
   p.pawn_ref = 77;
   p.position = position;
   p.velocity = {0, 0, 4};
-  p.stance_height = 1.8f;
-  p.eye_height = 1.6f;
-  p.flags = protocol::kPawnGrounded;
+  p.values = protocol::PawnValues{{kStandingStanceM}, {kStandingEyeM}};
+  p.flags = kGrounded;
   p.placement_epoch = epoch;
   return p;
 }
@@ -37,29 +44,28 @@ protocol::Claim claim_at(protocol::Vec3 position, uint8_t epoch = 0) {
   protocol::Claim c;
   c.position = position;
   c.velocity = {0, 0, 4};
-  c.stance_height = 1.8f;
-  c.eye_height = 1.6f;
-  c.flags = protocol::kPawnGrounded;
+  c.values = protocol::PawnValues{{kStandingStanceM}, {kStandingEyeM}};
+  c.flags = kGrounded;
   c.placement_epoch = epoch;
   return c;
 }
 
-ClaimJudgement judgement(protocol::Vec3 before, protocol::PawnDetail stepped) {
-  return {before, stepped, kLimit, kTickS};
+ClaimJudgement judgement(protocol::Vec3 before, protocol::PawnDetail stepped, bool frozen = false) {
+  return {before, stepped, kLimit, kTickS, frozen};
 }
 
 TEST(ForgivenessGate, TheRadiusLawIsLinearFromZeroAtFullAuthority) {
-  EXPECT_FLOAT_EQ(ForgivenessGate({1.0, 0.5f}).radius_m(), 0.0f);
-  EXPECT_FLOAT_EQ(ForgivenessGate({0.5, 0.5f}).radius_m(), 0.25f);
-  EXPECT_FLOAT_EQ(ForgivenessGate({0.0, 0.5f}).radius_m(), 0.5f);
-  EXPECT_FLOAT_EQ(ForgivenessGate({0.0, 2.0f}).radius_m(), 2.0f);
+  EXPECT_FLOAT_EQ(ForgivenessGate(config(1.0, 0.5f)).radius_m(), 0.0f);
+  EXPECT_FLOAT_EQ(ForgivenessGate(config(0.5, 0.5f)).radius_m(), 0.25f);
+  EXPECT_FLOAT_EQ(ForgivenessGate(config(0.0, 0.5f)).radius_m(), 0.5f);
+  EXPECT_FLOAT_EQ(ForgivenessGate(config(0.0, 2.0f)).radius_m(), 2.0f);
   test::ThrowOnAssert guard;
-  EXPECT_THROW(ForgivenessGate({1.5, 0.5f}), test::AssertionFailure);
-  EXPECT_THROW(ForgivenessGate({std::nan(""), 0.5f}), test::AssertionFailure);
+  EXPECT_THROW(ForgivenessGate(config(1.5, 0.5f)), test::AssertionFailure);
+  EXPECT_THROW(ForgivenessGate(config(std::nan(""), 0.5f)), test::AssertionFailure);
 }
 
 TEST(ForgivenessGate, FullAuthorityAdoptsNothing) {
-  ForgivenessGate gate({1.0, 0.5f});
+  ForgivenessGate gate(config(1.0, 0.5f));
   ClaimLedger ledger;
   const auto stepped = server_pawn({0, 0, 0.07f});
   const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0, 0, 0.07f}), ledger);
@@ -69,29 +75,27 @@ TEST(ForgivenessGate, FullAuthorityAdoptsNothing) {
 }
 
 TEST(ForgivenessGate, AClaimInsideTheRadiusIsAdoptedWhole) {
-  ForgivenessGate gate({0.5, 0.5f});  // radius 0.25 m
+  ForgivenessGate gate(config(0.5, 0.5f));  // radius 0.25 m
   ClaimLedger ledger;
   auto stepped = server_pawn({0, 0, 0.0667f}, 3);
-  stepped.flags |= protocol::kPawnNoclip;
+  stepped.flags |= kNoclip;
   protocol::Claim claim = claim_at({0.1f, 0.05f, 0.02f}, 3);
   claim.velocity = {1, 0.5f, 3};
-  claim.stance_height = 1.7f;
-  claim.eye_height = 1.5f;
-  claim.flags = protocol::kPawnCrouched | protocol::kPawnFrozen;  // frozen is not the client's to say
+  claim.values = protocol::PawnValues{{1.7f}, {1.5f}};
+  claim.flags = kCrouched | kFrozen;  // frozen is not the client's to say
   const ClaimVerdict v = gate.judge(judgement({}, stepped), claim, ledger);
   ASSERT_TRUE(v.adopted);
   EXPECT_EQ(v.pawn.position, claim.position);
   EXPECT_EQ(v.pawn.velocity, claim.velocity);
-  EXPECT_EQ(v.pawn.stance_height, claim.stance_height);
-  EXPECT_EQ(v.pawn.eye_height, claim.eye_height);
-  EXPECT_EQ(v.pawn.flags, protocol::kPawnCrouched | protocol::kPawnNoclip);  // server-owned kept
+  EXPECT_EQ(v.pawn.values, claim.values);
+  EXPECT_EQ(v.pawn.flags, kCrouched | kNoclip);  // server-owned kept
   EXPECT_EQ(v.pawn.placement_epoch, 3);
   EXPECT_EQ(v.pawn.pawn_ref, 77u);
   EXPECT_EQ(gate.adopted(), 1u);
 }
 
 TEST(ForgivenessGate, AClaimPastTheRadiusLeavesTheServersAnswerUntouched) {
-  ForgivenessGate gate({0.5, 0.5f});
+  ForgivenessGate gate(config(0.5, 0.5f));
   ClaimLedger ledger;
   const auto stepped = server_pawn({0, 0, 0.0667f});
   const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0.26f, 0, 0.0667f}), ledger);
@@ -100,13 +104,12 @@ TEST(ForgivenessGate, AClaimPastTheRadiusLeavesTheServersAnswerUntouched) {
   // Never a blend: every field is the server's.
   EXPECT_EQ(v.pawn.position, stepped.position);
   EXPECT_EQ(v.pawn.velocity, stepped.velocity);
-  EXPECT_EQ(v.pawn.stance_height, stepped.stance_height);
-  EXPECT_EQ(v.pawn.eye_height, stepped.eye_height);
+  EXPECT_EQ(v.pawn.values, stepped.values);
   EXPECT_EQ(v.pawn.flags, stepped.flags);
 }
 
 TEST(ForgivenessGate, AStaleEpochIsRefusedEvenAtForgivenessZero) {
-  ForgivenessGate gate({0.0, 0.5f});
+  ForgivenessGate gate(config(0.0, 0.5f));
   ClaimLedger ledger;
   // The server just placed the pawn (epoch 4) 0.3 m away; a claim simulated before (epoch 3) would
   // be well inside the radius and undo the placement.
@@ -120,44 +123,41 @@ TEST(ForgivenessGate, AStaleEpochIsRefusedEvenAtForgivenessZero) {
 }
 
 TEST(ForgivenessGate, AFrozenPawnAdoptsNothing) {
-  ForgivenessGate gate({0.0, 0.5f});
+  ForgivenessGate gate(config(0.0, 0.5f));
   ClaimLedger ledger;
-  auto stepped = server_pawn({});
-  stepped.flags |= protocol::kPawnFrozen;
-  const ClaimVerdict v = gate.judge(judgement({}, stepped), claim_at({0, 0, 0.05f}), ledger);
+  const auto stepped = server_pawn({});
+  const ClaimVerdict v = gate.judge(judgement({}, stepped, /*frozen=*/true), claim_at({0, 0, 0.05f}), ledger);
   EXPECT_FALSE(v.adopted);
   EXPECT_EQ(v.refusal, ClaimRefusal::frozen);
 }
 
-TEST(ForgivenessGate, StanceAndEyeAreHeldToThePositionsRadius) {
-  ForgivenessGate gate({0.0, 0.5f});
+TEST(ForgivenessGate, EveryPawnValueIsHeldToThePositionsRadius) {
+  ForgivenessGate gate(config(0.0, 0.5f));
   ClaimLedger ledger;
   auto crouched = server_pawn({});
-  crouched.stance_height = 1.0f;  // a crouch the server authored
-  crouched.eye_height = 0.8f;
+  crouched.values = protocol::PawnValues{{1.0f}, {0.8f}};  // a crouch the server authored
   const ClaimVerdict stance = gate.judge(judgement({}, crouched), claim_at({}), ledger);
-  EXPECT_EQ(stance.refusal, ClaimRefusal::stance_beyond_radius);
+  EXPECT_EQ(stance.refusal, ClaimRefusal::value_beyond_radius);
   protocol::Claim eye_only = claim_at({});
-  eye_only.stance_height = 1.0f;
+  eye_only.values[0].value = 1.0f;  // the stance agrees, the eye does not
   const ClaimVerdict eye = gate.judge(judgement({}, crouched), eye_only, ledger);
-  EXPECT_EQ(eye.refusal, ClaimRefusal::eye_beyond_radius);
-  EXPECT_EQ(eye.pawn.eye_height, 0.8f);
+  EXPECT_EQ(eye.refusal, ClaimRefusal::value_beyond_radius);
+  EXPECT_EQ(eye.pawn.values[1].value, 0.8f);
   protocol::Claim close = claim_at({});
-  close.stance_height = 1.3f;
-  close.eye_height = 1.1f;
+  close.values = protocol::PawnValues{{1.3f}, {1.1f}};
   EXPECT_TRUE(gate.judge(judgement({}, crouched), close, ledger).adopted);
 }
 
 TEST(ForgivenessGate, MalformedAndTooFastClaimsAreRefused) {
-  ForgivenessGate gate({0.0, 0.5f});
+  ForgivenessGate gate(config(0.0, 0.5f));
   ClaimLedger ledger;
   const auto stepped = server_pawn({});
   protocol::Claim nan = claim_at({});
   nan.position.y = std::numeric_limits<float>::quiet_NaN();
   EXPECT_EQ(gate.judge(judgement({}, stepped), nan, ledger).refusal, ClaimRefusal::malformed);
-  protocol::Claim negative = claim_at({});
-  negative.eye_height = -1;
-  EXPECT_EQ(gate.judge(judgement({}, stepped), negative, ledger).refusal, ClaimRefusal::malformed);
+  protocol::Claim short_values = claim_at({});
+  short_values.values.resize(1);  // not the vocabulary's count
+  EXPECT_EQ(gate.judge(judgement({}, stepped), short_values, ledger).refusal, ClaimRefusal::malformed);
   protocol::Claim fast = claim_at({});
   fast.velocity = {0, 0, 70};
   EXPECT_EQ(gate.judge(judgement({}, stepped), fast, ledger).refusal, ClaimRefusal::velocity_beyond_mover);
@@ -202,7 +202,7 @@ TEST(ForgivenessGate, ASpeedHackStreamNeverOutrunsTheMoverPlusTheRadius) {
   constexpr int kTicks = 600;  // 10 s
   const float limit_path_m = kLimit.horizontal_mps * static_cast<float>(kTicks * kTickS);
   for (double forgiveness : {0.0, 0.25, 0.5, 0.9}) {
-    ForgivenessGate gate({forgiveness, 0.5f});
+    ForgivenessGate gate(config(forgiveness, 0.5f));
     const float r = gate.radius_m();
     // Naive: every claim 10x the mover's step ahead of where the pawn was, with a legal velocity.
     const HackRun naive = run_stream(gate, kTicks, [&](protocol::Vec3 before, const ClaimLedger&) {
@@ -227,7 +227,7 @@ TEST(ForgivenessGate, ASpeedHackStreamNeverOutrunsTheMoverPlusTheRadius) {
 }
 
 TEST(ForgivenessGate, ANewPlacementRefillsTheAllowance) {
-  ForgivenessGate gate({0.0, 0.5f});
+  ForgivenessGate gate(config(0.0, 0.5f));
   ClaimLedger ledger;
   const float step_m = kLimit.horizontal_mps * static_cast<float>(kTickS);
   // Spend the whole allowance on one long claim.
@@ -246,7 +246,7 @@ TEST(ForgivenessGate, ANewPlacementRefillsTheAllowance) {
 
 TEST(ForgivenessGate, RefusalsHaveNames) {
   for (std::size_t i = 0; i < static_cast<std::size_t>(ClaimRefusal::count_); ++i) {
-    EXPECT_NE(claim_refusal_name(static_cast<ClaimRefusal>(i)), "unknown");
+    EXPECT_NE(reason_name(static_cast<ClaimRefusal>(i)), "unknown");
   }
 }
 

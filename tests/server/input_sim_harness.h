@@ -27,13 +27,12 @@ inline protocol::InputCmd predicted_cmd(uint32_t sequence) {
   cmd.move_y = static_cast<float>(static_cast<int32_t>(sequence % 5) - 2) / 2.0f;
   cmd.yaw_deg = static_cast<float>((sequence * 13u) % 360u);
   cmd.pitch_deg = static_cast<float>(static_cast<int32_t>(sequence % 61) - 30);
-  cmd.crouch = (sequence % 3) == 0;
   return cmd;
 }
 
 inline bool same_cmd(const protocol::InputCmd& a, const protocol::InputCmd& b) {
   return a.buttons == b.buttons && a.move_x == b.move_x && a.move_y == b.move_y && a.yaw_deg == b.yaw_deg &&
-         a.pitch_deg == b.pitch_deg && a.crouch == b.crouch;
+         a.pitch_deg == b.pitch_deg;
 }
 
 struct LinkProfile {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "game_sim.h"
+#include "tickwire/world/pawn_buttons.h"
+#include "tickwire/world/reference_vocabulary.h"
 #include "support.h"
 #include "tickwire/protocol/vec3_math.h"
 
@@ -35,7 +37,7 @@ struct DrawnFrame {
 void record_frames(GameSim& sim, SimGameClient& watched, std::vector<DrawnFrame>& frames) {
   sim.after_frame = [&sim, &watched, &frames](SimGameClient& c) {
     if (&c != &watched || c.client.predictor() == nullptr || !c.client.predictor()->started()) return;
-    frames.push_back(DrawnFrame{sim.world.now, c.client.drawn_position(), c.client.drawn_eye_height_m(),
+    frames.push_back(DrawnFrame{sim.world.now, c.client.drawn_position(), c.client.drawn_value(world::kValueEyeHeight),
                                 c.client.predictor()->stats().snaps.total()});
   };
 }
@@ -156,7 +158,7 @@ TEST(GamePrediction, Noclip400MispredictIsEasedNotSnapped) {
   EXPECT_GE(stats.corrections, 2u);
   EXPECT_GT(stats.correction_m.max_m(), 20.0);
   EXPECT_LT(worst_step_m, 0.25 * stats.correction_m.max_m() + frame_flight_m);
-  EXPECT_FALSE(flyer.client.predictor()->predicted().has(protocol::kPawnNoclip));
+  EXPECT_FALSE((flyer.client.predictor()->predicted().flags & world::kFlagNoclip) != 0);
   EXPECT_EQ(flyer.client.predictor()->offset_m(), protocol::Vec3{});
 }
 
@@ -178,7 +180,7 @@ TEST(GamePrediction, AServerAuthoredCrouchEasesTheEye) {
   setup.model = &late_model;
   setup.input = [](uint32_t sequence) {
     protocol::InputCmd cmd;
-    cmd.crouch = sequence < kLetGo;
+    if (sequence < kLetGo) cmd.buttons |= world::kButtonCrouch;
     cmd.move_y = sequence < kLetGo ? 1.0f : 0.0f;
     return cmd;
   };
@@ -188,7 +190,7 @@ TEST(GamePrediction, AServerAuthoredCrouchEasesTheEye) {
   sim.after_frame = [&](SimGameClient& c) {
     const Predictor* p = c.client.predictor();
     if (p == nullptr || !p->started()) return;
-    frames.push_back(DrawnFrame{sim.world.now, c.client.drawn_position(), c.client.drawn_eye_height_m(), p->stats().snaps.total()});
+    frames.push_back(DrawnFrame{sim.world.now, c.client.drawn_position(), c.client.drawn_value(world::kValueEyeHeight), p->stats().snaps.total()});
     if (!learnt && c.produced_at.size() > kLetGo && sim.world.now >= c.produced_at[kLetGo] + Duration::milliseconds(150)) {
       learnt = true;
       late_model.set_static_boxes(sim.map.boxes());
@@ -200,7 +202,7 @@ TEST(GamePrediction, AServerAuthoredCrouchEasesTheEye) {
   EXPECT_TRUE(sim.pawn_of(player).crouched);
   EXPECT_GT(sim.pawn_of(player).feet.z, -397.0f + settings.radius_m);  // it is under the slab
   const PredictorStats& stats = player.client.predictor()->stats();
-  EXPECT_GE(stats.eye_corrections, 1u);
+  EXPECT_GE(stats.value_corrections, 1u);
   EXPECT_EQ(stats.snaps.total(), 0u);
   std::size_t peak = 0;
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -214,7 +216,7 @@ TEST(GamePrediction, AServerAuthoredCrouchEasesTheEye) {
     worst_step_m = std::max(worst_step_m, step_m);
   }
   std::printf("[ game ] server-authored crouch: %llu eye corrections, eye eased down (largest frame step %.3f m)\n",
-              static_cast<unsigned long long>(stats.eye_corrections), worst_step_m);
+              static_cast<unsigned long long>(stats.value_corrections), worst_step_m);
   EXPECT_LT(worst_step_m, 0.25f * (settings.standing_eye_m - settings.crouched_eye_m));
   EXPECT_FLOAT_EQ(frames.back().eye_m, settings.crouched_eye_m);
 }

@@ -21,11 +21,13 @@ struct ProfileRun {
 
 // `burst_host_server`: the server's own host oversleeps to 83 ms as well (5-tick bursts, run at
 // most max catch-up per update), on top of the profile's link.
+// `snapshot_hz`: the world lane's rate (0: every tick); the pose lane runs every tick.
 inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t clients, Duration run,
-                              bool burst_host_server = false) {
+                              bool burst_host_server = false, uint32_t snapshot_hz = 0) {
   const std::optional<LinkModel> link = link_profile(profile);
   TW_ASSERT(link.has_value(), "a named profile");
   GameSimConfig config;
+  config.snapshot_rate_hz = snapshot_hz;
   if (burst_host_server) config.server_wake_every = Duration::milliseconds(83);
   GameSim sim(seed, config);
   GameClientSetup setup;
@@ -36,7 +38,8 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
   }
   sim.run_for(run);
   ProfileRun out;
-  const std::string name = std::string("[ game ] ") + std::string(profile) + (burst_host_server ? "+server-bursts" : "");
+  const std::string name = std::string("[ game ] ") + std::string(profile) + (burst_host_server ? "+server-bursts" : "") +
+                           (snapshot_hz != 0 ? "+world-lane-" + std::to_string(snapshot_hz) + "hz" : "");
   std::printf("%s: seed %llu, %u clients, %.0f s\n", name.c_str(), static_cast<unsigned long long>(seed), clients,
               run.seconds_f());
   out.all = sim.print_reports(name);

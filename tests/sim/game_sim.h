@@ -1,7 +1,8 @@
-// The whole game on the simulated network: a real RoomServer running the reference game (the
-// shared CharacterMover, the PawnPlacer, the ForgivenessGate) and N real GameClients (session,
-// clock regulation, prediction through the mover, interpolation), each on its own seeded link and
-// rendering at its own jittered frame rate, all on one virtual clock and reproducible from the seed.
+// The whole game on the simulated network: a Server (the facade, on a simulated socket and the
+// world's clock) running the reference game (the shared CharacterMover, the PawnPlacer, the
+// ForgivenessGate) and N Clients (the facade: session, clock regulation, prediction through the
+// mover, interpolation), each on its own seeded link and rendering at its own jittered frame rate,
+// all on one virtual clock and reproducible from the seed.
 // Tests watch every server tick (the game is wrapped) and every client frame, and judge the
 // per-client QualityReport.
 #pragma once
@@ -15,13 +16,16 @@
 #include <vector>
 
 #include "room_sim.h"
+#include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
+#include "tickwire/server.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
+#include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::test {
 
@@ -50,6 +54,7 @@ inline world::Map load_test_map(const std::string& text) {
 class WatchedGame final : public Simulation {
  public:
   explicit WatchedGame(world::ReferenceGame& game) : game_(game) {}
+  void begin(const NetcodeContract& contract) override { game_.begin(contract); }
   void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.spawn_pawn(pawn, owner, tick); }
   void despawn_pawn(EntityRef pawn) override { game_.despawn_pawn(pawn); }
   void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {
@@ -62,7 +67,7 @@ class WatchedGame final : public Simulation {
   }
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
   protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override { return game_.claim_outcome(pawn); }
-  void write_records(Tick tick, std::vector<protocol::Record>& out) const override { game_.write_records(tick, out); }
+  void write_records(Tick tick, TickRecords& out) const override { game_.write_records(tick, out); }
   void write_rest_records(std::vector<protocol::Record>& out) const override { game_.write_rest_records(out); }
   uint64_t map_generation() const override { return game_.map_generation(); }
   void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
@@ -78,6 +83,7 @@ class WatchedGame final : public Simulation {
 
 struct GameSimConfig {
   uint32_t tick_rate_hz = 60;
+  uint32_t snapshot_rate_hz = 0;  // 0: the tick rate (the world lane on every tick)
   double forgiveness = 1.0;
   world::MoverSettings mover;
   std::string map_text;  // empty: the reference map
@@ -95,14 +101,31 @@ struct GameClientSetup {
   const PredictionModel* model = nullptr;  // empty: the honest mover over the map's boxes
 };
 
+// A client facade on a simulated socket, its token minted with the sim's key.
+inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socket, const netcode::Key& key,
+                                               uint64_t client_id, const PredictionModel* model,
+                                               const GameVocabulary& vocabulary = world::reference_vocabulary()) {
+  ClientConfig config;
+  config.server_address = server_address().to_string();
+  config.dev_private_key = key;
+  config.client_id = client_id;
+  config.vocabulary = vocabulary;
+  config.model = model;
+  config.socket = &socket;
+  ClientOpen opened = Client::open(config, world.now, world.wall());
+  TW_ASSERT(opened, "a sim client opens");
+  return std::move(opened.client);
+}
+
 struct SimGameClient {
-  SimGameClient(SimWorld& world, const Address& address, SchemaCache& cache, const PredictionModel* model)
-      : socket(world.net.bind(address)), netcode(*socket), reliable(netcode, session_endpoint_config()),
-        client(reliable, cache, world.now, model) {}
+  SimGameClient(SimWorld& world, const Address& address, const netcode::Key& key, uint64_t client_id,
+                const PredictionModel* model)
+      : socket(world.net.bind(address)),
+        facade(open_sim_client(world, *socket, key, client_id, model)),
+        client(facade->game()) {}
   std::unique_ptr<SimSocket> socket;
-  NetcodeClient netcode;
-  ReliableClient reliable;
-  GameClient client;
+  std::unique_ptr<Client> facade;
+  GameClient& client;
   InputSource input;
   Duration frame_period;
   double frame_jitter = 0.0;
@@ -113,6 +136,14 @@ struct SimGameClient {
   EntityRef pawn() const { return EntityRef::from_raw(client.session().welcome()->pawn_ref); }
 };
 
+// The reference game's room policy for a sim.
+inline RoomPolicy game_sim_policy(const GameSimConfig& config) {
+  RoomPolicy policy = test_room_policy(config.tick_rate_hz, config.forgiveness);
+  policy.cadence.snapshot_rate_hz = config.snapshot_rate_hz == 0 ? config.tick_rate_hz : config.snapshot_rate_hz;
+  policy.vocabulary = world::reference_vocabulary();
+  return policy;
+}
+
 class GameSim {
  public:
   GameSim(uint64_t seed, const GameSimConfig& config, uint32_t max_clients = 16)
@@ -122,18 +153,15 @@ class GameSim {
         seed_(seed),
         key(fixed_key(static_cast<uint8_t>(seed))),
         server_socket(world.net.bind(server_address())),
-        netcode(*server_socket, server_config(key, server_address(), max_clients)),
-        reliable(netcode, session_endpoint_config()),
-        server_cache(protocol::protocol_messages().schema_text()),
-        client_cache(protocol::protocol_messages().schema_text()),
+        timer(world),
         map(load_test_map(config.map_text.empty() ? std::string(world::reference_map_text()) : config.map_text)),
-        game(map, config.mover, config.forgiveness),
+        game(map, config.mover),
         watched(game),
         mover(config.mover),
         honest_model(mover, map.boxes()),
-        room(RoomConfig{default_test_contract(config.tick_rate_hz, config.forgiveness), world.now}, watched),
-        server(reliable, room, server_cache) {
-    netcode.start(world.now);
+        facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients)),
+        room(facade->room()),
+        server(facade->room_server()) {
     server_wake_ = room.next_due();
     watched.on_input = [this](EntityRef pawn, const TickInput& input) { note_applied(pawn, input); };
   }
@@ -143,7 +171,7 @@ class GameSim {
     const Address address = client_address(i);
     world.net.set_link(address, server_address(), setup.up);
     world.net.set_link(server_address(), address, setup.down);
-    clients.push_back(std::make_unique<SimGameClient>(world, address, client_cache,
+    clients.push_back(std::make_unique<SimGameClient>(world, address, key, 7000 + i,
                                                       setup.model != nullptr ? setup.model : &honest_model));
     SimGameClient& c = *clients.back();
     c.input = setup.input;
@@ -154,7 +182,6 @@ class GameSim {
     c.frame_period = Duration::from_seconds(1.0 / setup.frame_hz);
     c.frame_jitter = setup.frame_jitter;
     c.next_frame = world.now;
-    c.netcode.connect(mint_token(key, 7000 + i, {server_address()}, world.wall(), 10, 3600), world.now);
     return c;
   }
 
@@ -216,17 +243,15 @@ class GameSim {
  public:
   netcode::Key key;
   std::unique_ptr<SimSocket> server_socket;
-  NetcodeServer netcode;
-  ReliableServer reliable;
-  SchemaCache server_cache;
-  SchemaCache client_cache;
+  WorldTimer timer;
   world::Map map;
   world::ReferenceGame game;
   WatchedGame watched;
   world::CharacterMover mover;
   world::MoverPredictionModel honest_model;
-  Room room;
-  RoomServer server;
+  std::unique_ptr<Server> facade;
+  Room& room;
+  RoomServer& server;
   std::vector<std::unique_ptr<SimGameClient>> clients;
   RoomInvariants invariants;
 
@@ -255,7 +280,7 @@ class GameSim {
   }
 
   void client_frame(SimGameClient& c) {
-    c.client.frame(world.now, [this, &c](uint32_t sequence) {
+    c.facade->frame(world.now, [this, &c](uint32_t sequence) {
       if (c.produced_at.size() <= sequence) c.produced_at.resize(sequence + 1);
       c.produced_at[sequence] = world.now;
       return c.input(sequence);

@@ -41,7 +41,7 @@ TEST(PacedRoom, SixtyHertzWithinOnePercentOnAnOvershootingHostAndOneSnapshotPerT
   ASSERT_TRUE(sim.all_welcomed());
   for (uint32_t slot = 0; slot < 4; ++slot) {
     SCOPED_TRACE(testing::Message() << "seed " << seed << " slot " << slot);
-    const SessionStats* stats = sim.server.stats(slot);
+    const ReplicationClientStats* stats = snapshot_stats(sim.server, slot);
     ASSERT_NE(stats, nullptr);
     EXPECT_EQ(stats->snapshots_sent,
               static_cast<uint64_t>(stats->last_snapshot_tick - stats->first_snapshot_tick + 1));

@@ -1,5 +1,5 @@
-// A whole room on the simulated network: a RoomServer (netcode + reliability + sessions + room)
-// and any number of SessionClients, each sending one scripted input per client tick at its own
+// A whole room on the simulated network: a Server (the facade: netcode + reliability + sessions +
+// room, on a simulated socket and the world's clock) and any number of SessionClients, each sending one scripted input per client tick at its own
 // rate, all on one virtual clock and reproducible from the seed. After every server iteration and
 // every accepted snapshot the invariants of the tick loop are checked and violations counted.
 #pragma once
@@ -15,20 +15,50 @@
 #include "tickwire/client/session_client.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/clock/sim_host_timer.h"
+#include "tickwire/server.h"
 #include "tickwire/server/room_loop.h"
 #include "tickwire/server/room_server.h"
 
 namespace tickwire::test {
 
-inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60, double forgiveness = 1.0) {
+inline RoomPolicy test_room_policy(uint32_t tick_rate_hz = 60, double forgiveness = 1.0) {
   RoomPolicy policy;
   policy.identity = {"room-sim", "tickwire-test", "sim", "content-1", "test", "", ""};
   policy.cadence.tick_rate_hz = tick_rate_hz;
   policy.cadence.snapshot_rate_hz = tick_rate_hz;
   policy.input.forgiveness = forgiveness;
-  auto resolved = resolve_netcode_contract(policy);
+  policy.vocabulary = test_vocabulary();
+  return policy;
+}
+
+inline NetcodeContract default_test_contract(uint32_t tick_rate_hz = 60, double forgiveness = 1.0) {
+  auto resolved = resolve_netcode_contract(test_room_policy(tick_rate_hz, forgiveness));
   TW_ASSERT(resolved.ok(), "the test policy resolves");
   return *resolved.contract;
+}
+
+// The snapshot figures the server keeps for the session at `slot` (null: no admitted session).
+inline const ReplicationClientStats* snapshot_stats(const RoomServer& server, uint32_t slot) {
+  const auto stats = server.stats(slot);
+  return stats ? stats->replication : nullptr;
+}
+
+// A Server facade on a simulated socket and the world's clock.
+inline std::unique_ptr<Server> open_sim_server(const RoomPolicy& policy, Simulation& game, SimSocket& socket,
+                                               HostTimer& timer, const SimWorld& world, const netcode::Key& key,
+                                               uint32_t max_clients, const std::string& build_name = "tickwire") {
+  ServerConfig config;
+  config.private_key = key;
+  config.public_address = server_address().to_string();
+  config.max_clients = max_clients;
+  config.policy = policy;
+  config.build_name = build_name;
+  config.socket = &socket;
+  config.timer = &timer;
+  config.wall_at_start = world.wall();
+  ServerOpen opened = Server::open(config, game);
+  TW_ASSERT(opened, "the sim server opens");
+  return std::move(opened.server);
 }
 
 // A lossless link with a fixed one-way latency (and optional jitter that keeps order).
@@ -96,24 +126,26 @@ class RoomSim {
  public:
   // `wake` maps the room's next due time to when the server process really wakes (a stall model);
   // the identity by default.
-  RoomSim(uint64_t seed, uint32_t max_clients = 16, NetcodeContract contract = default_test_contract(),
-          const RoomServerConfig& room_server_config = {})
+  RoomSim(uint64_t seed, uint32_t max_clients = 16, const RoomPolicy& policy = test_room_policy())
       : world(seed),
         key(fixed_key(static_cast<uint8_t>(seed))),
         server_socket(world.net.bind(server_address())),
-        netcode(*server_socket, server_config(key, server_address(), max_clients)),
-        reliable(netcode, session_endpoint_config()),
-        server_cache(protocol::protocol_messages().schema_text()),
+        timer(world),
         client_cache(protocol::protocol_messages().schema_text()),
-        room(RoomConfig{contract, world.now}, simulation),
-        server(reliable, room, server_cache, room_server_config) {
-    netcode.start(world.now);
+        facade(open_sim_server(policy, simulation, *server_socket, timer, world, key, max_clients)),
+        room(facade->room()),
+        server(facade->room_server()),
+        netcode(facade->netcode()),
+        server_cache(facade->schemas()) {
     server_wake = room.next_due();
   }
 
-  SimSessionClient& add_client(double input_rate = 1.0, const SessionClientConfig& config = {}) {
+  // A session client; its vocabulary is the room's unless the config names one, its schema this
+  // build's unless `cache` holds another build's.
+  SimSessionClient& add_client(double input_rate = 1.0, SessionClientConfig config = {}, SchemaCache* cache = nullptr) {
     const uint32_t i = static_cast<uint32_t>(clients.size());
-    clients.push_back(std::make_unique<SimSessionClient>(world, client_address(i), client_cache, config));
+    if (config.vocabulary == GameVocabulary{}) config.vocabulary = room.contract().vocabulary;
+    clients.push_back(std::make_unique<SimSessionClient>(world, client_address(i), cache ? *cache : client_cache, config));
     SimSessionClient& c = *clients.back();
     c.input_rate = input_rate;
     c.next_frame = world.now;
@@ -169,13 +201,14 @@ class RoomSim {
   SimWorld world;
   netcode::Key key;
   std::unique_ptr<SimSocket> server_socket;
-  NetcodeServer netcode;
-  ReliableServer reliable;
-  SchemaCache server_cache;
+  WorldTimer timer;
   SchemaCache client_cache;
   TestSimulation simulation;
-  Room room;
-  RoomServer server;
+  std::unique_ptr<Server> facade;
+  Room& room;
+  RoomServer& server;
+  NetcodeServer& netcode;
+  const SchemaCache& server_cache;
   std::vector<std::unique_ptr<SimSessionClient>> clients;
   RoomInvariants invariants;
   MonoTime server_wake;

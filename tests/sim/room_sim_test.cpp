@@ -107,7 +107,7 @@ TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
     SCOPED_TRACE(testing::Message() << "seed " << seed << " slot " << slot);
     const SimSessionClient* client = sim.client_of(RoomServer::owner_of_slot(slot));
     ASSERT_NE(client, nullptr);
-    const SessionStats* stats = sim.server.stats(slot);
+    const ReplicationClientStats* stats = snapshot_stats(sim.server, slot);
     ASSERT_NE(stats, nullptr);
     // Every tick from the first snapshot on produced exactly one snapshot for this client.
     EXPECT_EQ(stats->snapshots_sent,
@@ -125,15 +125,15 @@ TEST(RoomSim, OneSnapshotPerSimulatedTickWithItsRealTickNumber) {
 // A game that allows snapshots of many messages (a budget of 16 KB): every tick's state goes whole.
 TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
   const uint64_t seed = test_seed(0x5009);
-  RoomServerConfig config;
-  config.snapshot_budget_bytes = 16'000;
-  RoomSim sim(seed, 16, default_test_contract(), config);
+  RoomPolicy policy = test_room_policy();
+  policy.budgets.snapshot_budget_bytes = 16'000;
+  RoomSim sim(seed, 16, policy);
   sim.world.net.set_default_link(steady_link(5));
   sim.simulation.extra_records = 600;  // every prop jumps every tick: about 7 KB even as a delta
   SimSessionClient& client = sim.add_client();
   sim.run_for(Duration::seconds(5));
   ASSERT_TRUE(client.session.welcomed()) << "seed " << seed;
-  const SessionStats* stats = sim.server.stats(0);
+  const ReplicationClientStats* stats = snapshot_stats(sim.server, 0);
   ASSERT_NE(stats, nullptr);
   EXPECT_GT(stats->fragments_sent, 3 * stats->snapshots_sent) << "each snapshot went as several fragments";
   EXPECT_EQ(client.session.reassembler().completed_sets(), client.session.snapshots_accepted());
@@ -142,7 +142,7 @@ TEST(RoomSim, ASnapshotPastOneMessageIsSlicedAndEveryTickReassembled) {
   ASSERT_GT(ticks.size(), 250u);
   // Until the client holds a frame to code against, a whole state that needs fragments goes once
   // per kUnreferencedEveryTicks; from the first one held on, one snapshot per tick.
-  EXPECT_GT(stats->snapshots_unreferenced_skipped, 0u);
+  EXPECT_GT(stats->holds[SnapshotHold::unreferenced_recently], 0u);
   std::size_t from = 0;
   while (from + 1 < ticks.size() && ticks[from + 1] != ticks[from] + 1) ++from;
   EXPECT_LT(from, 8u) << "a round trip's worth of spaced-out whole states at most";
@@ -175,7 +175,7 @@ TEST(RoomSim, TheByteBudgetKeepsSnapshotsWholeAndEveryPropFresh) {
   SimSessionClient& client = sim.add_client();
   sim.run_for(Duration::seconds(5));
   ASSERT_TRUE(client.session.welcomed()) << "seed " << seed;
-  const SessionStats* stats = sim.server.stats(0);
+  const ReplicationClientStats* stats = snapshot_stats(sim.server, 0);
   ASSERT_NE(stats, nullptr);
   EXPECT_EQ(stats->fragments_sent, 0u) << "every snapshot within one message";
   EXPECT_GT(stats->records_deferred, 0u) << "the budget left props for later ticks";
@@ -192,6 +192,42 @@ TEST(RoomSim, TheByteBudgetKeepsSnapshotsWholeAndEveryPropFresh) {
   EXPECT_EQ(sim.invariants.total(), 0u);
   std::printf("budget: %.0f B/tick, worst staleness %u ticks, %llu deferred\n", bytes_per_tick, worst_staleness,
               static_cast<unsigned long long>(stats->records_deferred));
+}
+
+// The contract is the one source of truth for the budget: the same room under a policy with a
+// smaller snapshot budget sends smaller snapshots (and defers more), a larger one larger ones.
+TEST(RoomSim, APolicysSnapshotBudgetIsWhatTheServerSends) {
+  const uint64_t seed = test_seed(0x500b);
+  struct Figures {
+    double bytes_per_snapshot = 0;
+    uint64_t deferred = 0;
+  };
+  const auto run = [seed](uint32_t budget_bytes) {
+    RoomPolicy policy = test_room_policy();
+    policy.budgets.snapshot_budget_bytes = budget_bytes;
+    RoomSim sim(seed, 16, policy);
+    EXPECT_EQ(sim.room.contract().budgets.snapshot_budget_bytes, budget_bytes);
+    sim.world.net.set_default_link(steady_link(5));
+    sim.simulation.extra_records = 600;
+    sim.add_client();
+    sim.run_for(Duration::seconds(4));
+    const ReplicationClientStats* stats = snapshot_stats(sim.server, 0);
+    EXPECT_NE(stats, nullptr);
+    Figures f;
+    if (stats == nullptr || stats->snapshots_sent == 0) return f;
+    f.bytes_per_snapshot = static_cast<double>(stats->snapshot_bytes) / static_cast<double>(stats->snapshots_sent);
+    f.deferred = stats->records_deferred;
+    return f;
+  };
+  const Figures tight = run(400);
+  const Figures loose = run(1000);
+  std::printf("budget 400: %.0f B/snapshot, %llu deferred; budget 1000: %.0f B/snapshot, %llu deferred\n",
+              tight.bytes_per_snapshot, static_cast<unsigned long long>(tight.deferred), loose.bytes_per_snapshot,
+              static_cast<unsigned long long>(loose.deferred));
+  EXPECT_LE(tight.bytes_per_snapshot, 400.0 + 40.0) << "seed " << seed;
+  EXPECT_GT(loose.bytes_per_snapshot, 1.8 * tight.bytes_per_snapshot);
+  EXPECT_LE(loose.bytes_per_snapshot, 1000.0 + 100.0);
+  EXPECT_GT(tight.deferred, loose.deferred);
 }
 
 TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {

@@ -15,13 +15,10 @@ namespace {
 
 using namespace tickwire::test;
 
-NetcodeContract forgiving_contract(double forgiveness) {
-  RoomPolicy policy;
-  policy.identity = {"room-claims", "tickwire-test", "sim", "content-1", "test", "", ""};
-  policy.input.forgiveness = forgiveness;
-  auto resolved = resolve_netcode_contract(policy);
-  TW_ASSERT(resolved.ok(), "the test policy resolves");
-  return *resolved.contract;
+RoomPolicy forgiving_policy(double forgiveness) {
+  RoomPolicy policy = test_room_policy(60, forgiveness);
+  policy.identity.room_id = "room-claims";
+  return policy;
 }
 
 // Sends one input (with `claim` if given) and returns the InputFrame the server's end received,
@@ -33,7 +30,7 @@ std::optional<protocol::InputFrame> send_and_read(RoomSim& sim, SimSessionClient
   if (!client.session.send_input(cmd, claim)) return std::nullopt;
   client.session.send(sim.world.now);
   sim.world.advance(Duration::milliseconds(5));
-  sim.reliable.receive(sim.world.now, sim.world.wall());
+  sim.server.transport().receive(sim.world.now, sim.world.wall());
   const uint32_t slot = static_cast<uint32_t>(client.session.welcome()->owner_id - 1);
   NetChannel* channel = sim.server.channel(slot);
   if (channel == nullptr) return std::nullopt;
@@ -50,7 +47,7 @@ std::optional<protocol::InputFrame> send_and_read(RoomSim& sim, SimSessionClient
 
 TEST(SessionClaims, TheClaimGivenToSendInputIsTheClaimTheServerReads) {
   const uint64_t seed = test_seed(0xc1a1);
-  RoomSim sim(seed, 16, forgiving_contract(0.25));
+  RoomSim sim(seed, 16, forgiving_policy(0.25));
   SimSessionClient& client = sim.add_client();
   client.sending = false;
   EXPECT_EQ(client.session.forgiveness(), 1.0);  // before the welcome: the authoritative default
@@ -61,17 +58,15 @@ TEST(SessionClaims, TheClaimGivenToSendInputIsTheClaimTheServerReads) {
   protocol::Claim claim;
   claim.position = {1.5f, 0.25f, -3.0f};
   claim.velocity = {0.0f, -1.0f, 4.0f};
-  claim.stance_height = 1.8f;
-  claim.eye_height = 1.6f;
-  claim.flags = protocol::kClaimGrounded;
+  claim.values = protocol::PawnValues{{1.8f}, {1.6f}};
+  claim.flags = 1;
   claim.placement_epoch = 3;
   const auto with = send_and_read(sim, client, claim);
   ASSERT_TRUE(with);
   ASSERT_TRUE(with->claim);
   EXPECT_EQ(with->claim->position, claim.position);
   EXPECT_EQ(with->claim->velocity, claim.velocity);
-  EXPECT_EQ(with->claim->stance_height, claim.stance_height);
-  EXPECT_EQ(with->claim->eye_height, claim.eye_height);
+  EXPECT_EQ(with->claim->values, claim.values);
   EXPECT_EQ(with->claim->flags, claim.flags);
   EXPECT_EQ(with->claim->placement_epoch, 3);
   EXPECT_EQ(with->first_sequence + with->inputs.size() - 1, client.session.inputs().next_sequence() - 1);

@@ -7,11 +7,28 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
+#include <string>
 #include <vector>
 
 #include "tickwire/server/simulation.h"
 
 namespace tickwire::test {
+
+inline constexpr uint8_t kTestKindPawn = 1;
+inline constexpr uint8_t kTestKindProp = 2;
+
+// The test game's vocabulary: a pawn and a prop, and all eight buttons (the room sims send a
+// sequence's low byte as its buttons and check it arrives).
+inline const GameVocabulary& test_vocabulary() {
+  static const GameVocabulary vocabulary = [] {
+    GameVocabulary v;
+    v.kind(kTestKindPawn, "pawn").kind(kTestKindProp, "prop");
+    for (uint8_t bit = 0; bit < 8; ++bit) v.button(bit, "button" + std::to_string(bit));
+    return v;
+  }();
+  return vocabulary;
+}
 
 struct TestPawn {
   OwnerId owner = 0;
@@ -66,10 +83,11 @@ class TestSimulation final : public Simulation {
     detail.placement_epoch = p.placement_epoch;
     return detail;
   }
-  void write_records(Tick tick, std::vector<protocol::Record>& out) const override {
+  void write_records(Tick tick, TickRecords& out) const override {
+    for (const auto& [record, interest] : noted) out.add(record, interest);
     for (uint32_t i = 0; i < extra_records; ++i) {  // props jumping at random, so snapshots outgrow a message
       protocol::EntityRecord prop;
-      prop.kind = protocol::NetKind::prop;
+      prop.kind = kTestKindProp;
       const auto jump = [&](uint64_t axis) {  // a hash of (prop, tick, axis): no delta predicts it
         uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL ^ (tick.value() + 1) * 0xc2b2ae3d27d4eb4fULL ^ axis;
         h ^= h >> 31;
@@ -78,13 +96,13 @@ class TestSimulation final : public Simulation {
         return static_cast<float>(h % 5000) / 100.0f;  // within 50 m: inside every client's interest
       };
       prop.position = {jump(1), jump(2), jump(3)};
-      out.push_back(protocol::Record{1'000'000 + i, prop});
+      out.add(protocol::Record{1'000'000 + i, prop});
     }
     for (const auto& [ref, p] : pawns) {
       protocol::EntityRecord record;
-      record.kind = protocol::NetKind::player_pawn;
+      record.kind = kTestKindPawn;
       record.position = p.position;
-      out.push_back(protocol::Record{static_cast<uint32_t>(ref >> 32), record});
+      out.add(protocol::Record{static_cast<uint32_t>(ref >> 32), record});
     }
   }
   void interact(EntityRef actor, EntityRef target, uint8_t action, Tick) override {
@@ -101,6 +119,8 @@ class TestSimulation final : public Simulation {
   uint64_t world_steps = 0;
   Tick last_world_tick;
   uint32_t extra_records = 0;
+  // Records written every tick as they are, with their interest notes (ids past the pawns' and props').
+  std::vector<std::pair<protocol::Record, RecordInterest>> noted;
 };
 
 }  // namespace tickwire::test

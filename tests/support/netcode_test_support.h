@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tickwire/clock/host_timer.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/netcode_client.h"
@@ -90,6 +91,21 @@ struct SimWorld {
     now += dt;
     net.advance_to(now);
   }
+};
+
+// The host timer of a process living on the simulated world's clock: now() is the world's, a sleep
+// lets the world (and its network) run on, a pause steps it by a spin's quantum.
+class WorldTimer final : public HostTimer {
+ public:
+  explicit WorldTimer(SimWorld& world) : world_(world) {}
+  MonoTime now() override { return world_.now; }
+  void sleep(Duration request) override {
+    if (request > Duration{}) world_.advance(request);
+  }
+  void pause() override { world_.advance(Duration::microseconds(20)); }
+
+ private:
+  SimWorld& world_;
 };
 
 // One step of a whole system: the network delivers what is due, then everyone updates.

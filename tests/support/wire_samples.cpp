@@ -35,14 +35,14 @@ RecordBatch sample_records() {
   batch.tick = 123456;
   batch.contract_hash = counting_hash(0xa0);
   EntityRecord pawn;
-  pawn.kind = NetKind::player_pawn;
+  pawn.kind = 1;
   pawn.position = {12.5f, -3.25f, 1.0f};
   pawn.yaw_deg = 90.0f;
   pawn.pitch_deg = 10.0f;
-  pawn.eye_height = 1.6f;
   pawn.flags = 0b0001;
+  pawn.payload.channels = {KindChannel{1.6f}};  // a game's eye height
   EntityRecord crate = pawn;
-  crate.kind = NetKind::prop;
+  crate.kind = 2;
   crate.rotation = Rotation{wire::Quat{0.0f, 0.0f, 0.38268343f, 0.9238795f}};
   crate.payload.channels = {KindChannel{0.5f}, KindChannel{-1.0f}};
   crate.payload.bits = 0x81;
@@ -91,8 +91,7 @@ Snapshot sample_snapshot() {
   owner.pawn.pawn_ref = 0x0000'0005'0001'0003ULL;
   owner.pawn.position = {12.5f, -3.25f, 1.0f};
   owner.pawn.velocity = {4.0f, 0.0f, 0.0f};
-  owner.pawn.stance_height = 1.8f;
-  owner.pawn.eye_height = 1.6f;
+  owner.pawn.values = PawnValues{{1.8f}, {1.6f}};
   owner.pawn.flags = 0b0001;
   owner.pawn.placement_epoch = 255;
   owner.claim = ClaimOutcome::accepted;
@@ -144,16 +143,14 @@ std::vector<WireSample> wire_samples() {
     cmd.move_y = -0.5f;
     cmd.yaw_deg = 45.0f + static_cast<float>(i);
     cmd.pitch_deg = -10.0f;
-    cmd.crouch = i == 2;
     frame.inputs.push_back(cmd);
   }
   out.push_back(make_wire_sample("inputFrame.bin", frame));
   Claim claim;
   claim.position = {1, 2, 3};
   claim.velocity = {4, 0, -9.8f};
-  claim.stance_height = 1.8f;
-  claim.eye_height = 1.6f;
-  claim.flags = kClaimGrounded;
+  claim.values = PawnValues{{1.8f}, {1.6f}};
+  claim.flags = 0b0001;
   claim.placement_epoch = 3;
   frame.claim = claim;
   out.push_back(make_wire_sample("inputFrame-claim.bin", frame));

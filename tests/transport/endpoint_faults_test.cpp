@@ -16,7 +16,6 @@
 #include "support.h"
 #include "tickwire/core/rng.h"
 
-
 namespace tickwire {
 namespace {
 
@@ -80,7 +79,7 @@ TEST(EndpointFaults, EntriesOutsideTheConfigurationAreCountedAndNotAcked) {
   const auto refuse = [&](uint16_t sequence, PayloadBuilder& p, R reason) {
     const uint64_t before = e.counters()[reason];
     EXPECT_TRUE(e.receive_packet(p.bytes(), kStart).ok());
-    EXPECT_EQ(e.counters()[reason], before + 1) << transport_reason_name(reason);
+    EXPECT_EQ(e.counters()[reason], before + 1) << reason_name(reason);
     EXPECT_FALSE(acks(e, sequence, kStart));
   };
   PayloadBuilder p1(1), p2(2), p3(3), p4(4);
@@ -194,7 +193,7 @@ TEST(EndpointFaults, FragmentFloodsOverManyConnectionsAllocateNothingAndStaleSet
   }
   for (const R reason : {R::fragment_count_over_cap, R::fragment_id_out_of_range, R::fragment_empty, R::block_too_large,
                          R::fragment_overflows_block, R::fragment_overlap, R::fragment_set_mismatch, R::fragment_set_busy}) {
-    EXPECT_GT(totals[reason], 0u) << transport_reason_name(reason);
+    EXPECT_GT(totals[reason], 0u) << reason_name(reason);
   }
 
   // No progress for fragment_set_timeout: every held set is evicted and its connection dropped

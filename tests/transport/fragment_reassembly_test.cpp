@@ -38,7 +38,7 @@ TEST(FragmentReassembly, ReassemblesOutOfOrderWithDuplicates) {
     const uint32_t offset = i * 1000u;
     const std::size_t length = std::min<std::size_t>(1000, block.size() - offset);
     const auto result = r.add(3, frag(i, 10, 9'500, offset), std::span(block).subspan(offset, length), kNow);
-    ASSERT_NE(result.outcome, Outcome::rejected) << transport_reason_name(result.reason);
+    ASSERT_NE(result.outcome, Outcome::rejected) << reason_name(result.reason);
     completed += result.outcome == Outcome::completed;
   }
   ASSERT_EQ(completed, 1u);

@@ -9,7 +9,6 @@
 #include "support.h"
 #include "tickwire/transport/netcode_packet.h"
 
-
 namespace tickwire {
 namespace {
 
@@ -36,7 +35,7 @@ class RejectTable : public ::testing::Test {
   // Sends `bytes` from `from`, lets the server process it at the time of its last update (so no
   // keep-alive falls due), and checks what the server did.
   void expect_ignored(SimSocket& from, std::span<const uint8_t> bytes, Reject reason) {
-    SCOPED_TRACE(std::string(netcode::reject_name(reason)));
+    SCOPED_TRACE(std::string(reason_name(reason)));
     const auto before_reason = server->rejects()[reason];
     const auto before_total = server->rejects().total();
     const auto before_sent = server->datagrams_sent();

@@ -134,7 +134,7 @@ struct DeliveryLog {
 
 inline void expect_within_caps(const ReliableEndpoint& e, const EndpointConfig& config, std::size_t memory) {
   const ConnectionStats s = e.stats();
-  ASSERT_FALSE(s.failed) << transport_reason_name(s.failure);
+  ASSERT_FALSE(s.failed) << reason_name(s.failure);
   for (std::size_t c = 0; c < kMaxChannels; ++c) {
     const ChannelConfig& cc = config.channels[c];
     if (cc.kind != ChannelKind::reliable_ordered) continue;
@@ -162,7 +162,7 @@ inline void print_stats(const EndpointPair& pair) {
     for (std::size_t r = 0; r < TransportCounters::size(); ++r) {
       const auto reason = static_cast<TransportReason>(r);
       if (e->counters()[reason] > 0) {
-        std::printf("    %s=%llu\n", std::string(transport_reason_name(reason)).c_str(),
+        std::printf("    %s=%llu\n", std::string(reason_name(reason)).c_str(),
                     static_cast<unsigned long long>(e->counters()[reason]));
       }
     }

@@ -35,7 +35,7 @@ void print_rejects(const netcode::RejectCounters& rejects) {
   for (std::size_t i = 1; i < netcode::RejectCounters::size(); ++i) {
     const auto reason = static_cast<Reject>(i);
     if (rejects[reason] > 0) {
-      std::printf("  %-32s %llu\n", std::string(netcode::reject_name(reason)).c_str(),
+      std::printf("  %-32s %llu\n", std::string(reason_name(reason)).c_str(),
                   static_cast<unsigned long long>(rejects[reason]));
     }
   }

@@ -2,7 +2,6 @@
 // is stepped over, no codec in the loop, using only the schema text beside it, to its last byte.
 #include <gtest/gtest.h>
 
-
 #include "legacy_v0.h"
 #include "support.h"
 #include "wire_samples.h"
@@ -15,7 +14,7 @@ namespace {
 void walk_fixture_set(const std::string& version, std::size_t expected_packets) {
   const auto dir = test::fixtures_dir() / "wire" / version;
   auto schema = wire::parse_schema(test::read_file_text(dir / "schema.txt"));
-  ASSERT_TRUE(schema.ok()) << error_name(schema.error());
+  ASSERT_TRUE(schema.ok()) << reason_name(schema.error());
   std::size_t walked = 0;
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
     if (file.path().extension() != ".bin") continue;
@@ -29,7 +28,7 @@ void walk_fixture_set(const std::string& version, std::size_t expected_packets) 
       if (!message) continue;
       found = true;
       auto consumed = wire::walk_message(*schema, *message, body);
-      ASSERT_TRUE(consumed.ok()) << error_name(consumed.error());
+      ASSERT_TRUE(consumed.ok()) << reason_name(consumed.error());
       EXPECT_EQ(*consumed, body.size()) << "the walk must end at the packet's last byte";
     }
     EXPECT_TRUE(found) << "the schema has no message with id " << int(packet[0]);

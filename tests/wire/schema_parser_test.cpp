@@ -17,7 +17,7 @@ const std::string& our_text() { return protocol::protocol_messages().schema_text
 TEST(SchemaParser, OwnSchemaRoundTrips) {
   SchemaDiagnostic diag;
   auto schema = parse_schema(our_text(), &diag);
-  ASSERT_TRUE(schema.ok()) << error_name(diag.error) << " at line " << diag.line << ": " << diag.message;
+  ASSERT_TRUE(schema.ok()) << reason_name(diag.error) << " at line " << diag.line << ": " << diag.message;
   EXPECT_EQ(print_schema(*schema), our_text());
   EXPECT_EQ(hash_schema_text(print_schema(*schema)), protocol::protocol_messages().schema_hash());
 }
@@ -155,7 +155,7 @@ TEST(SchemaParser, RefusesMalformedTextsByName) {
     SchemaDiagnostic diag;
     auto schema = parse_schema(bad.text, &diag);
     ASSERT_FALSE(schema.ok()) << bad.label;
-    EXPECT_EQ(error_name(schema.error()), error_name(bad.error)) << bad.label << ": " << diag.message;
+    EXPECT_EQ(reason_name(schema.error()), reason_name(bad.error)) << bad.label << ": " << diag.message;
     EXPECT_EQ(diag.error, schema.error()) << bad.label;
     EXPECT_FALSE(diag.message.empty()) << bad.label;
     if (bad.line != 0) {

@@ -59,7 +59,7 @@ TEST(SchemaWalker, WalksEverySampleToItsLastByte) {
     SCOPED_TRACE(b.label);
     ASSERT_TRUE(typed_check(b.message, b.bytes).ok());
     auto consumed = walk_message(our_schema(), b.message, b.bytes);
-    ASSERT_TRUE(consumed.ok()) << error_name(consumed.error());
+    ASSERT_TRUE(consumed.ok()) << reason_name(consumed.error());
     EXPECT_EQ(*consumed, b.bytes.size());
     // Stepping over leaves what follows for the caller.
     std::vector<uint8_t> longer = b.bytes;
@@ -142,7 +142,7 @@ TEST(SchemaWalker, SameErrorsAsTheTypedReader) {
     auto agree = [&](std::span<const uint8_t> bytes, const std::string& what) {
       const Status typed = typed_check(b.message, bytes);
       const Status dynamic = decode_message(our_schema(), *message, bytes, tree);
-      EXPECT_EQ(error_name(dynamic.error()), error_name(typed.error())) << b.label << " " << what;
+      EXPECT_EQ(reason_name(dynamic.error()), reason_name(typed.error())) << b.label << " " << what;
       ++checked;
     };
     for (std::size_t n = 0; n < b.bytes.size(); ++n) agree(std::span(b.bytes).first(n), "prefix " + std::to_string(n));

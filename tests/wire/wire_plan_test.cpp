@@ -41,13 +41,13 @@ template <class Out, class In>
 Out carry(WirePlan& plan, const In& value, uint8_t expected_id) {
   std::vector<uint8_t> out;
   auto translated = plan.translate(In::wire_id, In::wire_direction, typed_bytes(value), out);
-  EXPECT_TRUE(translated.ok()) << error_name(translated.error());
+  EXPECT_TRUE(translated.ok()) << reason_name(translated.error());
   Out result{};
   if (!translated.ok()) return result;
   EXPECT_EQ(translated->id, expected_id);
   EXPECT_EQ(translated->body_bytes, out.size());
   wire::DecodeReport report;
-  EXPECT_TRUE(wire::decode(out, result, &report).ok()) << error_name(report.error) << " at " << report.field;
+  EXPECT_TRUE(wire::decode(out, result, &report).ok()) << reason_name(report.error) << " at " << report.field;
   return result;
 }
 
@@ -217,7 +217,7 @@ TEST(WirePlan, IdenticalSchemasGiveBackTheSameBytes) {
       const Direction travelling = m->direction == Direction::both ? Direction::client_to_server : m->direction;
       std::vector<uint8_t> out;
       auto translated = plan.translate(sample.message_id, travelling, body, out);
-      ASSERT_TRUE(translated.ok()) << error_name(translated.error());
+      ASSERT_TRUE(translated.ok()) << reason_name(translated.error());
       EXPECT_EQ(translated->id, sample.message_id);
       EXPECT_EQ(out, std::vector<uint8_t>(body.begin(), body.end())) << (copy ? " copied" : " rewritten");
     }
@@ -245,7 +245,7 @@ TEST(WirePlan, NestedTailEndsTheBytesWhenNothingFollows) {
   protocol::InputFrame frame;
   frame.inputs.resize(1);
   frame.claim = protocol::Claim{};
-  frame.claim->stance_height = 1.5f;
+  frame.claim->values = protocol::PawnValues{{1.5f}};
   frame.claim->placement_epoch = 9;
   std::vector<uint8_t> peer_bytes = typed_bytes(frame);
   peer_bytes.pop_back();  // the peer never wrote the held report's presence byte
@@ -258,7 +258,7 @@ TEST(WirePlan, NestedTailEndsTheBytesWhenNothingFollows) {
   read.claim = protocol::Claim{};
   read.claim->placement_epoch = 5;  // what our shape holds before the walk
   ASSERT_TRUE(wire::decode(out, read).ok());
-  EXPECT_EQ(read.claim->stance_height, 1.5f);
+  EXPECT_EQ(read.claim->values, protocol::PawnValues{{1.5f}});
   EXPECT_EQ(read.claim->placement_epoch, 5);
 }
 

@@ -180,7 +180,7 @@ TEST(CharacterMover, CrouchChangesStanceEyeAndSpeed) {
   EXPECT_FLOAT_EQ(rig.pawn.stance_height_m, 1.8f);
   EXPECT_FLOAT_EQ(rig.pawn.eye_height_m, 1.6f);
   protocol::InputCmd crouch = move_cmd(0.0f, 1.0f, kButtonRun);
-  crouch.crouch = true;
+  crouch.buttons |= kButtonCrouch;
   rig.run(crouch, 60);
   EXPECT_TRUE(rig.pawn.crouched);
   EXPECT_FLOAT_EQ(rig.pawn.stance_height_m, 1.0f);
@@ -262,7 +262,7 @@ TEST(CharacterMover, FrozenNeverMoves) {
   rig.pawn.frozen = true;
   const PawnState before = rig.pawn;
   protocol::InputCmd everything = move_cmd(123.0f, 1.0f, kButtonJump | kButtonRun, 1.0f);
-  everything.crouch = true;
+  everything.buttons |= kButtonCrouch;
   everything.pitch_deg = -20.0f;
   rig.run(everything, 600);
   EXPECT_EQ(rig.pawn.feet, before.feet);  // in mid-air, and still not falling

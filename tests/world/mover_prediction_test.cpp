@@ -43,7 +43,7 @@ protocol::InputCmd scripted(Rng& rng, protocol::InputCmd& held, int& hold_ticks)
     held.move_x = static_cast<float>(rng.unit() * 2.0 - 1.0);
     held.move_y = static_cast<float>(rng.unit() * 2.0 - 1.0);
     held.buttons = (rng.chance(0.5) ? kButtonRun : 0u) | (rng.chance(0.3) ? kButtonJump : 0u);
-    held.crouch = rng.chance(0.2);
+    if (rng.chance(0.2)) held.buttons |= kButtonCrouch;
   }
   return held;
 }
@@ -100,7 +100,7 @@ TEST(MoverPrediction, AReplayOfTheMoverReproducesTheServerExactly) {
     rig.run_for(Duration::seconds(20));
     const PredictorStats& stats = rig.predictor.stats();
     EXPECT_EQ(stats.corrections, 0u);
-    EXPECT_EQ(stats.eye_corrections, 0u);
+    EXPECT_EQ(stats.value_corrections, 0u);
     EXPECT_EQ(stats.residues_dropped, 0u);
     EXPECT_EQ(stats.snaps.total(), 0u);
     EXPECT_EQ(rig.starved_ticks, 0u);
@@ -134,7 +134,7 @@ TEST(MoverPrediction, LeavingNoclipAt400IsEasedNotSnapped) {
   // A round trip of inputs flown at 400 m/s that the server walked instead: tens of metres.
   EXPECT_GT(stats.correction_m.max_m(), 20.0);
   EXPECT_LT(rig.max_absorbed_jump_m, 1e-3f);  // at the reconcile, the camera did not move
-  EXPECT_FALSE(rig.predictor.predicted().has(protocol::kPawnNoclip));
+  EXPECT_FALSE((rig.predictor.predicted().flags & kFlagNoclip) != 0);
   // Eased: from the correction on, no frame moves the camera by more than a quarter of it.
   float worst_frame_m = 0;
   for (std::size_t i = 1; i < rig.frames.size(); ++i) {
@@ -155,7 +155,7 @@ TEST(MoverPrediction, AServerAuthoredCrouchEasesTheEye) {
   const Aabb slab{{-2, 1.2f, -2}, {2, 1.5f, 2}};
   rig.script = [](uint32_t sequence) {
     protocol::InputCmd cmd = test::idle_cmd();
-    cmd.crouch = sequence < 50;
+    if (sequence < 50) cmd.buttons |= kButtonCrouch;
     return cmd;
   };
   rig.on_server_tick = [&](int64_t tick, PawnState&) {
@@ -166,9 +166,9 @@ TEST(MoverPrediction, AServerAuthoredCrouchEasesTheEye) {
   };
   rig.run_for(Duration::seconds(2));
   EXPECT_TRUE(rig.server_pawn.crouched);
-  EXPECT_TRUE(rig.predictor.predicted().has(protocol::kPawnCrouched));
+  EXPECT_TRUE((rig.predictor.predicted().flags & kFlagCrouched) != 0);
   const PredictorStats& stats = rig.predictor.stats();
-  EXPECT_EQ(stats.eye_corrections, 1u);
+  EXPECT_EQ(stats.value_corrections, 1u);
   EXPECT_EQ(stats.snaps.total(), 0u);
   EXPECT_LT(rig.max_absorbed_jump_m, 1e-3f);
   // The eye rose when the client stood up on its own; from its peak it eases back down: never up,

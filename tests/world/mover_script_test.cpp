@@ -51,7 +51,7 @@ class InputScript {
       cmd_.move_x = static_cast<float>(rng_.between(-1, 1));
       cmd_.move_y = rng_.chance(0.3) ? static_cast<float>(rng_.unit() * 2.0 - 1.0) : 1.0f;
       cmd_.buttons = (rng_.chance(0.5) ? kButtonRun : 0u) | (rng_.chance(0.3) ? kButtonJump : 0u);
-      cmd_.crouch = rng_.chance(0.2);
+      if (rng_.chance(0.2)) cmd_.buttons |= kButtonCrouch;
     }
     --hold_ticks_;
     return cmd_;

@@ -19,6 +19,7 @@
 #include "tickwire/server/tick_input.h"
 #include "tickwire/wire/codec.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world::test {
 
@@ -45,7 +46,8 @@ class PredictionRig {
  public:
   explicit PredictionRig(const PredictionRigConfig& rig_config, const PredictorConfig& predictor_config = {})
       : config(rig_config), mover(rig_config.settings), client_model(mover, client_boxes),
-        predictor(client_model, kServerTickS, predictor_config), gate({rig_config.forgiveness}) {
+        predictor(client_model, kServerTickS, reference_vocabulary().claimable_flag_mask(), predictor_config),
+        gate({rig_config.forgiveness, ForgivenessConfig{}.radius_at_zero_m, reference_vocabulary().claimable_flag_mask()}) {
     server_boxes.push_back(kFloor);
     client_boxes.push_back(kFloor);
     client_model.set_static_boxes(client_boxes);
@@ -157,7 +159,9 @@ class PredictionRig {
       ++starved_ticks;
       ++starved_run_;
     }
-    const protocol::InputCmd cmd = fresh ? last_cmd_ : starved_command(last_cmd_, starved_run_, config.repeat_limit_ticks);
+    const protocol::InputCmd cmd = fresh ? last_cmd_
+                                         : starved_command(last_cmd_, starved_run_, config.repeat_limit_ticks,
+                                                           reference_vocabulary().posture_button_mask());
     const PawnState before = server_pawn;
     server_pawn = mover.step(before, cmd, static_cast<float>(kServerTickS), server_boxes);
     if (fresh && fresh->claim) judge(before, *fresh->claim);
@@ -176,7 +180,8 @@ class PredictionRig {
     ++claims_judged;
     const MoverSpeedLimit limit = max_speed_mps(config.settings, server_pawn);
     const ClaimVerdict v = gate.judge(
-        {before.feet.to_wire(), pawn_detail_of(server_pawn, 1), {limit.horizontal_mps, limit.vertical_mps}, kServerTickS},
+        {before.feet.to_wire(), pawn_detail_of(server_pawn, 1), {limit.horizontal_mps, limit.vertical_mps}, kServerTickS,
+         server_pawn.frozen},
         claim, ledger);
     if (!v.adopted) return;
     const PawnState adopted = pawn_from_predicted(predicted_from_detail(v.pawn));
@@ -209,7 +214,7 @@ class PredictionRig {
     if (!predictor.started()) return;
     const double a = alpha();
     const protocol::Vec3 drawn = predictor.drawn_position(a);
-    frames.push_back({now, drawn, drawn - predictor.offset_m(), predictor.drawn_eye_height_m(a)});
+    frames.push_back({now, drawn, drawn - predictor.offset_m(), predictor.drawn_value(kValueEyeHeight, a)});
   }
 
   uint32_t next_sequence_ = 0;

@@ -30,9 +30,21 @@ TickInput walking(uint32_t sequence) {
   return input;
 }
 
+// The room's contract for the reference game at `forgiveness`, as a room hands it over.
+NetcodeContract reference_contract(double forgiveness) {
+  RoomPolicy policy;
+  policy.identity = {"room", "tickwire-reference", "test", "1", "test", "", ""};
+  policy.input.forgiveness = forgiveness;
+  policy.vocabulary = reference_vocabulary();
+  const ContractResolution resolved = resolve_netcode_contract(policy);
+  TW_ASSERT(resolved.ok(), "the reference policy resolves");
+  return *resolved.contract;
+}
+
 TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
   const Map map = reference_map();
-  ReferenceGame game(map, MoverSettings{}, /*forgiveness=*/0.0);
+  ReferenceGame game(map);
+  game.begin(reference_contract(/*forgiveness=*/0.0));
   const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
   game.spawn_pawn(pawn, 1, Tick::from_value(0));
   for (uint32_t s = 0; s < 60; ++s) game.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
@@ -40,14 +52,14 @@ TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
 
   TickInput near = walking(60);
   protocol::Claim claim;
-  ReferenceGame shadow(map, MoverSettings{}, 0.0);  // what the server alone would answer
+  ReferenceGame shadow(map);  // what the server alone would answer
+  shadow.begin(reference_contract(0.0));
   shadow.spawn_pawn(pawn, 1, Tick::from_value(0));
   for (uint32_t s = 0; s < 61; ++s) shadow.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
   const PawnState server_answer = *shadow.pawn(pawn);
   claim.position = {server_answer.feet.x + 0.05f, server_answer.feet.y, server_answer.feet.z};
   claim.velocity = server_answer.velocity_mps.to_wire();
-  claim.stance_height = server_answer.stance_height_m;
-  claim.eye_height = server_answer.eye_height_m;
+  claim.values = protocol::PawnValues{{server_answer.stance_height_m}, {server_answer.eye_height_m}};
   claim.flags = server_answer.grounded ? 1 : 0;
   claim.placement_epoch = settled.placement_epoch.value;
   near.claim = claim;
@@ -73,6 +85,7 @@ TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
 TEST(ReferenceGame, AnAuthoritativeRoomAdoptsNothing) {
   const Map map = reference_map();
   ReferenceGame game(map);
+  game.begin(reference_contract(1.0));
   const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
   game.spawn_pawn(pawn, 1, Tick::from_value(0));
   TickInput input = walking(0);
@@ -88,17 +101,18 @@ TEST(ReferenceGame, InChangedModeObjectsAtRestWriteNoRecordsAndAToggledOneDoes) 
   const Map map = reference_map();
   ReferenceGame game(map);
   game.set_object_records(ObjectRecords::changed);  // the default is whole: the rest table thins
-  std::vector<protocol::Record> records;
-  game.write_records(Tick::from_value(0), records);
+  TickRecords ticked;
+  std::vector<protocol::Record>& records = ticked.records;
+  game.write_records(Tick::from_value(0), ticked);
   EXPECT_TRUE(records.empty()) << "no pawn, nothing changed yet";
   game.step_world(Tick::from_value(30), 1.0 / 60);  // the flickering lights move off their rest
   records.clear();
-  game.write_records(Tick::from_value(30), records);
+  game.write_records(Tick::from_value(30), ticked);
   const std::size_t flickering = records.size();
   EXPECT_GT(flickering, 0u);
   game.toggle_object(0);
   records.clear();
-  game.write_records(Tick::from_value(30), records);
+  game.write_records(Tick::from_value(30), ticked);
   EXPECT_EQ(records.size(), game.changed_objects());
   bool toggled_sent = false;
   for (const auto& r : records) {
@@ -138,8 +152,9 @@ TEST(ReferenceGame, MapObjectIdsNeverCollideWithPawns) {
   ReferenceGame game(map);
   game.set_object_records(ObjectRecords::whole);
   for (uint8_t i = 1; i <= 4; ++i) game.spawn_pawn(EntityRef::make(EntityNetHandle::make(0, i), 1), i, Tick::from_value(0));
-  std::vector<protocol::Record> records;
-  game.write_records(Tick::from_value(0), records);
+  TickRecords ticked;
+  std::vector<protocol::Record>& records = ticked.records;
+  game.write_records(Tick::from_value(0), ticked);
   ASSERT_EQ(records.size(), 4 + map.objects().size()) << "whole: every pawn and every object, every tick";
   for (std::size_t i = 1; i < records.size(); ++i) EXPECT_GT(records[i].entity_id, records[i - 1].entity_id);
 }

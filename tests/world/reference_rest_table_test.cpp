@@ -32,9 +32,9 @@ TEST(ReferenceRestTable, TheReferenceMapRoundTripsThroughTheRestTable) {
   EXPECT_EQ(client.frame().states.size(), 315u);
 
   game.set_object_records(ObjectRecords::whole);
-  std::vector<protocol::Record> tick;
+  TickRecords tick;
   game.write_records(Tick::from_value(1), tick);
-  EXPECT_FALSE(server.needs_retake(std::span<const protocol::Record>(tick)));
+  EXPECT_FALSE(server.needs_retake(std::span<const protocol::Record>(tick.records)));
   const uint64_t generation = game.map_generation();
   game.reinstall_objects();
   EXPECT_NE(game.map_generation(), generation) << "the room retakes on a reinstall";

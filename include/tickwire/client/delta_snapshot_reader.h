@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/input_frame.h"
@@ -23,13 +24,12 @@
 
 namespace tickwire {
 
-enum class DeltaDrop : uint8_t {
+TW_REASONS(DeltaDrop,
   baseline_missing,    // names a baseline or prediction frame this client does not hold
   rest_table_missing,  // names a rest table revision this client does not hold (set aside)
   set_aside_replaced,  // a set-aside snapshot replaced by a newer one before its table came
-  body_malformed,      // the body did not decode against its references
-  count_,
-};
+  body_malformed      // the body did not decode against its references
+)
 
 class DeltaSnapshotReader {
  public:
@@ -49,6 +49,7 @@ class DeltaSnapshotReader {
   const RestTableAssembler& rest_table() const { return rest_; }
   const ReasonCounters<DeltaDrop>& drops() const { return drops_; }
   uint64_t records_ignored() const { return records_ignored_; }  // of unregistered kinds
+  const ReplicaKinds& kinds() const { return kinds_; }
   void reset();
 
  private:

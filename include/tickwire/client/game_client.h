@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tickwire/client/clock_regulator.h"
+#include "tickwire/client/input_source.h"
 #include "tickwire/client/predictor.h"
 #include "tickwire/client/remote_interpolator.h"
 #include "tickwire/client/session_client.h"
@@ -19,9 +20,6 @@
 #include "tickwire/client/tick_accumulator.h"
 
 namespace tickwire {
-
-// What the game gives the client each client tick: the input for that tick.
-using InputSource = std::function<protocol::InputCmd(uint32_t sequence)>;
 
 struct GameClientCounters {
   uint64_t frames = 0;
@@ -55,9 +53,9 @@ class GameClient {
   // The session's quality figures so far (present once welcomed).
   std::optional<QualityReport> quality_report() const;
   // Where the camera is: the predicted own pawn, lerped by the tick accumulator's fraction, plus the
-  // easing offsets (feet, and eye height above them). Zero until prediction started.
+  // easing offsets (feet, and each of the game's pawn values). Zero until prediction started.
   protocol::Vec3 drawn_position() const;
-  float drawn_eye_height_m() const;
+  float drawn_value(std::size_t index) const;
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
 
@@ -65,6 +63,7 @@ class GameClient {
   void on_welcome(MonoTime now);
   void take_snapshots(MonoTime now);
   void take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now);
+  void mark_carried(Tick tick);
 
   SessionClient session_;
   std::optional<ClockRegulator> regulator_;
@@ -78,6 +77,7 @@ class GameClient {
   bool started_ = false;
   protocol::Snapshot snapshot_;
   std::vector<EntitySample> samples_;
+  std::vector<EntitySample> previous_samples_;  // the previous snapshot's, by entity
   std::vector<uint32_t> snapshot_sizes_;
   GameClientCounters counters_;
 };

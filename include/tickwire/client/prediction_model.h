@@ -7,7 +7,6 @@
 #include <cstdint>
 
 #include "tickwire/protocol/input_frame.h"
-#include "tickwire/protocol/pawn_flags.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/vec3.h"
 
@@ -16,20 +15,21 @@ namespace tickwire {
 struct PredictedState {
   protocol::Vec3 position;      // feet, metres, y up
   protocol::Vec3 velocity_mps;
-  float stance_height_m = 0;
-  float eye_height_m = 0;       // above the feet
-  uint8_t flags = 0;            // protocol::PawnFlag bits
-  uint8_t placement_epoch = 0;  // the server's PawnPlacer bumps it; the client never does
+  protocol::PawnValues values;  // the game's pawn values (GameVocabulary::pawn_values), in order
+  uint8_t flags = 0;            // entity flag bits (GameVocabulary::entity_flags)
+  uint8_t placement_epoch = 0;  // the server's placement bumps it; the client never does
 
-  bool has(protocol::PawnFlag flag) const { return (flags & flag) != 0; }
+  // The value at `index`, 0 when the state carries fewer.
+  float value(std::size_t index) const { return index < values.size() ? values[index].value : 0.0f; }
   friend bool operator==(const PredictedState&, const PredictedState&) = default;
 };
 
 // The owner detail's pawn as a predicted state, and back.
 PredictedState predicted_from_detail(const protocol::PawnDetail& detail);
 protocol::PawnDetail detail_from_predicted(const PredictedState& state, uint64_t pawn_ref);
-// What a client may say about its pawn: the server-owned flags (noclip, frozen) are stripped.
-protocol::Claim claim_from_predicted(const PredictedState& state);
+// What a client may say about its pawn: only the claimable flag bits (`claimable_flags`, from the
+// game's vocabulary) are kept.
+protocol::Claim claim_from_predicted(const PredictedState& state, uint8_t claimable_flags);
 // The command as the server reads it: through its wire form (quantized axes and angles, 8 button
 // bits). Predicting with anything else would mispredict by the rounding on every tick.
 protocol::InputCmd as_sent(const protocol::InputCmd& cmd);

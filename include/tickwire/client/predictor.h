@@ -1,7 +1,8 @@
 // Predictor: the client's own pawn ahead of the server. Each client tick steps the predicted pawn
 // through the game's PredictionModel and keeps the input; each snapshot adopts the server's pawn at
 // the acked input and replays the rest (unless it confirms what we predicted). The camera never sees
-// a correction raw: every one goes into an easing visual offset (feet and eye height alike), and the
+// a correction raw: every one goes into an easing visual offset (feet and the game's pawn values,
+// such as an eye height, alike), and the
 // offsets snap only on a discontinuity that announces itself (a new placement epoch, an overflowed
 // input ring), never on correction size.
 #pragma once
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/client/input_sender.h"
 #include "tickwire/client/magnitude_histogram.h"
 #include "tickwire/client/prediction_model.h"
@@ -20,6 +22,9 @@
 #include "tickwire/protocol/snapshot.h"
 
 namespace tickwire {
+
+// One offset per pawn value (GameVocabulary::pawn_values), eased like the feet.
+using PawnValueOffsets = std::array<float, protocol::MaxPawnValues>;
 
 // Inputs the predictor can replay: the same ~2 s as the sender's ring (overflowing it snaps).
 inline constexpr std::size_t kPredictorPendingCap = kInputSenderPendingCap;
@@ -50,26 +55,24 @@ struct PredictorConfig {
 };
 
 // Why the offsets were zeroed instead of absorbing a correction.
-enum class SnapReason : uint8_t {
+TW_REASONS(SnapReason,
   placement_epoch,  // the server placed the pawn (teleport, respawn): a real discontinuity
-  ring_overflow,    // inputs were forgotten before the server acked them: the replay is incomplete
-  count_,
-};
+  ring_overflow    // inputs were forgotten before the server acked them: the replay is incomplete
+)
 
 // Why a snapshot's owner detail was not reconciled against (nothing changed).
-enum class ReconcileSkip : uint8_t {
+TW_REASONS(ReconcileSkip,
   ack_ahead,     // acks an input this client never predicted
   stale_ack,     // acks less than an earlier reconcile did
-  starved_tick,  // while claiming: a starved tick's motion the next adopted claim undoes (a hold, not a fault)
-  count_,
-};
+  starved_tick  // while claiming: a starved tick's motion the next adopted claim undoes (a hold, not a fault)
+)
 
 struct ReconcileOutcome {
   bool applied = false;
   bool confirmed = false;      // the server's pawn was our own prediction for that input: kept as is
   std::optional<SnapReason> snapped;
   float correction_m = 0;      // how far the prediction moved (absorbed, dropped or snapped)
-  float eye_correction_m = 0;  // signed: the eye height's change
+  float value_correction = 0;  // the largest change of a pawn value (absolute)
   uint32_t replayed = 0;       // inputs stepped again after the acked one
 };
 
@@ -79,7 +82,7 @@ struct PredictorStats {
   uint64_t confirmed = 0;        // reconciles that confirmed our prediction (no replay)
   uint64_t replayed = 0;         // inputs stepped again in replays
   uint64_t corrections = 0;      // reconciles whose feet correction went into the offset
-  uint64_t eye_corrections = 0;  // reconciles whose eye-height correction went into the offset
+  uint64_t value_corrections = 0;  // reconciles whose pawn-value correction went into the offsets
   uint64_t residues_dropped = 0; // non-zero corrections under residue_m, dropped
   uint64_t overflowed = 0;       // inputs forgotten by a full ring
   MagnitudeHistogram correction_m;  // sizes of the absorbed feet corrections
@@ -96,8 +99,10 @@ struct PredictorStats {
 // each rendered frame: predictor.decay(frame_dt), then draw drawn_position(alpha).
 class Predictor {
  public:
-  // `model` must outlive the predictor; tick_s is the contract's seconds per tick (the server's dt).
-  Predictor(const PredictionModel& model, double tick_s, const PredictorConfig& config = {});
+  // `model` must outlive the predictor; tick_s is the contract's seconds per tick (the server's dt);
+  // `claimable_flags` are the entity flag bits a client may set (the vocabulary's claimable ones):
+  // every other bit is the server's, and the prediction keeps it from the state it stepped from.
+  Predictor(const PredictionModel& model, double tick_s, uint8_t claimable_flags, const PredictorConfig& config = {});
 
   // Forgets everything (leaving a session): no state, no inputs, no offsets.
   void reset();
@@ -129,10 +134,10 @@ class Predictor {
   const PredictedState& predicted() const { return current_; }
   const PredictedState& previous() const { return previous_; }
   protocol::Vec3 offset_m() const;
-  float eye_offset_m() const;
-  // lerp(previous, predicted, alpha) + offset: where the camera's feet and eye height are.
+  float value_offset(std::size_t index) const;
+  // lerp(previous, predicted, alpha) + offset: where the camera's feet are, and each pawn value.
   protocol::Vec3 drawn_position(double alpha = 1.0) const;
-  float drawn_eye_height_m(double alpha = 1.0) const;
+  float drawn_value(std::size_t index, double alpha = 1.0) const;
 
   std::size_t pending_count() const { return next_ - oldest_; }
   std::optional<uint32_t> last_acked() const { return last_acked_; }
@@ -150,18 +155,19 @@ class Predictor {
   // before the newest input (the frame lerp's start after a snap).
   PredictedState replay(const protocol::OwnerDetail& owner, std::optional<uint32_t> ack, ReconcileOutcome& out);
   void keep_drawn_pose(const PredictedState& before, const PredictedState& previous_before);
-  void start_ease(const protocol::Vec3& feet_m, float eye_m);
+  void start_ease(const protocol::Vec3& feet_m, const PawnValueOffsets& values);
   double ease_left(std::size_t i) const;
 
   // One correction easing out: its full size and how long it has been easing.
   struct Ease {
     protocol::Vec3 feet_m;
-    float eye_m = 0;
+    PawnValueOffsets values{};
     double age_s = 0;
   };
 
   const PredictionModel& model_;
   double tick_s_;
+  uint8_t claimable_flags_;
   double forgiveness_ = 1.0;
   PredictorConfig config_;
   // A kept input: the command as sent, and our prediction after it when we sent it (never changed

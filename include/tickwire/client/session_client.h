@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/client/delta_snapshot_reader.h"
 #include "tickwire/client/input_sender.h"
 #include "tickwire/core/reason_counters.h"
@@ -17,6 +18,7 @@
 #include "tickwire/protocol/contract_guard.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/peer_schema.h"
+#include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/snapshot.h"
@@ -29,17 +31,27 @@
 namespace tickwire {
 
 inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots awaiting the game
+inline constexpr std::size_t kSessionRelayQueue = 64;     // relayed game messages awaiting the game
+
+// A game message another client addressed to this one (relayed by the server unread).
+struct RelayedPayload {
+  OwnerId from = 0;
+  MessageType type = 0;
+  std::vector<uint8_t> payload;
+};
 
 struct SessionClientConfig {
   std::string build_name = "tickwire";
   uint8_t reliable_channel = kSessionReliableChannel;
   uint8_t unreliable_channel = kSessionUnreliableChannel;
   std::size_t max_inputs_per_frame = protocol::MaxInputsPerPacket;
-  ReplicaKinds kinds = ReplicaKinds::defaults();  // the game's kinds (precision; unregistered ones ignored)
+  // The game's vocabulary: a room whose contract carries another one is refused; records of kinds
+  // it does not register are left out.
+  GameVocabulary vocabulary;
 };
 
 // Why a server message was not used.
-enum class ClientDrop : uint8_t {
+TW_REASONS(ClientDrop,
   contract_invalid,       // the welcome's contract fails validation: the session is refused
   contract_hash_mismatch, // our hash of the welcome's contract is not the server's: refused
   frame_refused,          // a snapshot whose contract hash is not ours (ContractGuard)
@@ -49,8 +61,10 @@ enum class ClientDrop : uint8_t {
   unexpected,             // a message a client never takes
   queue_overflow,         // the game did not drain snapshots: the oldest was dropped
   delta_unresolved,       // a delta snapshot with a missing reference or a malformed body (deltas().drops())
-  count_,
-};
+  vocabulary_mismatch,    // the welcome's contract carries another game's vocabulary: the session is refused
+  owner_malformed,        // an owner detail whose pawn values are not the vocabulary's count
+  relay_overflow          // the game did not drain relayed messages: the oldest was dropped
+)
 
 class SessionClient {
  public:
@@ -74,6 +88,8 @@ class SessionClient {
   void resend_inputs();
 
   bool welcomed() const { return welcome_.has_value(); }
+  // Welcomed, not refused, and connected: send_input() will take an input.
+  bool sending() const { return welcome_ && !refused_ && net_; }
   const std::optional<protocol::RoomWelcome>& welcome() const { return welcome_; }
   // Set once the session can never proceed (a fatal connect-sequence refusal or a refused contract).
   bool refused() const { return refused_; }
@@ -89,6 +105,14 @@ class SessionClient {
   uint64_t snapshots_accepted() const { return snapshots_accepted_; }
   const ReasonCounters<ClientDrop>& drops() const { return drops_; }
   const DeltaSnapshotReader& deltas() const { return delta_; }
+
+  // A game message (type >= kFirstGameMessageType) to another client through the server, which
+  // relays it unread; false when not welcomed or the channel refused it.
+  bool send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable);
+  bool pop_relayed(RelayedPayload& out);
+  uint64_t relayed_received() const { return relayed_received_; }
+  // The server's refusals of our addressed messages, by reason.
+  const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
 
  private:
@@ -102,6 +126,8 @@ class SessionClient {
   bool admissible(ContractVerdict verdict, uint32_t tick);
   void accept(std::size_t wire_bytes);
   void on_fragment(std::span<const uint8_t> body);
+  void on_relayed(const NetMessage& message);
+  void on_relay_refused(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
   SchemaCache& cache_;
@@ -130,6 +156,9 @@ class SessionClient {
   uint64_t snapshots_accepted_ = 0;
   ReasonCounters<ClientDrop> drops_;
   wire::DecodeErrorCounters decode_errors_;
+  RingBuffer<RelayedPayload, kSessionRelayQueue> relayed_;
+  uint64_t relayed_received_ = 0;
+  ReasonCounters<protocol::RelayRefusal> relay_refusals_;
 };
 
 }  // namespace tickwire

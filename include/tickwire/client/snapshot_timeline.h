@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/client/entity_sample.h"
 #include "tickwire/clock/tick.h"
 #include "tickwire/core/reason_counters.h"
@@ -20,16 +21,14 @@ inline constexpr uint32_t kMaxTimelineBufferTicks = 256;          // the contrac
 inline constexpr uint32_t kDefaultMaxEntitiesPerSnapshot = 256;   // entity samples one slot holds
 inline constexpr uint32_t kMaxEntitiesPerSnapshotCap = static_cast<uint32_t>(protocol::MaxRecordsPerSnapshot);
 
-enum class SnapshotDropReason : uint8_t {
+TW_REASONS(SnapshotDropReason,
   duplicate,          // this tick is already held
   too_old,            // older than the ring's window
   too_many_entities,  // more samples than max_entities_per_snapshot
   duplicate_entity,   // one entity twice in one snapshot
-  malformed_sample,   // a non-finite number or a channel count past kSampleChannels
-  count_,
-};
+  malformed_sample   // a non-finite number or a channel count past kSampleChannels
+)
 
-std::string_view snapshot_drop_reason_name(SnapshotDropReason reason);
 using SnapshotDropCounters = ReasonCounters<SnapshotDropReason>;
 
 struct TimelineConfig {
@@ -87,6 +86,7 @@ class SnapshotTimeline {
   bool accept(Tick tick, std::span<const EntitySample> samples);
   void advance_head(Tick tick);
   std::optional<TimedSample> find_in(Tick tick, EntityNetHandle entity) const;
+  std::optional<TimedSample> sampled_before(EntityNetHandle entity, Tick tick, Tick first) const;
 
   TimelineConfig config_;
   std::vector<Slot> slots_;

@@ -7,11 +7,12 @@
 #include <utility>
 #include <variant>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
 
-enum class Error : uint8_t {
+TW_REASONS(Error,
   ok = 0,
   truncated,            // the bytes ended before the shape did
   trailing_bytes,       // bytes left after the shape ended where none may be
@@ -38,13 +39,10 @@ enum class Error : uint8_t {
   schema_bad_number,      // a schema number that does not parse or is out of its range
   schema_over_limit,      // a schema over a cap on definitions, fields, members or name length
   schema_recursive,       // a shape that must contain itself (its zero value would never end)
-  walk_budget_exceeded,   // a dynamic walk that would need more nodes or steps than its budget
-  count_,
-};
+  walk_budget_exceeded   // a dynamic walk that would need more nodes or steps than its budget
+)
 
 inline constexpr std::size_t kErrorCount = static_cast<std::size_t>(Error::count_);
-
-std::string_view error_name(Error error) noexcept;
 
 // A result with no value: ok or a named error.
 class [[nodiscard]] Status {
@@ -54,7 +52,7 @@ class [[nodiscard]] Status {
   constexpr bool ok() const { return error_ == Error::ok; }
   constexpr explicit operator bool() const { return ok(); }
   constexpr Error error() const { return error_; }
-  std::string_view name() const { return error_name(error_); }
+  std::string_view name() const { return reason_name(error_); }
   friend constexpr bool operator==(Status a, Status b) { return a.error_ == b.error_; }
 
  private:

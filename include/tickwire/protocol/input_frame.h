@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/pawn_values.h"
 #include "tickwire/protocol/vec3.h"
 #include "tickwire/wire/describe_walker.h"
 #include "tickwire/wire/types.h"
@@ -19,34 +20,34 @@ inline constexpr wire::QuantSpec kMoveAxisSpec{-1.0, 1.0, 1.0 / 127.0};
 inline constexpr wire::QuantSpec kYawSpec{0.0, 360.0, 360.0 / 65535.0};
 inline constexpr wire::QuantSpec kPitchSpec{-90.0, 90.0, 180.0 / 16383.0};
 
+inline constexpr unsigned kInputButtonBits = 8;
+
+// One tick's input: the engine's two movement axes and look angles, and eight button bits whose
+// meaning is the game's (GameVocabulary::buttons: jump, crouch, fire...).
 struct InputCmd {
   static constexpr std::string_view wire_name = "InputCmd";
-  uint32_t buttons = 0;  // 8 bits used
+  uint32_t buttons = 0;  // kInputButtonBits used
   float move_x = 0, move_y = 0;
   float yaw_deg = 0, pitch_deg = 0;
-  bool crouch = false;
 
   template <class W>
   void fields(W& w) {
     w.bits("packed", [&](auto& b) {
-      b.ubits("buttons", buttons, 8);
+      b.ubits("buttons", buttons, kInputButtonBits);
       b.quant("moveX", move_x, kMoveAxisSpec);
       b.quant("moveY", move_y, kMoveAxisSpec);
       b.quant("yaw", yaw_deg, kYawSpec);
       b.quant("pitch", pitch_deg, kPitchSpec);
-      b.bit("crouch", crouch);
     });
   }
 };
 
-enum ClaimFlag : uint8_t { kClaimGrounded = 1 << 0, kClaimCrouched = 1 << 1 };
-inline constexpr wire::NamedValue kClaimFlagBits[] = {{"grounded", 0}, {"crouched", 1}};
-inline constexpr wire::FlagsDef kClaimFlagsDef{"ClaimFlags", kClaimFlagBits};
-
+// What the client says its pawn is after an input (forgiveness): the owner detail's fields, its
+// flags limited to the claimable bits of the game's vocabulary.
 struct Claim {
   static constexpr std::string_view wire_name = "Claim";
   Vec3 position, velocity;
-  float stance_height = 0, eye_height = 0;
+  PawnValues values;
   uint8_t flags = 0;
   uint8_t placement_epoch = 0;
 
@@ -54,9 +55,8 @@ struct Claim {
   void fields(W& w) {
     w.shape("position", position);
     w.shape("velocity", velocity);
-    w.f32("stanceHeight", stance_height);
-    w.f32("eyeHeight", eye_height);
-    w.flags8("flags", flags, kClaimFlagsDef);
+    w.list8("values", values, 0, MaxPawnValues);
+    w.u8("flags", flags);
     w.tail();
     w.u8("placementEpoch", placement_epoch);
   }

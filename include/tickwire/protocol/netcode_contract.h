@@ -26,6 +26,8 @@ struct NetcodeContract {
   InputPolicy input;
   ByteBudgets budgets;
   InteractionLimits limits;
+  InterestPolicy interest;
+  GameVocabulary vocabulary;
 
   // The contract as it crosses the wire (in RoomWelcome): every field, derived ones included, so
   // the client validates the derivation and hashes exactly what it will obey.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/protocol/schema_cache.h"
 #include "tickwire/transport/net_channel.h"
@@ -26,7 +27,7 @@ inline constexpr std::size_t kPeerSchemaHeldBytes = 64 * 1024;    // and their b
 inline constexpr std::size_t kPeerSchemaTranslateBytes = 64 * 1024;  // largest rewritten message
 
 // Why a connect-sequence message or an early message was not taken. The first four end the session.
-enum class PeerRefusal : uint8_t {
+TW_REASONS(PeerRefusal,
   protocol_mismatch,       // the peer's fixed frame is another protocol version: fatal
   schema_text_refused,     // the text did not hash to its name, or does not pair with ours: fatal
   held_overflow,           // more reliable messages before the plan than the hold takes: fatal
@@ -36,10 +37,8 @@ enum class PeerRefusal : uint8_t {
   foreign_request,         // a SchemaRequest for a hash that is not ours: ignored
   fixed_frame_malformed,   // a SchemaRequest/SchemaText that does not decode: ignored
   early_unreliable,        // an unreliable message before the plan was ready: dropped
-  untranslatable,          // a message the plan could not rewrite (unknown id, malformed): dropped
-  count_,
-};
-std::string_view peer_refusal_name(PeerRefusal refusal);
+  untranslatable          // a message the plan could not rewrite (unknown id, malformed): dropped
+)
 bool peer_refusal_is_fatal(PeerRefusal refusal);
 
 // A received message in our own shapes: `body` is valid until the next call on the PeerSchema.

@@ -17,16 +17,6 @@
 
 namespace tickwire::protocol {
 
-enum class NetKind : uint8_t { player_pawn = 1, prop = 2, button = 3, door = 4, light = 5, pressure_plate = 6 };
-inline constexpr wire::NamedValue kNetKindMembers[] = {{"playerPawn", 1}, {"prop", 2},  {"button", 3},
-                                                       {"door", 4},       {"light", 5}, {"pressurePlate", 6}};
-inline constexpr wire::EnumDef kNetKindDef{"NetKind", kNetKindMembers};
-
-inline constexpr wire::NamedValue kEntityFlagBits[] = {{"grounded", 0}, {"crouched", 1}, {"noclip", 2}, {"frozen", 3}};
-inline constexpr wire::FlagsDef kEntityFlagsDef{"EntityFlags", kEntityFlagBits};
-inline constexpr wire::NamedValue kObjectFlagBits[] = {{"enabled", 0}, {"hidden", 1}};
-inline constexpr wire::FlagsDef kObjectFlagsDef{"ObjectFlags", kObjectFlagBits};
-
 inline constexpr wire::QuantSpec kAngleSpec{0.0, 360.0, 360.0 / 4095.0};
 
 struct KindChannel {
@@ -59,32 +49,32 @@ struct Rotation {
   }
 };
 
+// An entity's state. Its kind and the meaning of its flag bits and payload are the game's,
+// registered in its GameVocabulary (part of the contract): the wire carries the values only.
 struct EntityRecord {
   static constexpr std::string_view wire_name = "EntityRecord";
-  NetKind kind = NetKind::player_pawn;
+  uint8_t kind = 0;  // a KindDef id; a client ignores a kind its vocabulary lacks
   Vec3 position;
   float yaw_deg = 0, pitch_deg = 0;
-  float eye_height = 0;
-  uint8_t flags = 0;
+  uint8_t flags = 0;  // FlagDef bits of GameVocabulary::entity_flags
   std::optional<Rotation> rotation;
   KindPayload payload;
 
   template <class W>
   void fields(W& w) {
-    w.enum8("kind", kind, kNetKindDef);
+    w.u8("kind", kind);
     w.shape("position", position);
     w.bits("look", [&](auto& b) {
       b.quant("yaw", yaw_deg, kAngleSpec);
       b.quant("pitch", pitch_deg, kAngleSpec);
     });
-    w.f32("eyeHeight", eye_height);
-    w.flags8("flags", flags, kEntityFlagsDef);
+    w.u8("flags", flags);
     w.optional("rotation", rotation);
     w.shape("payload", payload);
   }
 };
 
-// One replicated component of a map object: its wire id, then the dirty fields only.
+// One replicated component of a map object: its wire id (a ComponentDef), then the dirty fields only.
 struct ComponentSection {
   static constexpr std::string_view wire_name = "ComponentSection";
   uint8_t wire_id = 0;
@@ -110,13 +100,13 @@ struct ComponentSection {
 struct ObjectRecord {
   static constexpr std::string_view wire_name = "ObjectRecord";
   uint32_t object_index = 0;
-  uint8_t flags = 0;
+  uint8_t flags = 0;  // FlagDef bits of GameVocabulary::object_flags
   std::vector<ComponentSection> sections;
 
   template <class W>
   void fields(W& w) {
     w.varu32("objectIndex", object_index);
-    w.flags8("flags", flags, kObjectFlagsDef);
+    w.u8("flags", flags);
     w.list8("sections", sections, 0, MaxComponentSections);
   }
 };

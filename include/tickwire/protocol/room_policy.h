@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "tickwire/protocol/vocabulary.h"
+
 namespace tickwire {
 
 // Defaults and ranges a policy is resolved and validated against.
@@ -102,7 +104,7 @@ struct InputPolicy {
 struct ByteBudgets {
   uint32_t max_packet_bytes = kContractMaxPacketBytes;
   uint32_t max_snapshot_fragments = kContractMaxSnapshotFragments;
-  uint32_t snapshot_budget_bytes = 8 * kContractMaxPacketBytes;
+  uint32_t snapshot_budget_bytes = 1000;
   uint32_t client_bytes_per_second = 256 * 1024;
 
   static constexpr std::string_view wire_name = "ByteBudgets";
@@ -115,9 +117,21 @@ struct ByteBudgets {
   }
 };
 
+struct InterestPolicy {
+  double radius_m = 100.0;
+  double pose_radius_m = 30.0;
+  static constexpr std::string_view wire_name = "InterestPolicy";
+  template <class W>
+  void fields(W& w) {
+    w.f64("radiusM", radius_m);
+    w.f64("poseRadiusM", pose_radius_m);
+  }
+};
+
 struct InteractionLimits {
   double interaction_range_m = 3.0;
   uint32_t interactions_per_second = 8;
+  uint32_t relays_per_second = 60;
   uint32_t fire_per_second = 15;
   uint32_t max_rewind_ms = 250;  // how far back a hit may be judged
 
@@ -145,6 +159,8 @@ struct RoomPolicy {
   InputPolicy input;
   ByteBudgets budgets;
   InteractionLimits limits;
+  InterestPolicy interest;
+  GameVocabulary vocabulary;
   RoomBookkeeping bookkeeping;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/pawn_values.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/vec3.h"
 #include "tickwire/wire/describe_walker.h"
@@ -17,13 +18,15 @@
 
 namespace tickwire::protocol {
 
-// The owner's pawn as the server simulated it at the frame's tick.
+// The owner's pawn as the server simulated it at the frame's tick. Beside position and velocity it
+// carries the game's registered pawn values (GameVocabulary::pawn_values, in order: a stance
+// height, an eye height...) and its entity flag bits.
 struct PawnDetail {
   static constexpr std::string_view wire_name = "PawnDetail";
   uint64_t pawn_ref = 0;
   Vec3 position, velocity;
-  float stance_height = 0, eye_height = 0;
-  uint8_t flags = 0;            // EntityFlags: grounded, crouched, noclip, frozen
+  PawnValues values;
+  uint8_t flags = 0;            // FlagDef bits of GameVocabulary::entity_flags
   uint8_t placement_epoch = 0;  // bumps on every teleport/respawn: a prediction older than it snaps
 
   template <class W>
@@ -31,9 +34,8 @@ struct PawnDetail {
     w.u64("pawnRef", pawn_ref);
     w.shape("position", position);
     w.shape("velocity", velocity);
-    w.f32("stanceHeight", stance_height);
-    w.f32("eyeHeight", eye_height);
-    w.flags8("flags", flags, kEntityFlagsDef);
+    w.list8("values", values, 0, MaxPawnValues);
+    w.u8("flags", flags);
     w.u8("placementEpoch", placement_epoch);
   }
   friend bool operator==(const PawnDetail&, const PawnDetail&) = default;

@@ -79,6 +79,9 @@ struct PawnValueDef {
 struct ButtonDef {
   uint8_t bit = 0;  // 0..7 of InputCmd::buttons
   std::string name;
+  // A posture (crouch), not an action: held through a starved run's zeroed ticks, so a dead link
+  // never stands a pawn up under a ledge.
+  bool posture = false;
   friend bool operator==(const ButtonDef&, const ButtonDef&) = default;
 };
 
@@ -98,7 +101,7 @@ struct GameVocabulary {
   GameVocabulary& object_flag(uint8_t bit, std::string_view name);
   GameVocabulary& component(uint8_t wire_id, std::string_view name, uint8_t channels);
   GameVocabulary& pawn_value(std::string_view name);
-  GameVocabulary& button(uint8_t bit, std::string_view name);
+  GameVocabulary& button(uint8_t bit, std::string_view name, bool posture = false);
 
   const KindDef* find_kind(uint8_t id) const;
   const ComponentDef* find_component(uint8_t wire_id) const;
@@ -108,8 +111,15 @@ struct GameVocabulary {
   uint8_t claimable_flag_mask() const;
   uint8_t object_flag_mask() const;
   uint8_t button_mask() const;
+  uint8_t posture_button_mask() const;
 
   friend bool operator==(const GameVocabulary&, const GameVocabulary&) = default;
 };
+
+// `claimed` with only the claimable bits kept, and every other bit taken from `server`: what a
+// pawn's flags become when a claim (or a client's own prediction) may set only the claimable ones.
+constexpr uint8_t merge_claimed_flags(uint8_t server, uint8_t claimed, uint8_t claimable) {
+  return static_cast<uint8_t>((server & ~claimable) | (claimed & claimable));
+}
 
 }  // namespace tickwire

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/snapshot.h"
@@ -19,11 +20,12 @@ namespace tickwire {
 // The tolerance law. forgiveness f in [0, 1] (the contract's input.forgiveness):
 //   radius_m(f) = radius_at_zero_m * (1 - f)
 // f = 1 adopts nothing (and a client sends no claim); f = 0 adopts any claim within
-// radius_at_zero_m of the server's own answer. The same radius holds position (3-D distance),
-// stance height and eye height, and is the speed allowance below.
+// radius_at_zero_m of the server's own answer. The same radius holds position (3-D distance) and
+// each of the game's pawn values (a stance height, an eye height), and is the speed allowance below.
 struct ForgivenessConfig {
   double forgiveness = 1.0;
   float radius_at_zero_m = 0.5f;
+  uint8_t claimable_flags = 0;  // the entity flag bits a claim may set (GameVocabulary), all others kept
 };
 
 // The game's mover limit for this pawn now (the engine cannot read the game's mover; the game
@@ -46,20 +48,16 @@ struct ClaimLedger {
 };
 
 // Why a claim was not adopted (the server's answer stands; the client is corrected as always).
-enum class ClaimRefusal : uint8_t {
+TW_REASONS(ClaimRefusal,
   authoritative,           // forgiveness 1.0: the server's answer always stands
-  malformed,               // a non-finite or negative number
+  malformed,               // a non-finite number, or not the vocabulary's count of pawn values
   stale_epoch,             // simulated under another placement than the pawn's current one
-  frozen,                  // the pawn is frozen: nothing a client says moves it
+  frozen,                  // the game froze the pawn: nothing a client says moves it
   velocity_beyond_mover,   // a velocity faster than the mover allows
   position_beyond_radius,  // further from the server's answer than the radius
-  stance_beyond_radius,    // stance height further from the server's than the radius
-  eye_beyond_radius,       // eye height further from the server's than the radius
-  speed_beyond_mover,      // the move from the pre-step position exceeds the limit plus the allowance left
-  count_,
-};
-
-std::string_view claim_refusal_name(ClaimRefusal refusal);
+  value_beyond_radius,     // a pawn value further from the server's than the radius
+  speed_beyond_mover      // the move from the pre-step position exceeds the limit plus the allowance left
+)
 
 // What the gate was given for one input with a claim.
 struct ClaimJudgement {
@@ -67,6 +65,7 @@ struct ClaimJudgement {
   protocol::PawnDetail stepped;    // the server's own answer for this input (the pawn's current epoch)
   ClaimSpeedLimit limit;
   double dt_s = 0;
+  bool frozen = false;  // the game holds the pawn still (a server-owned state): no claim is adopted
 };
 
 struct ClaimVerdict {

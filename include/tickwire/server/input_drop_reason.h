@@ -6,19 +6,17 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class InputDropReason : uint8_t {
+TW_REASONS(InputDropReason,
   duplicate,     // this sequence was already queued or already applied
   stale,         // older than an input already taken, never received before: its tick has passed
   overflow,      // the queue already holds InputQueueTicks inputs waiting
-  sequence_end,  // past the u32 sequence space (sequences never wrap within a session)
-  count_,
-};
-
-std::string_view input_drop_reason_name(InputDropReason reason);
+  sequence_end  // past the u32 sequence space (sequences never wrap within a session)
+)
 
 using InputDropCounters = ReasonCounters<InputDropReason>;
 

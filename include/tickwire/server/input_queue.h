@@ -26,6 +26,8 @@ struct InputQueueConfig {
   uint32_t first_sequence = 0;  // the session's first input; anything below it is stale
   std::size_t capacity_ticks = protocol::InputQueueTicks;  // inputs waiting at most (<= InputQueueTicks)
   uint32_t starvation_repeat_ticks = static_cast<uint32_t>(protocol::StarvationRepeatTicks);
+  uint32_t known_buttons = 0xFF;   // the vocabulary's buttons: other bits are cleared on arrival, counted
+  uint32_t posture_buttons = 0;    // the vocabulary's postures: held through a starved run's zeroed ticks
 };
 
 struct InputQueueStats {
@@ -34,6 +36,7 @@ struct InputQueueStats {
   uint64_t fresh_ticks = 0;
   uint64_t repeated_ticks = 0;
   uint64_t zeroed_ticks = 0;
+  uint64_t unknown_buttons = 0;  // queued inputs that set a button bit the vocabulary does not name
 };
 
 class InputQueue {

@@ -11,7 +11,9 @@
 #include <optional>
 
 #include "tickwire/clock/room_clock.h"
+#include "tickwire/clock/token_bucket.h"
 #include "tickwire/core/reason_counters.h"
+#include "tickwire/core/reasons.h"
 #include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -39,11 +41,16 @@ struct RoomSession {
   EntityRef pawn;
   Tick admitted_at;
   SessionInputs inputs;
+  TokenBucket interactions;  // the contract's interactions per second
   uint64_t ticks_simulated = 0;
 };
 
 // Why a client's message naming an entity was refused (nothing changed).
-enum class InteractRefusal : uint8_t { no_session, unknown_flags, stale_or_foreign, count_ };
+TW_REASONS(InteractRefusal,
+           no_session,        // no admitted session for that owner
+           unknown_flags,     // the target ref carries flag bits this build does not know
+           stale_or_foreign,  // the target's generation is not the live one (or no such entity)
+           rate_limited)      // past the session's interactions per second (the contract's limits)
 
 // The completed seam: told of each tick once everything in it has been simulated.
 class TickObserver {
@@ -81,8 +88,9 @@ class Room {
 
   // Receive path (any number per tick): only queues. Returns the inputs queued.
   std::size_t receive_input(OwnerId owner, const protocol::InputFrame& frame);
-  // Checks the target's generation before anything changes; the game's interact() runs only then.
-  bool receive_interact(OwnerId owner, const protocol::InteractRequest& request);
+  // Checks the session's interaction rate and the target's generation before anything changes;
+  // the game's interact() runs only then.
+  bool receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now);
   const ReasonCounters<InteractRefusal>& interact_refusals() const { return interact_refusals_; }
 
   // Runs the ticks due at `now` (at most max_catch_up_ticks); `completed` hears each one.

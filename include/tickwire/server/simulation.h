@@ -8,17 +8,26 @@
 #include <vector>
 
 #include "tickwire/clock/tick.h"
+#include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/replication/handles/entity_handle.h"
+#include "tickwire/replication/rest_record_source.h"
+#include "tickwire/replication/tick_records.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
 
 namespace tickwire {
 
-class Simulation {
+// The rest table's source (RestRecordSource: write_rest_records, map_generation) is part of the
+// seam: a game with map objects overrides both.
+class Simulation : public RestRecordSource {
  public:
-  virtual ~Simulation() = default;
+  ~Simulation() override = default;
+
+  // The room's resolved contract, once, before any other call: every policy number the game obeys
+  // (forgiveness, interaction range, its own vocabulary as the room hashed it) comes from here.
+  virtual void begin(const NetcodeContract& contract) { (void)contract; }
 
   // A session was admitted: place the pawn the room allocated for `owner` (through the game's own
   // placement rules). A pawn leaving is despawned before its handle can be reused.
@@ -30,7 +39,8 @@ class Simulation {
   // The world's own tick, after every pawn stepped.
   virtual void step_world(Tick tick, double dt_s) = 0;
 
-  // The owning client's view of its pawn as simulated (what prediction reconciles against).
+  // The owning client's view of its pawn as simulated (what prediction reconciles against): its
+  // values are the vocabulary's pawn values, in order.
   virtual protocol::PawnDetail pawn_detail(EntityRef pawn) const = 0;
   // What the game did with the claim that rode the pawn's input this tick (ClaimAccepted in the
   // owner detail, telemetry for its client): none when no claim was judged.
@@ -38,21 +48,14 @@ class Simulation {
     (void)pawn;
     return protocol::ClaimOutcome::none;
   }
-  // The tick's state as records, appended to `out` (called once per snapshot tick).
-  virtual void write_records(Tick tick, std::vector<protocol::Record>& out) const = 0;
-
-  // The rest table's source (seed 000, "The rest table"): every map object's record as it stands
-  // now, whole (every section, every field), ascending entity id. The room takes a MapRestTable
-  // from it when map_generation() changes and when an entity the table names stops being written
-  // by write_records. The default writes nothing: a game without map objects has no rest table.
-  virtual void write_rest_records(std::vector<protocol::Record>& out) const { (void)out; }
-  // Bumped each time the game installs or rebinds its map objects (a map switch, a reinstall, a
-  // hot reload); the room polls it once per tick and retakes the rest table when it moves.
-  // 0 means no map objects were ever installed.
-  virtual uint64_t map_generation() const { return 0; }
+  // The tick's state: every record (presence is an entity's lifecycle; every map object whole),
+  // with interest notes for those that are private, always relevant, parented, in a scene frame or
+  // important (called once per tick). A record's kind and flag bits are the vocabulary's.
+  virtual void write_records(Tick tick, TickRecords& out) const = 0;
 
   // A client's request naming `target`: called only after the room checked the target's
-  // generation (a stale ref never reaches the game). The game judges range and rules itself.
+  // generation and the session's interaction rate (the contract's limits) (a stale ref never
+  // reaches the game). The game judges range (the contract's interaction range) and rules itself.
   virtual void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) {
     (void)actor_pawn, (void)target, (void)action, (void)tick;
   }

@@ -14,7 +14,7 @@ namespace tickwire {
 enum class TickInputSource : uint8_t {
   fresh,     // the oldest queued input, applied for the first and only time
   repeated,  // starved tick within the repeat limit: the previous input applies again as it was
-  zeroed,    // starved past the limit: movement and buttons zeroed, look angles (and stance) kept
+  zeroed,    // starved past the limit: movement and buttons zeroed, look angles (and postures) kept
 };
 
 std::string_view tick_input_source_name(TickInputSource source);
@@ -37,8 +37,9 @@ struct TickInput {
 
 // What a starved tick applies: the previous command unchanged for the first `repeat_limit_ticks`
 // ticks of a run (run_ticks counts from 1), then the same command with movement and buttons zeroed
-// and look angles kept, so a dead link cannot walk a pawn off a ledge. Stance (crouch) is kept:
-// it is a posture, not movement, and standing up under a ledge is a change the player never asked for.
-protocol::InputCmd starved_command(const protocol::InputCmd& previous, uint32_t run_ticks, uint32_t repeat_limit_ticks);
+// and look angles kept, so a dead link cannot walk a pawn off a ledge. Posture buttons (the
+// vocabulary's: a crouch) are kept: standing up under a ledge is a change the player never asked for.
+protocol::InputCmd starved_command(const protocol::InputCmd& previous, uint32_t run_ticks, uint32_t repeat_limit_ticks,
+                                   uint32_t posture_buttons);
 
 }  // namespace tickwire

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/rng.h"
@@ -24,7 +25,7 @@
 
 namespace tickwire {
 
-enum class ConditionerDrop : uint8_t {
+TW_REASONS(ConditionerDrop,
   loss,                  // the link model lost it
   rate_cap,              // the link model's bottleneck queue was full
   held_cap,              // max_held_datagrams already waiting
@@ -32,10 +33,8 @@ enum class ConditionerDrop : uint8_t {
   upstream_open_failed,  // the factory could not open an upstream socket for a new client
   unexpected_source,     // something other than `forward` sent to an upstream socket
   send_failed,           // the socket refused the datagram on release
-  session_gone,          // the client's session expired while its datagram was held
-  count_,
-};
-std::string_view conditioner_drop_name(ConditionerDrop reason);
+  session_gone          // the client's session expired while its datagram was held
+)
 
 struct ConditionerConfig {
   Address forward;      // where client traffic goes (the server)

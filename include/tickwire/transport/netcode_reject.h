@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire::netcode {
 
-enum class Reject : uint8_t {
+TW_REASONS(Reject,
   ok = 0,
   // Any datagram, before decryption (the standard's "reading encrypted packets" steps).
   packet_too_large,          // longer than any netcode packet
@@ -44,11 +45,8 @@ enum class Reject : uint8_t {
   from_unknown_address,      // client: a datagram not from the server it is talking to
   receive_queue_full,        // payload dropped: the application is not draining its queue
   send_refused,              // a send the reply budget or socket refused
-  sequence_exhausted,        // a send stream used up its sequence range (connection closed)
-  count_,
-};
-
-std::string_view reject_name(Reject reason) noexcept;
+  sequence_exhausted        // a send stream used up its sequence range (connection closed)
+)
 
 using RejectCounters = ReasonCounters<Reject>;
 

@@ -6,18 +6,17 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class ReliableLinkDrop : uint8_t {
+TW_REASONS(ReliableLinkDrop,
   no_endpoint,       // a payload for a connection that has no endpoint (it ended in this update)
   malformed_payload, // the endpoint refused a payload as undecodable (its own counters say why)
   send_refused,      // netcode refused an outgoing payload (the connection ended mid-write)
-  endpoint_failed,   // the endpoint reached a fatal reason: the connection was dropped
-  count_,
-};
-std::string_view reliable_link_drop_name(ReliableLinkDrop reason) noexcept;
+  endpoint_failed   // the endpoint reached a fatal reason: the connection was dropped
+)
 
 using ReliableLinkCounters = ReasonCounters<ReliableLinkDrop>;
 

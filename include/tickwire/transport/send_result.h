@@ -6,20 +6,18 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class SendError : uint8_t {
+TW_REASONS(SendError,
   ok = 0,
   unknown_channel,    // the channel index is not configured on this connection
   message_too_large,  // over the channel's max_message_bytes (unreliable) or max_block_bytes (reliable)
   send_queue_full,    // the reliable send queue is at its message or byte cap (the peer is not acking)
-  endpoint_failed,    // the endpoint hit a fatal reason; the connection must be dropped
-  count_,
-};
-
-std::string_view send_error_name(SendError error) noexcept;
+  endpoint_failed    // the endpoint hit a fatal reason; the connection must be dropped
+)
 
 struct [[nodiscard]] SendResult {
   SendError error = SendError::ok;

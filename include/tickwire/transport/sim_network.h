@@ -11,6 +11,7 @@
 #include <span>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/transport/address.h"
@@ -23,17 +24,15 @@ namespace detail {
 struct SimNetworkCore;
 }
 
-enum class SimDrop : uint8_t {
+TW_REASONS(SimDrop,
   loss,           // the link lost it
   rate_cap,       // the link's bottleneck queue was full
   queue,          // the receiver's queue was full
   no_endpoint,    // nothing bound at the destination when it arrived
   oversize,       // larger than kMaxDatagramBytes: refused at send, like EMSGSIZE
   bad_address,    // destination not a valid address: refused at send
-  in_flight_cap,  // the network already held SimNetworkLimits::in_flight_datagrams
-  count_,
-};
-std::string_view sim_drop_name(SimDrop reason);
+  in_flight_cap  // the network already held SimNetworkLimits::in_flight_datagrams
+)
 
 struct SimNetworkLimits {
   std::size_t receive_queue_datagrams = 4096;   // per socket, like a socket's receive buffer

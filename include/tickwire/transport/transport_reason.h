@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class TransportReason : uint8_t {
+TW_REASONS(TransportReason,
   // packets
   malformed_packet,        // the structure did not decode (the core Error is counted too)
   duplicate_packet,        // a packet sequence already received (normal under duplication)
@@ -45,13 +46,11 @@ enum class TransportReason : uint8_t {
   reliable_timeout,        // a reliable message unacked for reliable_timeout
   // NetChannel envelopes
   envelope_malformed,      // a NetChannel envelope that does not decode
-  misrouted,               // an addressed message not for this owner
-  count_,
-};
+  misrouted               // an addressed message not for this owner
+)
 
 using TransportCounters = ReasonCounters<TransportReason>;
 
-std::string_view transport_reason_name(TransportReason reason) noexcept;
 // True for the reasons after which the endpoint stops and the connection must be dropped.
 constexpr bool is_fatal(TransportReason reason) {
   return reason == TransportReason::receive_queue_overflow || reason == TransportReason::reliable_timeout ||

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/transport/datagram_socket.h"
 
@@ -45,16 +46,14 @@ struct UdpOpenResult {
   explicit operator bool() const { return socket != nullptr; }
 };
 
-enum class UdpDrop : uint8_t {
+TW_REASONS(UdpDrop,
   would_block,      // send buffer full: this and later datagrams of the batch not sent
   send_error,       // the kernel refused one datagram (unreachable, EMSGSIZE, ...); skipped
   family_mismatch,  // an IPv6 destination on an IPv4 socket, or an invalid Address
   oversize,         // larger than kMaxDatagramBytes: not sent
   truncated,        // a received datagram larger than kMaxDatagramBytes: dropped
-  receive_error,    // recvmmsg failed with something other than EAGAIN
-  count_,
-};
-std::string_view udp_drop_name(UdpDrop reason);
+  receive_error    // recvmmsg failed with something other than EAGAIN
+)
 
 struct UdpSocketStats {
   uint64_t sent = 0;

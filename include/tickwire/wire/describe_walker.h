@@ -85,13 +85,13 @@ class DescribeWalker {
   void optional(const char* n, const std::optional<T>&) {
     line(n, "optional(" + add_shape<T>() + ")");
   }
-  template <class T>
-  void list8(const char* n, const std::vector<T>&, std::size_t min, std::size_t max) {
-    line(n, "list8(" + add_shape<T>() + ", " + std::to_string(min) + ", " + std::to_string(max) + ")");
+  template <class List>
+  void list8(const char* n, const List&, std::size_t min, std::size_t max) {
+    line(n, "list8(" + add_shape<typename List::value_type>() + ", " + std::to_string(min) + ", " + std::to_string(max) + ")");
   }
-  template <class T>
-  void list16(const char* n, const std::vector<T>&, std::size_t min, std::size_t max) {
-    line(n, "list16(" + add_shape<T>() + ", " + std::to_string(min) + ", " + std::to_string(max) + ")");
+  template <class List>
+  void list16(const char* n, const List&, std::size_t min, std::size_t max) {
+    line(n, "list16(" + add_shape<typename List::value_type>() + ", " + std::to_string(min) + ", " + std::to_string(max) + ")");
   }
   template <class T>
   void counted(const char* n, const std::vector<T>&, const char* count_field, uint64_t, std::size_t max) {

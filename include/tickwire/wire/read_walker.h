@@ -95,13 +95,13 @@ class ReadWalker {
     if (!v) v.emplace();
     shape(n, *v);
   }
-  template <class T>
-  void list8(const char* n, std::vector<T>& v, std::size_t min, std::size_t max) {
+  template <class List>
+  void list8(const char* n, List& v, std::size_t min, std::size_t max) {
     uint8_t count = 0;
     if (get(n, count)) get_elements(n, v, count, min, max);
   }
-  template <class T>
-  void list16(const char* n, std::vector<T>& v, std::size_t min, std::size_t max) {
+  template <class List>
+  void list16(const char* n, List& v, std::size_t min, std::size_t max) {
     uint16_t count = 0;
     if (get(n, count)) get_elements(n, v, count, min, max);
   }
@@ -250,8 +250,9 @@ class ReadWalker {
     if ((static_cast<uint32_t>(raw) & ~def.mask()) != 0) return fail(n, Error::unknown_flag_bits);
     v = raw;
   }
-  template <class T>
-  void get_elements(const char* n, std::vector<T>& v, uint64_t count, std::size_t min, std::size_t max) {
+  template <class List>
+  void get_elements(const char* n, List& v, uint64_t count, std::size_t min, std::size_t max) {
+    using T = typename List::value_type;
     if (count > max) return fail(n, Error::count_over_max);
     if (count < min) return fail(n, Error::count_under_min);
     if (!enter(n)) return;

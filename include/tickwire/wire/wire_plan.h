@@ -43,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 #include "tickwire/wire/dyn_encoder.h"
@@ -53,7 +54,7 @@
 namespace tickwire::wire {
 
 // What a plan did to the values it carried, counted across translations.
-enum class PlanEvent : uint8_t {
+TW_REASONS(PlanEvent,
   peer_field_skipped,   // a field only the peer has, stepped over
   field_defaulted,      // a field only we have: its zero value (or the typed default past a tail)
   value_did_not_fit,    // a value our field cannot hold (width, range, cap, count bounds): absent
@@ -63,10 +64,8 @@ enum class PlanEvent : uint8_t {
   union_entry_dropped,  // a union case we lack inside a list element: the entry left out
   union_case_absent,    // a union case we lack elsewhere: the field absent
   token_pair_dropped,   // a token we lack or whose kind changed: the pair left out
-  message_copied,       // a message whose layout did not move: walked, then copied byte for byte
-  count_,
-};
-std::string_view plan_event_name(PlanEvent event);
+  message_copied       // a message whose layout did not move: walked, then copied byte for byte
+)
 
 struct PlanOptions {
   bool copy_unchanged = true;  // messages whose layout is identical are walked and copied

@@ -113,12 +113,12 @@ class WriteWalker {
     put(static_cast<uint8_t>(v ? 1 : 0));
     if (v) visit_fields(*this, const_cast<T&>(*v));
   }
-  template <class T>
-  void list8(const char*, const std::vector<T>& v, std::size_t min, std::size_t max) {
+  template <class List>
+  void list8(const char*, const List& v, std::size_t min, std::size_t max) {
     put_list<uint8_t>(v, min, max);
   }
-  template <class T>
-  void list16(const char*, const std::vector<T>& v, std::size_t min, std::size_t max) {
+  template <class List>
+  void list16(const char*, const List& v, std::size_t min, std::size_t max) {
     put_list<uint16_t>(v, min, max);
   }
   template <class T>
@@ -212,8 +212,9 @@ class WriteWalker {
     TW_ASSERT((static_cast<uint32_t>(v) & ~def.mask()) == 0, "writing flag bits the definition does not name");
     put(v);
   }
-  template <class Len, class T>
-  void put_list(const std::vector<T>& v, std::size_t min, std::size_t max) {
+  template <class Len, class List>
+  void put_list(const List& v, std::size_t min, std::size_t max) {
+    using T = typename List::value_type;
     TW_ASSERT(v.size() >= min && v.size() <= max, "writing a list outside its count bounds");
     put(static_cast<Len>(v.size()));
     for (const T& e : v) visit_fields(*this, const_cast<T&>(e));

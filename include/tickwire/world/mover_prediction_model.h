@@ -19,6 +19,8 @@ namespace tickwire::world {
 PredictedState predicted_from_pawn(const PawnState& pawn);
 // The pawn a predicted state stands for, look angles zero until the next step sets them.
 PawnState pawn_from_predicted(const PredictedState& state);
+// The pawn's entity flag bits (the reference vocabulary's: grounded, crouched, noclip, frozen).
+uint8_t pawn_entity_flags(const PawnState& pawn);
 // The owner detail for a pawn (what a Simulation's pawn_detail returns).
 protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref);
 

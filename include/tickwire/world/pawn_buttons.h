@@ -1,5 +1,5 @@
 // What the eight button bits of an InputCmd mean to the reference game's pawn. The engine carries
-// the byte without reading it; this is the one place the game names its bits.
+// the byte without reading it; the game names its bits here and registers them in its vocabulary.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@ enum PawnButton : uint32_t {
   kButtonRun = 1u << 1,   // run speed instead of walk speed
   kButtonUse = 1u << 2,   // interact with what the pawn looks at (not read by the mover)
   kButtonFire = 1u << 3,  // fire (not read by the mover)
-  kButtonReserved4 = 1u << 4,
+  kButtonCrouch = 1u << 4,  // crouch while held (a posture: kept through a starved run)
   kButtonReserved5 = 1u << 5,
   kButtonReserved6 = 1u << 6,
   kButtonReserved7 = 1u << 7,

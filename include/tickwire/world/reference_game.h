@@ -17,6 +17,7 @@
 #include "tickwire/world/map_object_table.h"
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
+#include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
 
@@ -33,21 +34,20 @@ inline constexpr uint32_t map_object_entity_id(uint32_t object_index) { return k
 // and the delta codec needs (an object missing from it reads as gone).
 enum class ObjectRecords : uint8_t { changed, whole };
 
-// Component wire ids the reference game registers (values are only ever appended).
-enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics_prop = 4, other = 15 };
-
 class ReferenceGame final : public Simulation {
  public:
-  // `forgiveness` is the room contract's: below 1.0 a client's claim may be adopted (ForgivenessGate).
-  ReferenceGame(const Map& map, const MoverSettings& settings = {}, double forgiveness = 1.0);
+  explicit ReferenceGame(const Map& map, const MoverSettings& settings = {});
 
+  // The room's contract: its forgiveness (below 1.0 a client's claim may be adopted, through the
+  // ForgivenessGate) and its interaction range.
+  void begin(const NetcodeContract& contract) override;
   void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
   void despawn_pawn(EntityRef pawn) override;
   void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override;
   void step_world(Tick tick, double dt_s) override;
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override;
   protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override;
-  void write_records(Tick tick, std::vector<protocol::Record>& out) const override;
+  void write_records(Tick tick, TickRecords& out) const override;
   void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
@@ -73,6 +73,8 @@ class ReferenceGame final : public Simulation {
   const PawnState* pawn(EntityRef pawn) const;
   const ForgivenessGate& gate() const { return gate_; }
   std::size_t pawn_count() const { return pawns_.size(); }
+  // Uses aimed at a pawn further than the contract's interaction range (nothing happens).
+  uint64_t interactions_out_of_range() const { return interactions_out_of_range_; }
   // Map objects whose state differs from the authored map right now.
   std::size_t changed_objects() const;
 
@@ -103,9 +105,8 @@ class ReferenceGame final : public Simulation {
   ObjectRecords object_records_ = ObjectRecords::whole;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   uint32_t next_spawn_ = 0;
+  double interaction_range_m_ = 0;
+  uint64_t interactions_out_of_range_ = 0;
 };
-
-// The protocol flags of a pawn (EntityFlags bits: grounded, crouched, noclip, frozen).
-uint8_t pawn_entity_flags(const PawnState& pawn);
 
 }  // namespace tickwire::world

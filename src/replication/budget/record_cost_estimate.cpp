@@ -62,7 +62,6 @@ uint32_t state_bits(const ReplicaState& s, const ReplicaState* r) {
   }
   bits += motion_bits(s, r);
   if (s.has_scale && (r == nullptr || !r->has_scale || s.scale != r->scale)) bits += 3 * kFloatBits;
-  if (r == nullptr || s.eye_height != r->eye_height) bits += kFloatBits;
   if (r == nullptr || s.flags != r->flags) bits += 8;
   for (uint8_t p = 0; p < s.payload_count && p < s.payloads.size(); ++p) {
     const bool held = r != nullptr && p < r->payload_count;

@@ -37,7 +37,7 @@ constexpr AdaptiveCdf step_prior(uint64_t kept) {
 
 RecordModels RecordModels::fresh() {
   RecordModels m;
-  for (BitModel* b : {&m.head_same, &m.flags_same, &m.shape_same, &m.scale_same, &m.eye_same, &m.wire_same,
+  for (BitModel* b : {&m.head_same, &m.flags_same, &m.shape_same, &m.scale_same, &m.wire_same,
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
@@ -55,7 +55,7 @@ RecordModels RecordModels::fresh() {
 
 OwnerModels OwnerModels::fresh() {
   OwnerModels m;
-  for (BitModel* b : {&m.ack_present, &m.ack_exact, &m.ref_same, &m.heights_same, &m.bits_same}) {
+  for (BitModel* b : {&m.ack_present, &m.ack_exact, &m.ref_same, &m.values_same, &m.bits_same}) {
     *b = BitModel::with_p1(kLikely);
   }
   m.queue_same = BitModel::with_p1(3500);

@@ -27,7 +27,7 @@ inline const ReplicaPrecision& precision_of(const ReplicaState& s, const Replica
 
 // A state's smallest-three max step.
 inline int32_t max_step_of(const ReplicaState& s, const ReplicaKinds& kinds) {
-  return precision_of(s, kinds).rotation_max_step();
+  return rotation_max_step(precision_of(s, kinds));
 }
 
 // Weights w (Q24, summing to about one) such that sum w_i y_i is the value at `ahead` ticks past

@@ -14,8 +14,8 @@
 namespace tickwire::delta {
 
 struct OwnerModels {
-  BitModel ack_present, ack_exact, queue_same, ref_same, position_same, velocity_same, heights_same, bits_same;
-  UIntModel ack, queue, position, velocity, heights;
+  BitModel ack_present, ack_exact, queue_same, ref_same, position_same, velocity_same, values_same, bits_same;
+  UIntModel ack, queue, position, velocity, values;
 
   static OwnerModels fresh();
 };
@@ -60,6 +60,21 @@ void code_ack(C& c, OwnerModels& m, const protocol::OwnerDetail& b, const Extrap
   s.ack->sequence = predicted + static_cast<uint32_t>(residual);
 }
 
+// The game's pawn values: one decision when they all match the baseline's, else their count and
+// each one against the baseline's value at its place (0 past the baseline's count).
+template <class C>
+void code_values(C& c, OwnerModels& m, const protocol::PawnValues& b, protocol::PawnValues& s) {
+  bool same = s.size() == b.size();
+  for (std::size_t i = 0; same && i < s.size(); ++i) same = same_bits(s[i].value, b[i].value);
+  c.bit(m.values_same, same);
+  if (same) return;
+  uint64_t count = s.size();
+  c.raw(count, 3);
+  c.require(count <= protocol::MaxPawnValues, DeltaRefusal::value_out_of_range);
+  if constexpr (C::kDecoding) s.resize(static_cast<std::size_t>(std::min<uint64_t>(count, protocol::MaxPawnValues)));
+  for (std::size_t i = 0; i < s.size(); ++i) code_real(c, m.values, s[i].value, ordered_of(i < b.size() ? b[i].value : 0.0f));
+}
+
 // `older` may be null; `ex.ahead` is the ticks since the baseline even when ex is inactive.
 template <class C>
 void code_owner(C& c, OwnerModels& m, const protocol::OwnerDetail& b, const protocol::OwnerDetail* older,
@@ -80,12 +95,7 @@ void code_owner(C& c, OwnerModels& m, const protocol::OwnerDetail& b, const prot
             older ? ex : none);
   code_vec3(c, m.velocity_same, m.velocity, p.velocity, bp.velocity, older ? &older->pawn.velocity : nullptr,
             older ? ex : none);
-  bool heights_same = same_bits(p.stance_height, bp.stance_height) && same_bits(p.eye_height, bp.eye_height);
-  c.bit(m.heights_same, heights_same);
-  if (!heights_same) {
-    code_real(c, m.heights, p.stance_height, ordered_of(bp.stance_height));
-    code_real(c, m.heights, p.eye_height, ordered_of(bp.eye_height));
-  }
+  code_values(c, m, bp.values, p.values);
   bool bits_same = p.flags == bp.flags && p.placement_epoch == bp.placement_epoch && s.claim == b.claim;
   c.bit(m.bits_same, bits_same);
   if (!bits_same) {

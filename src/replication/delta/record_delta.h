@@ -45,11 +45,11 @@ struct RecordModels {
   AdaptiveCdf groups;  // the FieldGroup mask
   BitModel head_same, flags_same, shape_same, largest_predicted;
   BitModel position_fitted, rotation_fitted;
-  BitModel scale_same, eye_same;
+  BitModel scale_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
   std::array<BitModel, 4> channel_same;
-  UIntModel object_index, scale, look, eye, channel;
+  UIntModel object_index, scale, look, channel;
   // Per axis or component, by the prediction's context (FinePrediction).
   std::array<std::array<UIntModel, kPredictionContexts>, 3> position, rotation;
 
@@ -221,9 +221,6 @@ void code_extras(C& c, RecordModels& m, const ReplicaState& b, S& s) {
   if (!scale_same) {
     for (std::size_t i = 0; i < 3; ++i) code_real(c, m.scale, s.scale[i], ordered_of(b.scale[i]));
   }
-  bool eye_same = same_bits(s.eye_height, b.eye_height);
-  c.bit(m.eye_same, eye_same);
-  if (!eye_same) code_real(c, m.eye, s.eye_height, ordered_of(b.eye_height));
   for (std::size_t k = 0; k < 4; ++k) {
     bool same = same_payload(s.payloads[k], b.payloads[k]);
     c.bit(m.payload_same[k], same);

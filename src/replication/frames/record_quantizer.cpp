@@ -23,17 +23,16 @@ float position_of(int32_t steps, float quantum_m) {
 
 void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds, ReplicaState& s) {
   s.form = ReplicaForm::entity;
-  s.kind = static_cast<uint8_t>(e.kind);
+  s.kind = e.kind;
   const ReplicaPrecision& p = kinds.of(s.kind);
   s.position = {quantize_position(e.position.x, p.position_quantum_m), quantize_position(e.position.y, p.position_quantum_m),
                 quantize_position(e.position.z, p.position_quantum_m)};
   s.yaw = static_cast<uint16_t>(wire::quantize(e.yaw_deg, protocol::kAngleSpec));
   s.pitch = static_cast<uint16_t>(wire::quantize(e.pitch_deg, protocol::kAngleSpec));
-  s.eye_height = e.eye_height;
   s.flags = e.flags;
   s.has_rotation = e.rotation.has_value();
   if (s.has_rotation) {
-    const SmallestThree r = pack_smallest_three(e.rotation->q, p.rotation_max_step());
+    const SmallestThree r = pack_smallest_three(e.rotation->q, rotation_max_step(p));
     s.rotation_largest = r.largest;
     s.rotation = r.steps;
   }
@@ -102,15 +101,14 @@ void dequantize_state(const ReplicaState& s, const ReplicaKinds& kinds, protocol
     return;
   }
   protocol::EntityRecord e;
-  e.kind = static_cast<protocol::NetKind>(s.kind);
+  e.kind = s.kind;
   const ReplicaPrecision& p = kinds.of(s.kind);
   e.position = {position_of(s.position[0], p.position_quantum_m), position_of(s.position[1], p.position_quantum_m),
                 position_of(s.position[2], p.position_quantum_m)};
   e.yaw_deg = static_cast<float>(wire::dequantize(s.yaw, protocol::kAngleSpec));
   e.pitch_deg = static_cast<float>(wire::dequantize(s.pitch, protocol::kAngleSpec));
-  e.eye_height = s.eye_height;
   e.flags = s.flags;
-  if (s.has_rotation) e.rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, p.rotation_max_step())};
+  if (s.has_rotation) e.rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_max_step(p))};
   const ReplicaPayload& payload = s.payloads[0];
   for (uint8_t i = 0; i < payload.channel_count && i < protocol::MaxKindChannels; ++i) {
     e.payload.channels.push_back(protocol::KindChannel{payload.channels[i]});

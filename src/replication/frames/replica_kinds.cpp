@@ -1,4 +1,4 @@
-// The registry of replicated kinds and their precision, filled by the game on both ends.
+// The codec's kind table, from the game's vocabulary.
 #include "tickwire/replication/frames/replica_kinds.h"
 
 #include <algorithm>
@@ -9,25 +9,32 @@
 
 namespace tickwire {
 
-int32_t ReplicaPrecision::rotation_max_step() const {
-  return rotation_steps != 0 ? rotation_steps : tickwire::rotation_max_step(rotation_bits);
+int32_t rotation_max_step(const KindPrecision& precision) {
+  return precision.rotation_steps != 0 ? precision.rotation_steps : rotation_max_step(precision.rotation_bits);
 }
 
-uint16_t ReplicaPrecision::rotation_steps_for_angle(double max_angle_rad) {
+uint16_t rotation_steps_for_angle(double max_angle_rad) {
   TW_ASSERT(max_angle_rad > 0, "an angle precision must be positive");
   const double steps = std::ceil(2.4 / max_angle_rad);
   const double lo = tickwire::rotation_max_step(kMinRotationBits);
   return static_cast<uint16_t>(std::clamp(steps, lo, static_cast<double>(kMaxRotationStep)));
 }
 
+ReplicaKinds ReplicaKinds::from(const GameVocabulary& vocabulary) {
+  ReplicaKinds kinds;
+  for (const KindDef& kind : vocabulary.kinds) kinds.set(kind.id, kind.precision);
+  kinds.set_objects(vocabulary.objects);
+  return kinds;
+}
+
 ReplicaKinds ReplicaKinds::defaults() {
   ReplicaKinds kinds;
-  for (uint8_t kind = 1; kind <= 6; ++kind) kinds.set(kind, ReplicaPrecision{});
+  for (unsigned kind = 1; kind <= 255; ++kind) kinds.set(static_cast<uint8_t>(kind), KindPrecision{});
   return kinds;
 }
 
 namespace {
-void check(const ReplicaPrecision& precision) {
+void check(const KindPrecision& precision) {
   TW_ASSERT(precision.position_quantum_m > 0, "a position quantum must be positive");
   TW_ASSERT(precision.rotation_bits >= kMinRotationBits && precision.rotation_bits <= kMaxRotationBits,
             "rotation bits must lie in 9..15");
@@ -37,14 +44,14 @@ void check(const ReplicaPrecision& precision) {
 }
 }  // namespace
 
-void ReplicaKinds::set(uint8_t kind, const ReplicaPrecision& precision) {
+void ReplicaKinds::set(uint8_t kind, const KindPrecision& precision) {
   check(precision);
   registered_[kind] = true;
   precision_[kind] = precision;
   note_fit_history();
 }
 
-void ReplicaKinds::set_objects(const ReplicaPrecision& precision) {
+void ReplicaKinds::set_objects(const KindPrecision& precision) {
   check(precision);
   objects_ = precision;
   note_fit_history();
@@ -57,8 +64,8 @@ void ReplicaKinds::note_fit_history() {
 
 bool ReplicaKinds::registered(uint8_t kind) const { return registered_[kind]; }
 
-const ReplicaPrecision& ReplicaKinds::of(uint8_t kind) const {
-  static const ReplicaPrecision kDefault{};
+const KindPrecision& ReplicaKinds::of(uint8_t kind) const {
+  static const KindPrecision kDefault{};
   return registered_[kind] ? precision_[kind] : kDefault;
 }
 

@@ -12,6 +12,14 @@ bool same_bits(const protocol::Vec3& a, const protocol::Vec3& b) {
   return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z);
 }
 
+bool same_values(const protocol::PawnValues& a, const protocol::PawnValues& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same_bits(a[i].value, b[i].value)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool same_owner_detail(const protocol::OwnerDetail& a, const protocol::OwnerDetail& b) {
@@ -20,7 +28,7 @@ bool same_owner_detail(const protocol::OwnerDetail& a, const protocol::OwnerDeta
   const protocol::PawnDetail& q = b.pawn;
   return acks && a.queue_depth == b.queue_depth && a.claim == b.claim && p.pawn_ref == q.pawn_ref &&
          same_bits(p.position, q.position) && same_bits(p.velocity, q.velocity) &&
-         same_bits(p.stance_height, q.stance_height) && same_bits(p.eye_height, q.eye_height) && p.flags == q.flags &&
+         same_values(p.values, q.values) && p.flags == q.flags &&
          p.placement_epoch == q.placement_epoch;
 }
 

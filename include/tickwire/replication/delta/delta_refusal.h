@@ -6,12 +6,13 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 
 namespace tickwire {
 
-enum class DeltaRefusal : uint8_t {
+TW_REASONS(DeltaRefusal,
   missing_baseline,         // the body is coded against a baseline the caller did not give
   missing_older,            // the body predicts from an older frame the caller did not give
   reference_ticks,          // the references' ticks are not older < baseline < the body's tick
@@ -25,11 +26,9 @@ enum class DeltaRefusal : uint8_t {
   too_many_channels,        // a payload declaring more than MaxKindChannels channels
   value_out_of_range,       // a decoded value outside its type (a position past int32, ...)
   bad_enum,                 // an enum value its type does not have (the claim outcome)
-  missing_history,          // the body fits over a frame the caller's history does not hold
-  count_,
-};
+  missing_history          // the body fits over a frame the caller's history does not hold
+)
 
-std::string_view delta_refusal_name(DeltaRefusal reason);
 // The general error class a refusal reports through Status.
 Error delta_refusal_error(DeltaRefusal reason);
 

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class FragmentRefusal : uint8_t {
+TW_REASONS(FragmentRefusal,
   count_zero,          // fragmentCount 0: a set of nothing
   count_over_max,      // fragmentCount above MaxSnapshotFragments (16)
   index_out_of_range,  // fragmentIndex >= fragmentCount
@@ -20,11 +21,8 @@ enum class FragmentRefusal : uint8_t {
   tick_closed,         // the tick already completed (or was refused): a straggler or a duplicate
   count_mismatch,      // fragmentCount differs from the set in progress for the same tick
   duplicate_index,     // this index of the set in progress already arrived
-  snapshot_too_large,  // the set would complete past max_snapshot_bytes; the tick is refused
-  count_,
-};
-
-std::string_view fragment_refusal_name(FragmentRefusal reason);
+  snapshot_too_large  // the set would complete past max_snapshot_bytes; the tick is refused
+)
 
 using FragmentRefusalCounters = ReasonCounters<FragmentRefusal>;
 

@@ -35,7 +35,7 @@ inline bool same_steps(const std::array<int32_t, 3>& a, const std::array<int32_t
   return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0;
 }
 
-// Laid out in two runs without padding (140 bytes): the motion (id, position, rotation, look)
+// Laid out in two runs without padding (136 bytes): the motion (id, position, rotation, look)
 // that a moving record changes every tick, then everything else, which same_extras compares as one
 // run of bytes. Every frame a client is sent holds a copy of each record, and the builder and the
 // encoder stream those frames.
@@ -47,7 +47,7 @@ struct ReplicaState {
   uint8_t rotation_largest = 0;       // smallest-three: the dropped component's index
   // The extras, from here to the end.
   ReplicaForm form = ReplicaForm::entity;
-  uint8_t kind = 0;  // entity form: the NetKind byte; object form: 0
+  uint8_t kind = 0;  // entity form: the kind's id (GameVocabulary); object form: 0
   uint8_t flags = 0;
   bool has_transform = true;  // object form may omit the transform section
   bool has_rotation = false;
@@ -55,7 +55,6 @@ struct ReplicaState {
   uint8_t payload_count = 0;  // entity form: 1; object form: the sections, at most 4
   uint32_t object_index = 0;  // object form
   std::array<float, 3> scale{1, 1, 1};
-  float eye_height = 0;  // entity form
   std::array<ReplicaPayload, 4> payloads{};
 
   // Every field equal, as a defaulted == would say (floats by ==), asked in the order that finds a
@@ -66,14 +65,14 @@ struct ReplicaState {
            same_steps(a.rotation, b.rotation) && a.id == b.id && a.form == b.form && a.kind == b.kind &&
            a.object_index == b.object_index && a.flags == b.flags && a.has_transform == b.has_transform &&
            a.has_rotation == b.has_rotation && a.rotation_largest == b.rotation_largest &&
-           a.has_scale == b.has_scale && a.scale == b.scale && a.eye_height == b.eye_height &&
+           a.has_scale == b.has_scale && a.scale == b.scale &&
            a.payload_count == b.payload_count && a.payloads == b.payloads;
   }
 };
 // operator== names every field: a new field must join it (and this size).
-static_assert(sizeof(ReplicaState) == 140, "ReplicaState changed: update its operator==");
+static_assert(sizeof(ReplicaState) == 136, "ReplicaState changed: update its operator==");
 static_assert(offsetof(ReplicaState, form) == 33 && offsetof(ReplicaState, object_index) == 40 &&
-                  offsetof(ReplicaState, payloads) == 60 && sizeof(ReplicaPayload) == 20,
+                  offsetof(ReplicaState, payloads) == 56 && sizeof(ReplicaPayload) == 20,
               "the extras must stay one run without padding");
 
 // Everything but the motion (id, position, rotation, look) the same, bit for bit (floats by their

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 
 namespace tickwire {
 
-enum class RestTableRefusal : uint8_t {
+TW_REASONS(RestTableRefusal,
   revision_zero,           // revision 0 names no table
   stale_revision,          // not newer than the table held or the last one closed
   object_count_over_max,   // objectCount above MaxRestTableObjects
@@ -24,11 +25,8 @@ enum class RestTableRefusal : uint8_t {
   records_short,           // the last chunk arrived with fewer records than objectCount
   not_object_record,       // an entity-form record
   ids_not_ascending,       // entity ids do not strictly ascend across the table
-  duplicate_object_index,  // two records name one object index
-  count_,
-};
-
-std::string_view rest_table_refusal_name(RestTableRefusal reason);
+  duplicate_object_index  // two records name one object index
+)
 
 using RestTableRefusalCounters = ReasonCounters<RestTableRefusal>;
 

@@ -1,0 +1,145 @@
+// tickwire::Client: a player's client in one object. A game's client is a config, its
+// PredictionModel and one call per frame:
+//
+//   tickwire::ClientConfig config;
+//   config.connect_token = token_from_my_backend;   // or, in development: server_address + dev key
+//   config.vocabulary = my_game_vocabulary();
+//   config.model = &my_prediction_model;            // the server's own step for the pawn
+//   auto opened = tickwire::Client::open(config);
+//   while (playing) {
+//     opened.client->frame(now, [&](uint32_t sequence) { return read_input(); });
+//     draw(opened.client->own_position(), opened.client->remote_entities());
+//   }
+//
+// Under it: the socket, netcode 1.02, the reliability layer, the session (connect sequence,
+// welcome, contract guard), clock regulation, prediction and reconciliation, interpolation of
+// everyone else at each kind's profile, and relay of addressed game messages through the server.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tickwire/client/input_source.h"
+#include "tickwire/client/prediction_model.h"
+#include "tickwire/clock/time.h"
+#include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/vocabulary.h"
+#include "tickwire/stats.h"
+#include "tickwire/transport/message_envelope.h"
+#include "tickwire/transport/netcode_constants.h"
+#include "tickwire/transport/netcode_crypto.h"
+
+namespace tickwire {
+
+class DatagramSocket;
+class GameClient;
+
+struct ClientConfig {
+  // The connect token the game's backend minted (its bytes, as netcode 1.02 defines them)...
+  std::vector<uint8_t> connect_token;
+  // ...or, for development only, the server's HOST:PORT and its private key: the client mints its
+  // own token (a shipped client never holds the key).
+  std::string server_address;
+  netcode::Key dev_private_key{};
+  uint64_t client_id = 0;
+  uint64_t protocol_id = netcode::kDefaultProtocolId;
+  uint32_t token_expire_seconds = 3600;
+  // The game's vocabulary: a room whose contract carries another is refused.
+  GameVocabulary vocabulary;
+  // The server's own step for the pawn (must outlive the client); null: no prediction.
+  const PredictionModel* model = nullptr;
+  std::string build_name = "tickwire";
+  // Injected instead of a socket of its own (simulations, tests); must outlive the client.
+  DatagramSocket* socket = nullptr;
+};
+
+enum class ClientPhase : uint8_t {
+  connecting,    // netcode handshake and the connect sequence
+  playing,       // welcomed into the room
+  refused,       // the room's contract, vocabulary or schema cannot be taken: see reason
+  disconnected,  // the connection ended (or never started): see reason
+};
+
+struct ClientStatus {
+  ClientPhase phase = ClientPhase::connecting;
+  std::string reason;  // why refused or disconnected (e.g. "connect_token_expired", "vocabulary_mismatch")
+};
+
+// A remote entity as drawn this frame, at its kind's interpolation profile.
+struct DrawnEntity {
+  uint32_t entity_id = 0;
+  uint8_t kind = 0;
+  protocol::Vec3 position_m;
+  float yaw_deg = 0, pitch_deg = 0;
+  uint8_t flags = 0;
+  uint8_t channel_count = 0;
+  float channels[protocol::MaxKindChannels] = {0, 0, 0, 0};
+  uint8_t bits = 0;
+  bool extrapolated = false;  // past its newest sample (short of the cap)
+};
+
+// A game message another client addressed to this one, relayed by the server unread.
+struct RelayedMessage {
+  OwnerId from = 0;
+  MessageType type = 0;
+  std::vector<uint8_t> payload;
+};
+
+class Client;
+
+struct ClientOpen {
+  std::unique_ptr<Client> client;
+  std::string error;
+  explicit operator bool() const { return client != nullptr; }
+};
+
+class Client {
+ public:
+  // Opens (or takes) a socket and starts connecting at `now` (`wall_now` stamps a minted token).
+  static ClientOpen open(const ClientConfig& config, MonoTime now, WallTime wall_now);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // One frame at `now`: receive, regulate the clock, run the due client ticks (inputs from
+  // `input`), predict, interpolate, send.
+  void frame(MonoTime now, const InputSource& input);
+  // Tells the server (redundantly) and stops.
+  void disconnect(MonoTime now);
+
+  ClientStatus status() const;
+  OwnerId owner() const;  // 0 before the welcome
+  const NetcodeContract* contract() const;  // the room's, once welcomed
+
+  // The own pawn where the camera draws it (predicted, eased), and each of its pawn values.
+  protocol::Vec3 own_position() const;
+  float own_value(std::size_t index) const;
+  // Every remote entity at this frame's render time for its kind's profile.
+  const std::vector<DrawnEntity>& remote_entities() const { return drawn_; }
+
+  // A game message (type >= 256) to another client, through the server, which never reads it.
+  // False when it could not be queued (not playing, or the channel is full).
+  bool send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable = true);
+  // The next relayed message, oldest first.
+  std::optional<RelayedMessage> receive_relayed();
+
+  ClientStats stats() const;
+  struct Parts;  // the machinery (defined with the implementation)
+  // The machinery, for tools and tests that look deeper (internal headers).
+  GameClient& game();
+  const GameClient& game() const;
+
+ private:
+  explicit Client(std::unique_ptr<Parts> parts);
+  void draw();
+  std::unique_ptr<Parts> parts_;
+  std::vector<DrawnEntity> drawn_;
+};
+
+}  // namespace tickwire

@@ -1,0 +1,178 @@
+// ReplicationServer: a room's whole snapshot production, free of any transport. Once a tick it
+// takes the game's records: quantizes them once into the tick's world frame, files the entities
+// for interest (with the game's notes and the clients' pawns), keeps the rest table taken from the
+// game's map objects; then per client it composes that client's frame (interest, byte budget,
+// lanes), codes it against what the client says it holds, and hands back encoded messages: the
+// rest table's chunks (reliable) and the snapshot, whole or as its fragments (unreliable). A
+// client of another build gets the full Snapshot, cut by the same interest composer. Every policy
+// number (budget, fragments, radius, lanes) comes from the contract. The room, the benchmarks and
+// the tests all drive this one service.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "tickwire/core/reasons.h"
+#include "tickwire/clock/time.h"
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/protocol/contract_hash.h"
+#include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/builder/client_replication_state.h"
+#include "tickwire/replication/builder/client_snapshot_builder.h"
+#include "tickwire/replication/fragments/snapshot_slicer.h"
+#include "tickwire/replication/interest/interest_set.h"
+#include "tickwire/replication/interest/tick_interest.h"
+#include "tickwire/replication/rest_record_source.h"
+#include "tickwire/replication/rest_table/map_rest_table.h"
+#include "tickwire/replication/tick_records.h"
+
+namespace tickwire {
+
+// The most clients one service serves (owner ids 1..255).
+inline constexpr uint32_t kReplicationMaxClients = 255;
+// A client holding nothing to code against gets a fragmented whole-state snapshot at most this often.
+inline constexpr uint32_t kUnreferencedEveryTicks = 8;
+
+struct ReplicationServerConfig {
+  // Tuning that is not policy (the contract's lanes and budget override what they name).
+  ClientSnapshotBuilderConfig builder;
+  TickInterestConfig interest;
+  // The unreliable channel's message cap: whole snapshots up to it, fragments past it (the
+  // contract's max_snapshot_fragments is the ceiling).
+  SnapshotFragmentBudget fragments = SnapshotFragmentBudget::of(protocol::MaxPacketBytes - 100);
+  ClientReplicationConfig client;  // per-client history and logs (max_entities and fragments are set here)
+};
+
+// What a client's build takes (from its peer schema).
+struct ReplicationFormat {
+  bool deltas = true;      // it lists snapshotDelta: interest, budget and delta coding
+  bool rest_table = true;  // ... and mapRestTable: it is sent the rest table
+};
+
+// Why a client was sent no snapshot this tick (counted per client).
+TW_REASONS(SnapshotHold,
+  not_world_tick,         // a full-snapshot client between world-lane ticks
+  awaiting_rest_table,    // nothing to code against but the rest table, still on its way
+  unreferenced_recently,  // a whole state past one message went out less than kUnreferencedEveryTicks ago
+  over_ceiling           // past the contract's fragment ceiling: not sent
+)
+
+struct ReplicationClientStats {
+  uint64_t snapshots_sent = 0;
+  uint64_t fragments_sent = 0;
+  uint64_t snapshot_bytes = 0;     // encoded snapshot bytes (id byte included), fragment headers not
+  uint64_t delta_snapshots = 0;    // of snapshots_sent, coded against a frame the client held
+  uint64_t baseline_age_ticks = 0;  // summed over delta_snapshots
+  uint64_t records_deferred = 0;    // visible entity states the budget left for a later tick (summed)
+  uint64_t unsent = 0;              // built, then refused by the transport (its frame forgotten)
+  ReasonCounters<SnapshotHold> holds;
+  Tick first_snapshot_tick;
+  Tick last_snapshot_tick;
+};
+
+// One client's messages for one tick, encoded (each message's id byte first), valid until the next
+// build(): `reliable` before `unreliable`.
+struct ClientMessages {
+  std::span<const std::span<const uint8_t>> reliable;    // rest table chunks
+  std::span<const std::span<const uint8_t>> unreliable;  // the snapshot, whole or its fragments
+  bool snapshot = false;                                 // a snapshot is in `unreliable`
+};
+
+class ReplicationServer {
+ public:
+  ReplicationServer(const NetcodeContract& contract, const ReplicationServerConfig& config = {});
+  ~ReplicationServer();
+  ReplicationServer(const ReplicationServer&) = delete;
+  ReplicationServer& operator=(const ReplicationServer&) = delete;
+
+  const NetcodeContract& contract() const { return contract_; }
+  const ContractHash& contract_hash() const { return contract_hash_; }
+  const ReplicaKinds& kinds() const { return kinds_; }
+
+  // A client joins: `owner` 1..255, its pawn's record id (0: none, a spectator) and its format.
+  void add_client(uint8_t owner, uint32_t pawn_record_id, const ReplicationFormat& format);
+  void remove_client(uint8_t owner);
+  bool has_client(uint8_t owner) const { return owner != 0 && clients_[owner] != nullptr; }
+  // What the client says it holds (every InputFrame carries it): baselines and the rest table.
+  void on_held(uint8_t owner, const protocol::SnapshotsHeld& held);
+  // A per-client cap on the snapshot budget (a link estimate); 0 lifts it. The contract's budget
+  // always applies.
+  void set_budget_cap(uint8_t owner, uint32_t bytes);
+  // A spectator's interest centre (a client without a pawn record).
+  void set_view_centre(uint8_t owner, float x_m, float z_m);
+
+  // Once per tick, before the clients: the game's records (kept by the caller until the tick's
+  // builds are done) and its map objects, retaken when their generation moved or a named one vanished.
+  void begin_tick(Tick tick, const TickRecords& records, const RestRecordSource& rest);
+  // The tick's world frame quantized and filed for interest; the first build() does it if not
+  // called (a caller timing the shared work apart from the clients' calls it).
+  void prepare_tick();
+  // The tick's messages for one client; `owner_detail` is its truth this tick (absent: no pawn).
+  ClientMessages build(uint8_t owner, const std::optional<protocol::OwnerDetail>& owner_detail, MonoTime now);
+  // The transport refused what build() returned: the frame is forgotten, never a baseline.
+  void unsent(uint8_t owner);
+  // The last snapshot build() made, whole, before slicing (id byte first); valid until the next build().
+  std::span<const uint8_t> last_snapshot() const { return {encoded_.data(), last_snapshot_bytes_}; }
+
+  // Whether `tick` runs the world lane (the contract's snapshot rate); the pose lane runs every tick.
+  bool world_tick(Tick tick) const;
+  const ReplicationClientStats* stats(uint8_t owner) const;
+  const ClientReplicationState* replication(uint8_t owner) const;
+  const MapRestTable& rest_table() const { return rest_; }
+  const TickInterest& interest() const { return interest_; }
+  const SnapshotSlicer& slicer() const { return slicer_; }
+  uint64_t snapshots_built() const { return snapshots_built_; }
+
+ private:
+  struct Client;
+  void refresh_rest_table(const RestRecordSource& rest);
+  void encode_rest_chunks();
+  void prefetch_after(uint8_t owner) const;
+  ClientMessages finish(Client& c, std::size_t bytes);
+  bool build_delta(Client& c, MonoTime now, std::size_t& bytes);
+  bool build_full(Client& c, std::size_t& bytes);
+  ClientView view_of(const Client& c) const;
+
+  NetcodeContract contract_;
+  ContractHash contract_hash_;
+  ReplicaKinds kinds_;
+  ReplicationServerConfig config_;
+  uint32_t budget_bytes_;  // the contract's snapshot budget, capped by its per-client byte rate
+  std::vector<std::unique_ptr<Client>> clients_;  // by owner id (0 unused)
+  // The tick.
+  Tick tick_;
+  const TickRecords* records_ = nullptr;
+  bool delta_tick_begun_ = false;
+  std::vector<ReplicaState> world_states_;  // the tick's records quantized, once per tick
+  std::vector<PawnMark> pawns_;
+  TickInterest interest_;
+  ReplicaFrame world_frame_;                // the tick's frame the clients' frames are cut from
+  std::vector<uint32_t> world_entities_;    // the interest index of each of its states
+  ClientSnapshotBuilder builder_;
+  InterestComposer composer_;               // the full-snapshot cut
+  InterestSet full_set_;
+  EntityMarks full_marks_;
+  // Scratch.
+  protocol::Snapshot full_;
+  protocol::SnapshotDelta delta_;
+  std::vector<uint8_t> body_;
+  std::vector<uint8_t> encoded_;
+  SnapshotSlicer slicer_;
+  std::vector<std::span<const uint8_t>> reliable_;
+  std::vector<std::span<const uint8_t>> unreliable_;
+  // The rest table.
+  RestRevisions revisions_;
+  MapRestTable rest_;
+  uint64_t rest_generation_ = 0;
+  std::vector<protocol::Record> rest_records_;
+  std::vector<std::vector<uint8_t>> rest_messages_;  // the table's chunks, encoded once per take
+  uint64_t snapshots_built_ = 0;
+  std::size_t last_snapshot_bytes_ = 0;
+};
+
+}  // namespace tickwire

@@ -1,0 +1,114 @@
+// tickwire::Server: a dedicated server in one object. A game's server main is a config, its
+// Simulation and a loop:
+//
+//   tickwire::ServerConfig config;
+//   config.bind = "0.0.0.0:40000";
+//   config.private_key = key;                       // shared with the backend that mints tokens
+//   config.policy.vocabulary = my_game_vocabulary();
+//   MyGame game;
+//   auto opened = tickwire::Server::open(config, game);
+//   if (!opened) return fail(opened.error);
+//   while (running) opened.server->run_once();     // waits for the next tick, runs it, sends
+//
+// Under it: the socket, netcode 1.02 connections, the reliability layer, the room (its clock, its
+// contract resolved from the policy, the sessions and their inputs), replication and the paced
+// loop. Everything an operator needs to see (per-client links, refusals, drops, relay) is read
+// through stats() and clients(); the machinery itself stays behind this header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tickwire/clock/time.h"
+#include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/room_policy.h"
+#include "tickwire/server/simulation.h"
+#include "tickwire/stats.h"
+#include "tickwire/transport/netcode_constants.h"
+#include "tickwire/transport/netcode_crypto.h"
+
+namespace tickwire {
+
+class DatagramSocket;
+class HostTimer;
+class NetcodeServer;
+class Room;
+class RoomServer;
+class RoomLoop;
+class SchemaCache;
+
+struct ServerConfig {
+  std::string bind = "127.0.0.1:40000";  // numeric HOST:PORT to bind ("[::1]:40000" for IPv6; port 0: any)
+  std::string public_address;            // the HOST:PORT tokens list (a proxy's); empty: the bound address
+  netcode::Key private_key{};            // shared with the backend that mints connect tokens
+  uint64_t protocol_id = netcode::kDefaultProtocolId;  // the game's own: tokens for another are refused
+  uint32_t max_clients = 64;                           // 1..255
+  RoomPolicy policy;                                   // resolved into the room's netcode contract
+  std::string build_name = "tickwire";                 // names this build in the connect sequence
+  // Injected instead of the real ones (simulations, tests): the socket to serve on (`bind` is then
+  // ignored) and the timer that paces run_once(). Both must outlive the server.
+  DatagramSocket* socket = nullptr;
+  HostTimer* timer = nullptr;
+  WallTime wall_at_start;  // with an injected timer: the wall time at its now() (tokens, records)
+};
+
+// What one update did.
+struct ServerUpdate {
+  uint32_t ticks_run = 0;
+  int64_t last_tick = 0;  // the newest tick simulated
+};
+
+class Server;
+
+// The result of Server::open: the server, or why it could not start.
+struct ServerOpen {
+  std::unique_ptr<Server> server;
+  std::string error;  // e.g. "bind 127.0.0.1:40000: Address already in use"
+  explicit operator bool() const { return server != nullptr; }
+};
+
+class Server {
+ public:
+  // Opens (or takes) the socket, resolves the policy into the contract (refused with the field it
+  // names), starts the room and accepts connections. `game` must outlive the server.
+  static ServerOpen open(const ServerConfig& config, Simulation& game);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Sleeps (then spins) on the timer until the room's next tick is due; returns the time it woke.
+  MonoTime wait_for_next_tick();
+  // One iteration at `now`: receive, run the due ticks (their snapshots go out), send.
+  ServerUpdate update(MonoTime now);
+  ServerUpdate run_once() { return update(wait_for_next_tick()); }
+  // Disconnects every client (each hears it) and stops accepting.
+  void stop();
+
+  MonoTime now() const;
+  const NetcodeContract& contract() const;
+  std::string contract_hash_hex() const;
+  std::string local_address() const;   // the bound socket's HOST:PORT
+  std::string public_address() const;  // what tokens must list
+
+  ServerStats stats() const;
+  std::vector<ClientLink> clients() const;
+
+  // The machinery, for tools and tests that look deeper (internal headers).
+  RoomServer& room_server();
+  const RoomServer& room_server() const;
+  Room& room();
+  const Room& room() const;
+  NetcodeServer& netcode();
+  const RoomLoop& loop() const;
+  const SchemaCache& schemas() const;
+  struct Parts;  // the machinery (defined with the implementation)
+
+ private:
+  explicit Server(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace tickwire

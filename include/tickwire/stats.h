@@ -1,0 +1,86 @@
+// What the facade reports: the server's and each client's figures, and every refusal, drop and kick
+// the library counts, by name, so an operator sees why a client left without a debugger.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tickwire {
+
+// One counted reason, named "area.reason" (e.g. "netcode.reject.token_expired", "relay.rate_limited").
+struct ReasonCount {
+  std::string name;
+  uint64_t count = 0;
+};
+
+struct ServerStats {
+  uint32_t clients = 0;              // admitted sessions now
+  uint64_t sessions_admitted = 0;    // since start
+  double tick_rate_hz = 0;           // the paced loop's measured rate
+  double sleep_factor = 0;           // how far the host's sleeps overshoot (1: exact)
+  uint64_t ticks_executed = 0;
+  uint64_t ticks_declared = 0;       // ticks the room clock declared dropped (overload)
+  int64_t last_tick = 0;
+  uint64_t snapshots_sent = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  uint64_t relayed = 0;              // addressed messages relayed between clients
+  std::vector<ReasonCount> reasons;  // every nonzero refusal, drop and kick counter
+};
+
+// One connected client as the server sees it.
+struct ClientLink {
+  uint8_t owner = 0;
+  uint64_t client_id = 0;
+  std::string address;
+  bool admitted = false;
+  int64_t admitted_tick = 0;
+  // The reliability layer.
+  double rtt_ms = 0;
+  double packet_loss = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  // Inputs: the signed queue-depth byte of the last tick (inputs waiting, or minus the starved run).
+  bool has_depth = false;
+  int8_t queue_depth = 0;
+  uint64_t inputs_received = 0;
+  uint64_t fresh_ticks = 0;
+  uint64_t repeated_ticks = 0;
+  uint64_t zeroed_ticks = 0;
+  // Snapshots.
+  uint64_t snapshots_sent = 0;
+  uint64_t fragments_sent = 0;
+  uint64_t snapshot_bytes = 0;
+  uint64_t delta_snapshots = 0;
+  uint64_t records_deferred = 0;
+  std::vector<ReasonCount> reasons;  // input drops, snapshot holds, claim refusals... nonzero only
+};
+
+// A client's own view of its session (Client::stats()).
+struct ClientStats {
+  bool welcomed = false;
+  uint64_t frames = 0;
+  uint64_t inputs_sent = 0;
+  uint64_t snapshots = 0;
+  uint64_t snapshot_bytes = 0;
+  uint64_t fragments = 0;
+  double rtt_ms = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  bool link_failed = false;    // the reliability layer gave the connection up
+  double clock_rate = 1.0;     // the clock regulator's rate
+  uint64_t clock_holds = 0;
+  uint64_t corrections = 0;    // prediction corrections eased out
+  double correction_p99_m = 0;
+  double correction_max_m = 0;
+  uint64_t prediction_snaps = 0;
+  uint64_t held_frames = 0;    // interpolation ran past the newest snapshot
+  uint64_t render_snaps = 0;   // the render clock jumped
+  uint64_t claims_accepted = 0;
+  uint64_t claims_corrected = 0;
+  uint64_t relayed_received = 0;
+  std::vector<ReasonCount> reasons;  // drops, refusals, the disconnect cause
+};
+
+}  // namespace tickwire

@@ -1,0 +1,43 @@
+// The reference game's vocabulary: its kinds, entity and object flag bits, component wire ids,
+// pawn values and buttons, registered once and named here for the game's own code. The engine
+// carries these as plain values; both ends register this same vocabulary (it is in the contract).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tickwire/protocol/vocabulary.h"
+
+namespace tickwire::world {
+
+// Kinds (values are only ever appended).
+inline constexpr uint8_t kKindPlayerPawn = 1;
+inline constexpr uint8_t kKindProp = 2;
+inline constexpr uint8_t kKindButton = 3;
+inline constexpr uint8_t kKindDoor = 4;
+inline constexpr uint8_t kKindLight = 5;
+inline constexpr uint8_t kKindPressurePlate = 6;
+
+// Entity flag bits: a client may claim grounded and crouched; noclip and frozen are the server's.
+inline constexpr uint8_t kFlagGrounded = 1u << 0;
+inline constexpr uint8_t kFlagCrouched = 1u << 1;
+inline constexpr uint8_t kFlagNoclip = 1u << 2;
+inline constexpr uint8_t kFlagFrozen = 1u << 3;
+
+// Object flag bits.
+inline constexpr uint8_t kObjectEnabled = 1u << 0;
+inline constexpr uint8_t kObjectHidden = 1u << 1;
+
+// Component wire ids (values are only ever appended).
+enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics_prop = 4, other = 15 };
+
+// The owner detail's pawn values, in registration order.
+inline constexpr std::size_t kValueStanceHeight = 0;  // the collision box's height
+inline constexpr std::size_t kValueEyeHeight = 1;     // the eye above the feet
+
+// A pawn record's kind payload: its eye height rides channel 0 (remote pawns draw the head there).
+inline constexpr std::size_t kPawnChannelEyeHeight = 0;
+
+const GameVocabulary& reference_vocabulary();
+
+}  // namespace tickwire::world

@@ -1,0 +1,216 @@
+// The Client facade: the assembly a player's client needs (socket, netcode, reliability, schema
+// cache, game client), its connect token, what it draws each frame, relay, and its figures.
+#include "tickwire/client.h"
+
+#include "reason_list.h"
+#include "tickwire/client/game_client.h"
+#include "tickwire/protocol/wire_messages.h"
+#include "tickwire/transport/connect_token.h"
+#include "tickwire/transport/udp_socket.h"
+
+namespace tickwire {
+
+struct Client::Parts {
+  ClientConfig config;
+  std::unique_ptr<UdpSocket> own_socket;
+  DatagramSocket* socket = nullptr;
+  std::unique_ptr<NetcodeClient> netcode;
+  std::unique_ptr<ReliableClient> reliable;
+  std::unique_ptr<SchemaCache> schemas;
+  std::unique_ptr<GameClient> game;
+  bool disconnected = false;
+};
+
+namespace {
+
+// The token the config gives, or one minted with the development key.
+std::optional<std::string> token_bytes(const ClientConfig& config, WallTime wall_now, std::vector<uint8_t>& out) {
+  if (!config.connect_token.empty()) {
+    out = config.connect_token;
+    return std::nullopt;
+  }
+  const auto server = Address::parse(config.server_address);
+  if (!server || server->port() == 0) return "server address: not a numeric HOST:PORT: " + config.server_address;
+  netcode::ConnectTokenParams params;
+  params.protocol_id = config.protocol_id;
+  params.client_id = config.client_id;
+  params.server_addresses.add(*server);
+  params.timeout_seconds = 10;
+  params.expire_seconds = config.token_expire_seconds;
+  const auto minted = netcode::generate_connect_token(params, config.dev_private_key, wall_now);
+  if (!minted.ok()) return std::string("minting a development token failed");
+  netcode::ConnectTokenBytes bytes{};
+  netcode::write_connect_token(minted.value(), bytes);
+  out.assign(bytes.begin(), bytes.end());
+  return std::nullopt;
+}
+
+// A socket on the loopback or any address of the server's family.
+std::optional<std::string> open_socket(Client::Parts& p) {
+  if (p.config.socket != nullptr) {
+    p.socket = p.config.socket;
+    return std::nullopt;
+  }
+  const auto server = Address::parse(p.config.server_address);
+  const bool ipv6 = server && server->family() == Address::Family::ipv6;
+  const bool loopback = !server || server->is_loopback();
+  const char* bind = ipv6 ? (loopback ? "[::1]:0" : "[::]:0") : (loopback ? "127.0.0.1:0" : "0.0.0.0:0");
+  UdpOpenResult opened = UdpSocket::open(*Address::parse(bind));
+  if (!opened) return opened.message;
+  p.own_socket = std::move(opened.socket);
+  p.socket = p.own_socket.get();
+  return std::nullopt;
+}
+
+}  // namespace
+
+ClientOpen Client::open(const ClientConfig& config, MonoTime now, WallTime wall_now) {
+  auto p = std::make_unique<Parts>();
+  p->config = config;
+  std::vector<uint8_t> token;
+  if (auto error = token_bytes(config, wall_now, token)) return {nullptr, *error};
+  if (auto error = open_socket(*p)) return {nullptr, *error};
+  p->netcode = std::make_unique<NetcodeClient>(*p->socket);
+  p->reliable = std::make_unique<ReliableClient>(*p->netcode, session_endpoint_config());
+  p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());
+  SessionClientConfig session;
+  session.build_name = config.build_name;
+  session.vocabulary = config.vocabulary;
+  p->game = std::make_unique<GameClient>(*p->reliable, *p->schemas, now, config.model, session);
+  p->netcode->connect(std::span<const uint8_t>(token), now);
+  return {std::unique_ptr<Client>(new Client(std::move(p))), {}};
+}
+
+Client::Client(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+Client::~Client() = default;
+
+void Client::frame(MonoTime now, const InputSource& input) {
+  if (parts_->disconnected) return;
+  parts_->game->frame(now, input);
+  draw();
+}
+
+void Client::disconnect(MonoTime now) {
+  if (parts_->disconnected) return;
+  parts_->disconnected = true;
+  parts_->netcode->disconnect(now);
+}
+
+ClientStatus Client::status() const {
+  const GameClient& game = *parts_->game;
+  const ClientState netcode = parts_->netcode->state();
+  if (game.session().refused()) {
+    for (const ClientDrop drop : {ClientDrop::vocabulary_mismatch, ClientDrop::contract_invalid,
+                                  ClientDrop::contract_hash_mismatch}) {
+      if (game.session().drops()[drop] != 0) return {ClientPhase::refused, std::string(reason_name(drop))};
+    }
+    const PeerSchema* peer = game.session().peer();
+    if (peer != nullptr && peer->failure()) return {ClientPhase::refused, std::string(reason_name(*peer->failure()))};
+    return {ClientPhase::refused, "refused"};
+  }
+  if (is_error_state(netcode)) return {ClientPhase::disconnected, std::string(client_state_name(netcode))};
+  if (parts_->disconnected || (netcode == ClientState::disconnected && parts_->reliable->connections() > 0)) {
+    return {ClientPhase::disconnected, "disconnected"};
+  }
+  if (game.session().welcomed() && parts_->reliable->connected()) return {ClientPhase::playing, {}};
+  return {ClientPhase::connecting, {}};
+}
+
+OwnerId Client::owner() const {
+  const auto& welcome = parts_->game->session().welcome();
+  return welcome ? welcome->owner_id : OwnerId{0};
+}
+
+const NetcodeContract* Client::contract() const {
+  const auto& welcome = parts_->game->session().welcome();
+  return welcome ? &welcome->contract : nullptr;
+}
+
+protocol::Vec3 Client::own_position() const { return parts_->game->drawn_position(); }
+float Client::own_value(std::size_t index) const { return parts_->game->drawn_value(index); }
+
+// Every entity the standard render time's snapshot holds, each sampled at its kind's profile.
+void Client::draw() {
+  drawn_.clear();
+  const RemoteInterpolator* interpolator = parts_->game->interpolator();
+  const NetcodeContract* room = contract();
+  if (interpolator == nullptr || room == nullptr) return;
+  const std::vector<EntitySample>* entities = interpolator->snapshot_at_render_time();
+  if (entities == nullptr) return;
+  for (const EntitySample& entity : *entities) {
+    const KindDef* kind = room->vocabulary.find_kind(entity.kind);
+    const InterpSample s = interpolator->sample(entity.entity, kind != nullptr ? kind->profile : InterpProfile::standard);
+    if (s.state == SampleState::absent) continue;
+    DrawnEntity d;
+    d.entity_id = s.sample.entity.raw();
+    d.kind = s.sample.kind;
+    d.position_m = s.sample.position_m;
+    d.yaw_deg = s.sample.yaw_deg;
+    d.pitch_deg = s.sample.pitch_deg;
+    d.flags = s.sample.flags;
+    d.channel_count = s.sample.channel_count;
+    for (std::size_t i = 0; i < s.sample.channel_count && i < protocol::MaxKindChannels; ++i) d.channels[i] = s.sample.channels[i];
+    d.bits = s.sample.bits;
+    d.extrapolated = s.state == SampleState::extrapolated || s.state == SampleState::halted;
+    drawn_.push_back(d);
+  }
+}
+
+bool Client::send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable) {
+  return parts_->game->session().send_to(target, type, payload, reliable);
+}
+
+std::optional<RelayedMessage> Client::receive_relayed() {
+  RelayedPayload relayed;
+  if (!parts_->game->session().pop_relayed(relayed)) return std::nullopt;
+  return RelayedMessage{relayed.from, relayed.type, std::move(relayed.payload)};
+}
+
+ClientStats Client::stats() const {
+  const GameClient& game = *parts_->game;
+  const SessionClient& session = game.session();
+  ClientStats s;
+  s.welcomed = session.welcomed();
+  s.frames = game.counters().frames;
+  s.inputs_sent = game.counters().inputs_sent;
+  s.snapshots = game.counters().snapshots;
+  s.snapshot_bytes = game.counters().snapshot_bytes;
+  s.fragments = session.fragments_received();
+  s.claims_accepted = game.counters().claims_accepted;
+  s.claims_corrected = game.counters().claims_corrected;
+  s.relayed_received = session.relayed_received();
+  if (const ReliableEndpoint* endpoint = parts_->reliable->endpoint()) {
+    const ConnectionStats c = endpoint->stats();
+    s.rtt_ms = c.rtt_ms;
+    s.bytes_sent = c.bytes_sent;
+    s.bytes_received = c.bytes_received;
+    s.link_failed = c.failed;
+    append_reasons(s.reasons, "transport", endpoint->counters());
+  }
+  if (const ClockRegulator* r = game.regulator()) {
+    s.clock_rate = r->rate();
+    s.clock_holds = r->counters().holds;
+  }
+  if (const Predictor* p = game.predictor()) {
+    s.corrections = p->stats().corrections;
+    s.correction_p99_m = p->stats().correction_m.quantile_m(0.99);
+    s.correction_max_m = p->stats().correction_m.max_m();
+    s.prediction_snaps = p->stats().snaps.total();
+  }
+  if (const RemoteInterpolator* i = game.interpolator()) {
+    s.held_frames = i->counters().held_frames;
+    s.render_snaps = i->counters().snaps;
+  }
+  append_reasons(s.reasons, "session.drop", session.drops());
+  append_reasons(s.reasons, "relay.refusal", session.relay_refusals());
+  append_reasons(s.reasons, "link", parts_->reliable->counters());
+  const ClientState netcode = parts_->netcode->state();
+  if (is_error_state(netcode)) s.reasons.push_back(ReasonCount{"netcode." + std::string(client_state_name(netcode)), 1});
+  return s;
+}
+
+GameClient& Client::game() { return *parts_->game; }
+const GameClient& Client::game() const { return *parts_->game; }
+
+}  // namespace tickwire

@@ -1,0 +1,195 @@
+// The Server facade: the assembly a dedicated server needs, in the one order that works (socket,
+// netcode, reliability, contract, room, schema cache, room server, paced loop), and its figures.
+#include "tickwire/server.h"
+
+#include "reason_list.h"
+#include "tickwire/clock/system_clock.h"
+#include "tickwire/clock/system_host_timer.h"
+#include "tickwire/protocol/wire_messages.h"
+#include "tickwire/server/room_loop.h"
+#include "tickwire/transport/udp_socket.h"
+
+namespace tickwire {
+
+struct Server::Parts {
+  ServerConfig config;
+  std::unique_ptr<UdpSocket> own_socket;
+  DatagramSocket* socket = nullptr;
+  std::unique_ptr<SystemHostTimer> own_timer;
+  HostTimer* timer = nullptr;
+  Address public_address;
+  NetcodeContract contract;
+  std::unique_ptr<NetcodeServer> netcode;
+  std::unique_ptr<ReliableServer> reliable;
+  std::unique_ptr<SchemaCache> schemas;
+  std::unique_ptr<Room> room;
+  std::unique_ptr<RoomServer> room_server;
+  std::unique_ptr<RoomLoop> loop;
+  bool stopped = false;
+};
+
+namespace {
+
+std::string contract_refusal(const ContractIssue& issue) {
+  return "room policy refused: " + std::string(issue.field) + ": " + std::string(contract_error_name(issue.error));
+}
+
+// The socket the config names, opened, or the error.
+std::string open_socket(Server::Parts& p) {
+  if (p.config.socket != nullptr) {
+    p.socket = p.config.socket;
+    return {};
+  }
+  const auto bind = Address::parse(p.config.bind);
+  if (!bind) return "bind: not a numeric HOST:PORT: " + p.config.bind;
+  UdpOpenResult opened = UdpSocket::open(*bind);
+  if (!opened) return opened.message;
+  p.own_socket = std::move(opened.socket);
+  p.socket = p.own_socket.get();
+  return {};
+}
+
+}  // namespace
+
+ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
+  auto p = std::make_unique<Parts>();
+  p->config = config;
+  if (config.max_clients < 1 || config.max_clients > kRoomMaxSessions) return {nullptr, "max_clients must be 1..255"};
+  const ContractResolution resolved = resolve_netcode_contract(config.policy);
+  if (!resolved.ok()) return {nullptr, contract_refusal(resolved.issue)};
+  p->contract = *resolved.contract;
+  if (std::string error = open_socket(*p); !error.empty()) return {nullptr, error};
+  if (config.public_address.empty()) {
+    p->public_address = p->socket->local_address();
+  } else if (const auto address = Address::parse(config.public_address)) {
+    p->public_address = *address;
+  } else {
+    return {nullptr, "public address: not a numeric HOST:PORT: " + config.public_address};
+  }
+  if (config.timer != nullptr) {
+    p->timer = config.timer;
+  } else {
+    p->own_timer = std::make_unique<SystemHostTimer>();
+    p->timer = p->own_timer.get();
+  }
+  const MonoTime start = p->timer->now();
+  const TimeAnchor anchor{start, config.timer != nullptr ? config.wall_at_start : wall_now()};
+
+  NetcodeServerConfig netcode;
+  netcode.protocol_id = config.protocol_id;
+  netcode.private_key = config.private_key;
+  netcode.public_address = p->public_address;
+  netcode.max_clients = config.max_clients;
+  p->netcode = std::make_unique<NetcodeServer>(*p->socket, netcode);
+  p->reliable = std::make_unique<ReliableServer>(*p->netcode, session_endpoint_config());
+  p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());
+  p->room = std::make_unique<Room>(RoomConfig{p->contract, start}, game);
+  RoomServerConfig room_server;
+  room_server.build_name = config.build_name;
+  p->room_server = std::make_unique<RoomServer>(*p->reliable, *p->room, *p->schemas, room_server);
+  p->loop = std::make_unique<RoomLoop>(*p->timer, *p->room_server, anchor);
+  p->netcode->start(start);
+  return {std::unique_ptr<Server>(new Server(std::move(p))), {}};
+}
+
+Server::Server(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+Server::~Server() { stop(); }
+
+MonoTime Server::wait_for_next_tick() { return parts_->loop->wait_for_next_tick(); }
+
+ServerUpdate Server::update(MonoTime now) {
+  const RoomUpdate update = parts_->loop->iterate(now);
+  return ServerUpdate{update.ticks_run, parts_->room->last_tick().value()};
+}
+
+void Server::stop() {
+  if (parts_ == nullptr || parts_->stopped) return;
+  parts_->stopped = true;
+  parts_->netcode->stop(parts_->timer->now());  // redundant disconnect packets to every client
+}
+
+MonoTime Server::now() const { return parts_->timer->now(); }
+const NetcodeContract& Server::contract() const { return parts_->contract; }
+std::string Server::contract_hash_hex() const { return parts_->room->contract_hash().hex(); }
+std::string Server::local_address() const { return parts_->socket->local_address().to_string(); }
+std::string Server::public_address() const { return parts_->public_address.to_string(); }
+RoomServer& Server::room_server() { return *parts_->room_server; }
+const RoomServer& Server::room_server() const { return *parts_->room_server; }
+Room& Server::room() { return *parts_->room; }
+const Room& Server::room() const { return *parts_->room; }
+NetcodeServer& Server::netcode() { return *parts_->netcode; }
+const RoomLoop& Server::loop() const { return *parts_->loop; }
+const SchemaCache& Server::schemas() const { return *parts_->schemas; }
+
+ServerStats Server::stats() const {
+  const Parts& p = *parts_;
+  const RoomServer& rs = *p.room_server;
+  ServerStats s;
+  s.clients = p.room->session_count();
+  s.sessions_admitted = rs.sessions_admitted();
+  s.tick_rate_hz = p.loop->pacer().measured_hz();
+  s.sleep_factor = p.loop->pacer().sleep_factor();
+  s.ticks_executed = p.room->clock().executed_ticks();
+  s.ticks_declared = p.room->clock().declared_ticks();
+  s.last_tick = p.room->last_tick().value();
+  s.snapshots_sent = rs.snapshots_sent();
+  s.bytes_sent = p.netcode->bytes_sent();
+  s.bytes_received = p.netcode->bytes_received();
+  s.relayed = rs.relay().relayed();
+  append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
+  append_reasons(s.reasons, "link", p.reliable->counters());
+  append_reasons(s.reasons, "session.drop", rs.drops());
+  append_reasons(s.reasons, "session.decode", rs.decode_errors());
+  append_reasons(s.reasons, "connect.refusal", rs.refusals());
+  append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
+  append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());
+  append_reasons(s.reasons, "interest.note", rs.replication().interest().note_refusals());
+  return s;
+}
+
+std::vector<ClientLink> Server::clients() const {
+  const Parts& p = *parts_;
+  std::vector<ClientLink> out;
+  for (uint32_t slot = 0; slot < p.netcode->max_clients(); ++slot) {
+    if (!p.netcode->client_connected(slot)) continue;
+    ClientLink link;
+    link.owner = RoomServer::owner_of_slot(slot);
+    link.client_id = p.netcode->client_id(slot);
+    link.address = p.netcode->client_address(slot).to_string();
+    link.admitted = p.room_server->admitted(slot);
+    if (const ReliableEndpoint* endpoint = p.reliable->endpoint(slot)) {
+      const ConnectionStats c = endpoint->stats();
+      link.rtt_ms = c.rtt_ms;
+      link.packet_loss = c.loss_percent / 100.0;
+      link.bytes_sent = c.bytes_sent;
+      link.bytes_received = c.bytes_received;
+      append_reasons(link.reasons, "transport", endpoint->counters());
+    }
+    if (const RoomSession* session = p.room->session(link.owner)) {
+      link.admitted_tick = session->admitted_at.value();
+      link.has_depth = session->inputs.prepared_tick().has_value();
+      link.queue_depth = session->inputs.report().queue_depth;
+      const InputQueueStats& queue = session->inputs.queue().stats();
+      link.fresh_ticks = queue.fresh_ticks;
+      link.repeated_ticks = queue.repeated_ticks;
+      link.zeroed_ticks = queue.zeroed_ticks;
+      append_reasons(link.reasons, "input.drop", session->inputs.queue().drops());
+    }
+    if (const auto stats = p.room_server->stats(slot)) {
+      link.inputs_received = stats->inputs_received;
+      if (const ReplicationClientStats* r = stats->replication) {
+        link.snapshots_sent = r->snapshots_sent;
+        link.fragments_sent = r->fragments_sent;
+        link.snapshot_bytes = r->snapshot_bytes;
+        link.delta_snapshots = r->delta_snapshots;
+        link.records_deferred = r->records_deferred;
+        append_reasons(link.reasons, "snapshot.hold", r->holds);
+      }
+    }
+    out.push_back(std::move(link));
+  }
+  return out;
+}
+
+}  // namespace tickwire
