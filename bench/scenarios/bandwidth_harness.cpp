@@ -1,4 +1,5 @@
-// The bandwidth harness: references from simulated acks, encode, wire bytes, delivery, checks.
+// The bandwidth harness: the room's ReplicationServer codes each tick against what the simulated
+// client acknowledged; wire bytes, delivery to a client holding only what it received, checks.
 #include "bandwidth_harness.h"
 
 #include <algorithm>
@@ -11,24 +12,71 @@
 #include "tickwire/core/rng.h"
 #include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/replication/frames/held_frames.h"
-#include "tickwire/replication/frames/sent_frame_history.h"
-#include "tickwire/replication/frames/sent_frame_history.h"
+#include "tickwire/replication/replication_server.h"
 #include "tickwire/wire/codec.h"
 #include "wire_overhead.h"
 
 namespace tickwire::bench {
 namespace {
 
-constexpr uint32_t kRestRevision = 1;  // the one rest table a scenario's client holds
+constexpr uint8_t kOwner = 1;  // the scenario's one client
 
-enum class Against : uint8_t { snapshot, rest, nothing };
+// The room a scenario runs in: its tick rate, its vocabulary, and policy wide enough that interest
+// and the budget choose everything (the scenarios measure the codec, not fitting).
+NetcodeContract contract_of(const BandwidthScenario& scenario) {
+  RoomPolicy policy;
+  policy.identity = {scenario.name(), "tickwire-bench", "bench", "1", "bench", "", ""};
+  policy.cadence.tick_rate_hz = scenario.tick_hz();
+  policy.cadence.snapshot_rate_hz = scenario.tick_hz();
+  policy.interest.radius_m = kContractMaxInterestRadiusM;
+  policy.budgets.snapshot_budget_bytes = static_cast<uint32_t>(protocol::MaxPacketBytes * protocol::MaxSnapshotFragments);
+  policy.budgets.client_bytes_per_second = policy.budgets.snapshot_budget_bytes * scenario.tick_hz();
+  policy.vocabulary = scenario.vocabulary();
+  const ContractResolution resolved = resolve_netcode_contract(policy);
+  TW_ASSERT(resolved.ok(), "a scenario's policy resolves");
+  return *resolved.contract;
+}
 
-struct References {
-  DeltaRefs refs;
-  uint8_t baseline_age = 0;
-  uint8_t predict_age = 0;
-  Against against = Against::nothing;
+ReplicationServerConfig service_config() {
+  ReplicationServerConfig c;
+  c.interest.grid = InterestGridConfig{-65536.0f, -65536.0f, 131072.0f, 131072.0f, 1024.0f, c.interest.max_entities};
+  // Fit motion over every frame the client holds (SCENARIOS.md: realistic baselines, nothing tuned away).
+  c.builder.max_fit_frames = protocol::MaxBaselineTicks;
+  return c;
+}
+
+// The scenario's map objects as the room's rest source: installed once.
+class ScenarioRest final : public RestRecordSource {
+ public:
+  explicit ScenarioRest(const BandwidthScenario& scenario) : scenario_(scenario) {}
+  void write_rest_records(std::vector<protocol::Record>& out) const override { scenario_.rest_records(out); }
+  uint64_t map_generation() const override { return 1; }
+
+ private:
+  const BandwidthScenario& scenario_;
 };
+
+// What the client holds once it decodes the frame the service sent.
+void copy_frame(const FrameView& view, ReplicaFrame& out) {
+  out.tick = view.tick();
+  out.owner = view.owner();
+  out.states.clear();
+  for (std::size_t i = 0; i < view.size(); ++i) out.states.push_back(view[i]);
+}
+
+// The body's bits and counts as the encoder counted them (changed and added records together).
+DeltaBodyStats body_stats(const SnapshotDiagnostics& d) {
+  DeltaBodyStats s;
+  s.header_bits = d.header_bits;
+  s.entity_bits = d.entity_bits;
+  s.object_bits = d.object_bits;
+  s.removal_bits = d.removal_bits;
+  s.skip_bits = d.skip_bits;
+  s.unchanged = d.unchanged;
+  s.changed = d.records_sent;
+  s.removed = d.removed;
+  return s;
+}
 
 class HarnessRun {
  public:
@@ -37,16 +85,19 @@ class HarnessRun {
         options_(options),
         rtt_ticks_(round_trip_ticks(options.round_trip_ms, scenario.tick_hz())),
         loss_rng_(options.seed),
-        precision_(scenario.kinds(), scenario.max_angle_error_rad()),
+        kinds_(ReplicaKinds::from(scenario.vocabulary())),
+        service_(contract_of(scenario), service_config()),
+        rest_(scenario),
+        precision_(kinds_, scenario.max_angle_error_rad()),
         delivered_(scenario.ticks() + 1, false) {
+    service_.add_client(kOwner, /*pawn record=*/0, ReplicationFormat{true, true});
   }
 
   BandwidthResult run();
 
  private:
-  References choose(uint32_t tick) const;
   void code_tick(uint32_t tick);
-  void tally(const References& references, const DeltaBodyStats& stats, std::size_t message_bytes);
+  void tally(const protocol::SnapshotDelta& message, const DeltaBodyStats& stats, std::size_t message_bytes);
   void deliver(uint32_t tick, std::span<const uint8_t> message_bytes);
   bool resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs) const;
   void finish();
@@ -55,94 +106,67 @@ class HarnessRun {
   HarnessOptions options_;
   uint32_t rtt_ticks_;
   Rng loss_rng_;
-  SentFrameHistory server_;  // the room's own record and reference choice
+  ReplicaKinds kinds_;
+  ReplicationServer service_;  // the room's own snapshot production
+  ScenarioRest rest_;
   HeldFrames client_;  // the client's own store
   PrecisionCheck precision_;
   std::vector<bool> delivered_;  // by tick
   TruthFrame truth_;
+  TickRecords records_;
   ReplicaFrame frame_;
   ReplicaFrame decoded_;
   std::vector<uint8_t> body_;
-  std::vector<uint8_t> message_;
   std::vector<double> message_samples_, wire_samples_;
   uint64_t baseline_age_sum_ = 0;
   BandwidthResult result_;
 };
 
-// The references exactly as the room picks them (SentFrameHistory: the newest frame the client
-// holds, the prediction reference about one baseline age behind it, every held frame to fit over),
-// else the rest table, else nothing.
-References HarnessRun::choose(uint32_t tick) const {
-  References r;
-  r.refs = server_.delta_refs(Tick::from_value(tick), protocol::MaxBaselineTicks);
-  if (r.refs.baseline != nullptr) {
-    r.against = Against::snapshot;
-  } else if (const ReplicaFrame* rest = scenario_.rest_frame()) {
-    r.refs.baseline = rest;
-    r.against = Against::rest;
-  }
-  return r;
-}
-
 void HarnessRun::code_tick(uint32_t tick) {
-  // The client's report of a snapshot it decoded reaches the server one round trip after it was sent.
-  if (tick > rtt_ticks_ && delivered_[tick - rtt_ticks_]) server_.on_held(protocol::SnapshotsHeld{tick - rtt_ticks_, 0, 0});
+  // The client's report of a snapshot it decoded reaches the server one round trip after it was
+  // sent; it has held the rest table (revision 1) since before the first tick.
+  const bool reported = tick > rtt_ticks_ && delivered_[tick - rtt_ticks_];
+  service_.on_held(kOwner, protocol::SnapshotsHeld{reported ? tick - rtt_ticks_ : 0, 0, service_.rest_table().revision()});
   truth_.owner.reset();
   truth_.records.clear();
   scenario_.truth_at(tick, truth_);
-  frame_.tick = tick;
-  frame_.owner = truth_.owner;
-  quantize_records(truth_.records, scenario_.kinds(), frame_.states);
-
-  References references = choose(tick);
-  auto stats = encode_snapshot_delta(frame_, references.refs, scenario_.kinds(), body_);
-  if (!stats) {
+  records_.records.swap(truth_.records);
+  service_.begin_tick(Tick::from_value(tick), records_, rest_);
+  const ClientMessages messages = service_.build(kOwner, truth_.owner, MonoTime{});
+  records_.records.swap(truth_.records);
+  if (!messages.snapshot) {
     ++result_.encode_errors;
     return;
   }
-  // The message names only the references the body used.
-  if (!stats->used_baseline) references = References{};
-  if (!stats->used_older) references.refs.older = {};
-  if (references.against == Against::snapshot) {
-    references.baseline_age = static_cast<uint8_t>(tick - references.refs.baseline.tick());
-  }
-  if (references.refs.older) references.predict_age = static_cast<uint8_t>(tick - references.refs.older.tick());
-  protocol::SnapshotDelta message;
-  message.tick = tick;
-  message.rest_revision = references.against == Against::rest ? kRestRevision : 0;
-  message.baseline_age = references.baseline_age;
-  message.predict_age = references.predict_age;
-  message.body.resize(body_.size());
-  for (std::size_t i = 0; i < body_.size(); ++i) message.body[i].value = body_[i];
-  message_.resize(1 + wire::measure(message));
-  const auto written = wire::encode_message(message, message_);
-  TW_ASSERT(written.ok() && *written == message_.size(), "a measured message encodes to its size");
-  tally(references, *stats, message_.size());
-
-  const SentFrameHistory::References keep = server_.references(Tick::from_value(tick), protocol::MaxBaselineTicks);
-  server_.begin(Tick::from_value(tick), keep, server_.newest()).assign(frame_);
+  const std::span<const uint8_t> message = service_.last_snapshot();
+  const SentFrame* sent = service_.replication(kOwner)->history.find(Tick::from_value(tick));
+  TW_ASSERT(sent != nullptr, "a built snapshot's frame is in the history");
+  copy_frame(sent->view(), frame_);
+  protocol::SnapshotDelta header;
+  TW_ASSERT(wire::decode(message.subspan(1), header).ok(), "the service's own message decodes");
+  tally(header, body_stats(service_.replication(kOwner)->last), message.size());
   if (loss_rng_.chance(options_.snapshot_loss)) {
     ++result_.lost;
     precision_.check(tick, truth_, frame_);
   } else {
-    deliver(tick, message_);
+    deliver(tick, message);
   }
   scenario_.observe(truth_, frame_, result_.extras);
 }
 
-void HarnessRun::tally(const References& references, const DeltaBodyStats& stats, std::size_t message_bytes) {
+void HarnessRun::tally(const protocol::SnapshotDelta& message, const DeltaBodyStats& stats, std::size_t message_bytes) {
   message_samples_.push_back(static_cast<double>(message_bytes));
   wire_samples_.push_back(static_cast<double>(WireOverhead::wire_bytes(message_bytes)));
   result_.packets += WireOverhead::packets(message_bytes);
-  switch (references.against) {
-    case Against::snapshot:
-      ++result_.ticks_vs_snapshot;
-      baseline_age_sum_ += references.baseline_age;
-      break;
-    case Against::rest: ++result_.ticks_vs_rest; break;
-    case Against::nothing: ++result_.ticks_vs_nothing; break;
+  if (message.baseline_age != 0) {
+    ++result_.ticks_vs_snapshot;
+    baseline_age_sum_ += message.baseline_age;
+  } else if (message.rest_revision != 0) {
+    ++result_.ticks_vs_rest;
+  } else {
+    ++result_.ticks_vs_nothing;
   }
-  if (references.refs.older != nullptr) ++result_.ticks_with_prediction;
+  if (message.predict_age != 0) ++result_.ticks_with_prediction;
   result_.body_totals += stats;
 }
 
@@ -154,8 +178,9 @@ bool HarnessRun::resolve(const protocol::SnapshotDelta& message, DeltaRefs& refs
   if (message.baseline_age != 0) {
     refs.baseline = client_.find(message.tick - message.baseline_age);
     if (refs.baseline == nullptr) return false;
-  } else if (message.rest_revision == kRestRevision) {
-    refs.baseline = scenario_.rest_frame();
+  } else if (message.rest_revision != 0) {
+    if (message.rest_revision != service_.rest_table().revision()) return false;
+    refs.baseline = &service_.rest_table().frame();  // what the client's assembler holds, byte for byte
   }
   if (message.predict_age != 0) {
     refs.older = client_.find(message.tick - message.predict_age);
@@ -175,7 +200,7 @@ void HarnessRun::deliver(uint32_t tick, std::span<const uint8_t> message_bytes) 
   }
   body_.resize(message.body.size());
   for (std::size_t i = 0; i < body_.size(); ++i) body_[i] = message.body[i].value;
-  if (!decode_snapshot_delta(body_, message.tick, refs, scenario_.kinds(), decoded_)) {
+  if (!decode_snapshot_delta(body_, message.tick, refs, kinds_, decoded_)) {
     ++result_.decode_errors;
     precision_.check(tick, truth_, frame_);
     return;

@@ -1,6 +1,7 @@
 // The seam between a bandwidth scenario (what the world does, in floats) and the harness that codes
-// it: each tick a scenario hands over its true state as records, the harness quantizes, encodes,
-// delivers and checks it. A scenario knows nothing about baselines, loss or the codec.
+// it: each tick a scenario hands over its true state as records, the harness runs them through the
+// room's ReplicationServer, delivers and checks them. A scenario knows nothing about baselines,
+// loss or the codec.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/protocol/vocabulary.h"
 #include "tickwire/replication/frames/replica_kinds.h"
 #include "tickwire/replication/frames/replica_state.h"
 
@@ -37,9 +39,10 @@ class BandwidthScenario {
   virtual std::string name() const = 0;
   virtual uint32_t tick_hz() const = 0;
   virtual uint32_t ticks() const = 0;
-  virtual const ReplicaKinds& kinds() const = 0;
-  // The rest table's frame (tick 0) the client holds before the first snapshot, if any.
-  virtual const ReplicaFrame* rest_frame() const { return nullptr; }
+  // The scenario's vocabulary: its kinds and their precision.
+  virtual const GameVocabulary& vocabulary() const = 0;
+  // Its map objects, whole: the rest table the client holds before the first snapshot (none: empty).
+  virtual void rest_records(std::vector<protocol::Record>& out) const { (void)out; }
   // The largest orientation error allowed, radians; unset: the smallest-three bound of the kind.
   virtual std::optional<double> max_angle_error_rad() const { return std::nullopt; }
   // The truth at tick `tick` (1..ticks()), asked for in ascending order, once each.

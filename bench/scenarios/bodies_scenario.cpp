@@ -33,10 +33,10 @@ uint8_t BodiesScenario::rotation_bits_for_bound() {
   return bits;
 }
 
-BodiesScenario::BodiesScenario(uint64_t seed, uint32_t ticks) : ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
-  kinds_.set(kBodyKind, ReplicaPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound(),
-                                         rotation_steps_for_angle(kMaxAngleErrorRad),
-                                         /*fit_history=*/true});
+BodiesScenario::BodiesScenario(uint64_t seed, uint32_t ticks) : ticks_(ticks) {
+  vocabulary_.kind(kBodyKind, "body",
+                   KindPrecision{static_cast<float>(kPositionQuantumM), rotation_bits_for_bound(),
+                                 rotation_steps_for_angle(kMaxAngleErrorRad), /*fit_history=*/true});
   Rng rng(seed ^ 0xb0d1e5ull);
   paths_.reserve(kBodies);
   rotations_.reserve(kBodies);

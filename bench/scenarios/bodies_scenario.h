@@ -17,7 +17,7 @@ class BodiesScenario final : public BandwidthScenario {
   static constexpr uint32_t kBodies = 250;
   static constexpr uint32_t kHz = 30;
   static constexpr uint32_t kDefaultTicks = 60 * kHz;
-  static constexpr uint8_t kBodyKind = 7;      // registered by this scenario, after the protocol's six
+  static constexpr uint8_t kBodyKind = 7;      // the scenario's one kind
   static constexpr double kMaxAngleErrorRad = 0.001;
   static constexpr double kPositionQuantumM = 0.02;  // within 0.01 m of the truth
 
@@ -26,7 +26,7 @@ class BodiesScenario final : public BandwidthScenario {
   std::string name() const override { return "bodies"; }
   uint32_t tick_hz() const override { return kHz; }
   uint32_t ticks() const override { return ticks_; }
-  const ReplicaKinds& kinds() const override { return kinds_; }
+  const GameVocabulary& vocabulary() const override { return vocabulary_; }
   std::optional<double> max_angle_error_rad() const override { return kMaxAngleErrorRad; }
   void truth_at(uint32_t tick, TruthFrame& out) override;
 
@@ -48,7 +48,7 @@ class BodiesScenario final : public BandwidthScenario {
   void advance_rotations(uint32_t tick);
 
   uint32_t ticks_;
-  ReplicaKinds kinds_;
+  GameVocabulary vocabulary_;
   std::vector<Path> paths_;
   std::vector<std::array<double, 4>> rotations_;  // integrated, x y z w
   uint32_t rotations_tick_ = 0;

@@ -6,7 +6,7 @@
 namespace tickwire::bench {
 
 CubesScenario::CubesScenario(const CubeTrace& trace, uint32_t ticks)
-    : trace_(trace), ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
+    : trace_(trace), ticks_(ticks), vocabulary_(GameVocabulary{}.kind(kCubeKind, "cube")) {
   TW_ASSERT(trace.frames() >= 2 && ticks >= 1 && ticks < trace.frames(), "a replay needs frames 0..ticks");
 }
 
@@ -15,7 +15,7 @@ void CubesScenario::truth_at(uint32_t tick, TruthFrame& out) {
   for (uint32_t cube = 0; cube < trace_.cubes; ++cube) {
     const CubePose& pose = trace_.at(tick, cube);
     protocol::EntityRecord record;
-    record.kind = 2;  // a prop, as the reference game registers it
+    record.kind = kCubeKind;
     record.position = {pose.px, pose.py, pose.pz};
     record.rotation = protocol::Rotation{wire::Quat{pose.qx, pose.qy, pose.qz, pose.qw}};
     out.records.push_back(protocol::Record{cube + 1, record});

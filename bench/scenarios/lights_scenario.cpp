@@ -49,7 +49,8 @@ std::size_t snapshot_delta_message_bytes(std::size_t body_bytes, uint32_t rest_r
 
 }  // namespace
 
-LightsScenario::LightsScenario(uint32_t ticks) : ticks_(ticks), kinds_(ReplicaKinds::defaults()) {
+LightsScenario::LightsScenario(uint32_t ticks)
+    : ticks_(ticks), vocabulary_(GameVocabulary{}.kind(kKindPawn, "pawn")), kinds_(ReplicaKinds::from(vocabulary_)) {
   lights_.reserve(kLights);
   for (uint32_t i = 0; i < kLights; ++i) lights_.push_back(light_record(i));
   rest_.tick = 0;

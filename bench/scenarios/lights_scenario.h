@@ -22,8 +22,8 @@ class LightsScenario final : public BandwidthScenario {
   std::string name() const override { return "lights"; }
   uint32_t tick_hz() const override { return 60; }
   uint32_t ticks() const override { return ticks_; }
-  const ReplicaKinds& kinds() const override { return kinds_; }
-  const ReplicaFrame* rest_frame() const override { return &rest_; }
+  const GameVocabulary& vocabulary() const override { return vocabulary_; }
+  void rest_records(std::vector<protocol::Record>& out) const override { out = lights_; }
   void truth_at(uint32_t tick, TruthFrame& out) override;
   void observe(const TruthFrame& truth, const ReplicaFrame& frame, std::vector<ExtraFigure>& extras) override;
 
@@ -31,6 +31,7 @@ class LightsScenario final : public BandwidthScenario {
   void pawn_at(uint32_t tick, TruthFrame& out) const;
 
   uint32_t ticks_;
+  GameVocabulary vocabulary_;
   ReplicaKinds kinds_;
   std::vector<protocol::Record> lights_;  // the authored lights, full sections
   ReplicaFrame rest_;

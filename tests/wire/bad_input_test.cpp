@@ -7,6 +7,7 @@
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/wire/codec.h"
@@ -105,9 +106,11 @@ TEST(WireBadInput, UnknownUnionTagAndEnumValue) {
   auto bad_tag = bytes;
   bad_tag[23] = 9;
   EXPECT_EQ(decode_error<RecordBatch>(bad_tag), Error::unknown_union_tag);
-  auto bad_kind = bytes;
-  bad_kind[24] = 7;
-  EXPECT_EQ(decode_error<RecordBatch>(bad_kind), Error::unknown_enum_value);
+  // An enum8: RelayRefused's reason (target u8, messageType u16, then the reason).
+  protocol::RelayRefused refused;
+  auto bad_reason = body_of(refused);
+  bad_reason[3] = 9;
+  EXPECT_EQ(decode_error<protocol::RelayRefused>(bad_reason), Error::unknown_enum_value);
 }
 
 TEST(WireBadInput, FlagsAndPresenceAndSparseMask) {
@@ -115,14 +118,16 @@ TEST(WireBadInput, FlagsAndPresenceAndSparseMask) {
   frame.inputs.resize(1);
   frame.claim = Claim{};
   auto bytes = body_of(frame);
-  const std::size_t presence = 4 + 1 + 7;  // firstSequence, count, one packed InputCmd (55 bits -> 7 bytes)
+  const std::size_t presence = 4 + 1 + 7;  // firstSequence, count, one packed InputCmd (54 bits -> 7 bytes)
   ASSERT_EQ(bytes[presence], 1);
   auto bad_presence = bytes;
   bad_presence[presence] = 2;
   EXPECT_EQ(decode_error<InputFrame>(bad_presence), Error::invalid_presence);
-  auto bad_flags = bytes;
-  bad_flags[presence + 1 + 24 + 8] = 0x80;  // claim flags: bit 7 is unnamed
-  EXPECT_EQ(decode_error<InputFrame>(bad_flags), Error::unknown_flag_bits);
+  // A flags16: ServerInfo's features (serverId 16, motd length 2 and 0 bytes, region 4).
+  ServerInfo info;
+  auto bad_flags = body_of(info);
+  bad_flags[16 + 2 + 4 + 1] = 0x80;  // bit 15 is unnamed
+  EXPECT_EQ(decode_error<ServerInfo>(bad_flags), Error::unknown_flag_bits);
 
   ObjectRecord lamp;
   lamp.sections.resize(1);

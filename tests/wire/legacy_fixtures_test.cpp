@@ -103,9 +103,9 @@ TEST(LegacyWireFixtures, V0ValuesPairByName) {
   ASSERT_EQ(batch.records.size(), 2u);                  // the marker case we lack is left out
   EXPECT_EQ(batch.record_count, 2u);                    // the count field is re-derived
   const auto& light = std::get<protocol::EntityRecord>(batch.records[0].body);
-  EXPECT_EQ(light.kind, 5);                            // v0's NetKind enum read as the kind byte
+  EXPECT_EQ(light.kind, 0);                            // an enum in v0, a byte now: not carried
   EXPECT_FLOAT_EQ(light.position.z, 6.0f);
-  EXPECT_EQ(light.flags, 2);
+  EXPECT_EQ(light.flags, 0);                           // named flags in v0, a byte now: not carried
   const auto& door = std::get<protocol::ObjectRecord>(batch.records[1].body);
   EXPECT_EQ(door.object_index, 12u);
   ASSERT_EQ(door.sections.size(), 1u);
