@@ -16,16 +16,6 @@ int64_t whole_interp_ticks(double interp_ticks) {
 }
 }  // namespace
 
-std::string_view interp_profile_name(InterpProfile profile) {
-  switch (profile) {
-    case InterpProfile::hug_newest: return "hug_newest";
-    case InterpProfile::standard: return "standard";
-    case InterpProfile::doubled: return "doubled";
-    case InterpProfile::count_: break;
-  }
-  return "unknown";
-}
-
 InterpSettings InterpSettings::from_contract(const NetcodeContract& contract) {
   InterpSettings s;
   const InterpolationPolicy& p = contract.interpolation;

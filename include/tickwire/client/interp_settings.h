@@ -11,18 +11,9 @@
 #include "tickwire/clock/jitter_margin.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/vocabulary.h"  // InterpProfile
 
 namespace tickwire {
-
-// How far behind the newest snapshot an entity is drawn (seed 003's per-entity profiles).
-enum class InterpProfile : uint8_t {
-  hug_newest,  // the margin tick alone: freshest pose, holds first when the link hiccups
-  standard,    // ceil(interp) + 1: the render clock's own timeline
-  doubled,     // 2 x ceil(interp) + 1: a doubled buffer for perfectly fluid slow movers
-  count_,
-};
-
-std::string_view interp_profile_name(InterpProfile profile);
 
 struct InterpSettings {
   double tick_rate_hz = 60.0;           // the room's tick rate: a snapshot at tick t sits at t / rate

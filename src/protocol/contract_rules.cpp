@@ -1,0 +1,117 @@
+// The contract's cross-field rules, in a fixed order (first issue wins), and its derived values.
+// Each single field's range is in its table, checked by the validation walk before these run.
+#include "contract_rules.h"
+
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tickwire::detail {
+namespace {
+
+class RuleFinder {
+ public:
+  bool ok() const { return issue_.ok(); }
+  void fail(ContractError error, std::string path) {
+    if (issue_.ok()) issue_ = ContractIssue{error, std::move(path)};
+  }
+  void require(bool holds, ContractError error, std::string_view path) {
+    if (!holds) fail(error, std::string(path));
+  }
+  ContractIssue issue() const { return issue_; }
+
+ private:
+  ContractIssue issue_;
+};
+
+void check_cadence(const CadencePolicy& c, RuleFinder& find) {
+  find.require(c.snapshot_rate_hz <= c.tick_rate_hz, ContractError::snapshot_rate_above_tick_rate,
+               "cadence.snapshotRateHz");
+  find.require(c.tick_rate_hz % c.snapshot_rate_hz == 0, ContractError::snapshot_rate_not_tick_divisor,
+               "cadence.snapshotRateHz");
+}
+
+// The delay in force plus the most margin it may earn must still fit in the replica ring.
+void check_interpolation(const InterpolationPolicy& i, uint32_t delay_ticks, RuleFinder& find) {
+  const auto buffer = static_cast<double>(i.buffer_ticks);
+  find.require(i.max_margin_ticks <= buffer, ContractError::margin_exceeds_buffer, "interpolation.maxMarginTicks");
+  const double widest = static_cast<double>(delay_ticks) + std::ceil(i.max_margin_ticks);
+  find.require(widest < buffer, ContractError::interpolation_delay_exceeds_buffer, "interpolation.bufferTicks");
+}
+
+void check_budgets(const ByteBudgets& b, RuleFinder& find) {
+  find.require(uint64_t{b.snapshot_budget_bytes} <= uint64_t{protocol::MaxPacketBytes} * b.max_snapshot_fragments,
+               ContractError::snapshot_budget_exceeds_fragments, "budgets.snapshotBudgetBytes");
+}
+
+void check_interest(const InterestPolicy& i, RuleFinder& find) {
+  find.require(i.pose_radius_m <= i.radius_m, ContractError::pose_radius_exceeds_radius, "interest.poseRadiusM");
+}
+
+std::string element_path(std::string_view list, std::size_t index, std::string_view field) {
+  return "vocabulary." + std::string(list) + "[" + std::to_string(index) + "]." + std::string(field);
+}
+
+template <class Def>
+void check_unique_names(const std::vector<Def>& defs, std::string_view list, RuleFinder& find) {
+  for (std::size_t i = 1; i < defs.size() && find.ok(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (defs[j].name == defs[i].name) return find.fail(ContractError::vocabulary_duplicate, element_path(list, i, "name"));
+    }
+  }
+}
+
+// One registered list: keys (ids or bits) ascending and unique, names unique.
+template <class Def, class Key>
+void check_keyed_list(const std::vector<Def>& defs, std::string_view list, std::string_view key_name, Key key,
+                      RuleFinder& find) {
+  for (std::size_t i = 1; i < defs.size() && find.ok(); ++i) {
+    if (key(defs[i]) == key(defs[i - 1])) find.fail(ContractError::vocabulary_duplicate, element_path(list, i, key_name));
+    if (key(defs[i]) < key(defs[i - 1])) find.fail(ContractError::vocabulary_unordered, element_path(list, i, key_name));
+  }
+  check_unique_names(defs, list, find);
+}
+
+// rotationSteps: 0 (rotationBits decides) or a grid of kVocabularyMinRotationSteps steps or more.
+bool rotation_steps_valid(const KindPrecision& p) {
+  return p.rotation_steps == 0 || p.rotation_steps >= kVocabularyMinRotationSteps;
+}
+
+void check_vocabulary(const GameVocabulary& v, RuleFinder& find) {
+  check_keyed_list(v.kinds, "kinds", "id", [](const KindDef& d) { return d.id; }, find);
+  for (std::size_t i = 0; i < v.kinds.size(); ++i) {
+    if (!rotation_steps_valid(v.kinds[i].precision))
+      find.fail(ContractError::out_of_range, element_path("kinds", i, "precision.rotationSteps"));
+  }
+  find.require(rotation_steps_valid(v.objects), ContractError::out_of_range, "vocabulary.objects.rotationSteps");
+  check_keyed_list(v.entity_flags, "entityFlags", "bit", [](const FlagDef& d) { return d.bit; }, find);
+  check_keyed_list(v.object_flags, "objectFlags", "bit", [](const FlagDef& d) { return d.bit; }, find);
+  check_keyed_list(v.components, "components", "wireId", [](const ComponentDef& d) { return d.wire_id; }, find);
+  check_unique_names(v.pawn_values, "pawnValues", find);
+  check_keyed_list(v.buttons, "buttons", "bit", [](const ButtonDef& d) { return d.bit; }, find);
+}
+
+}  // namespace
+
+uint32_t derive_ticks_per_snapshot(const CadencePolicy& cadence) {
+  return cadence.tick_rate_hz / cadence.snapshot_rate_hz;
+}
+
+uint32_t derive_interp_delay_ticks(const InterpolationPolicy& interpolation, uint32_t ticks_per_snapshot) {
+  const double base =
+      std::ceil(interpolation.delay_snapshot_intervals * static_cast<double>(ticks_per_snapshot) - 1e-9);
+  return static_cast<uint32_t>(base) + 1;
+}
+
+ContractIssue check_contract_rules(const ContractParts& parts, uint32_t interp_delay_ticks) {
+  RuleFinder find;
+  check_cadence(parts.cadence, find);
+  check_interpolation(parts.interpolation, interp_delay_ticks, find);
+  check_budgets(parts.budgets, find);
+  check_interest(parts.interest, find);
+  check_vocabulary(parts.vocabulary, find);
+  return find.issue();
+}
+
+}  // namespace tickwire::detail
