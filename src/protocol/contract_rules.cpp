@@ -32,6 +32,14 @@ void check_cadence(const CadencePolicy& c, RuleFinder& find) {
                "cadence.snapshotRateHz");
 }
 
+// A received contract's derived values must be what its inputs derive (a policy's are, by making).
+void check_derived(const ContractDerived& derived, const ContractDerived& in_force, RuleFinder& find) {
+  find.require(in_force.ticks_per_snapshot == derived.ticks_per_snapshot, ContractError::derived_value_mismatch,
+               "ticksPerSnapshot");
+  find.require(in_force.interp_delay_ticks == derived.interp_delay_ticks, ContractError::derived_value_mismatch,
+               "interpDelayTicks");
+}
+
 // The delay in force plus the most margin it may earn must still fit in the replica ring.
 void check_interpolation(const InterpolationPolicy& i, uint32_t delay_ticks, RuleFinder& find) {
   const auto buffer = static_cast<double>(i.buffer_ticks);
@@ -94,20 +102,20 @@ void check_vocabulary(const GameVocabulary& v, RuleFinder& find) {
 
 }  // namespace
 
-uint32_t derive_ticks_per_snapshot(const CadencePolicy& cadence) {
-  return cadence.tick_rate_hz / cadence.snapshot_rate_hz;
-}
-
-uint32_t derive_interp_delay_ticks(const InterpolationPolicy& interpolation, uint32_t ticks_per_snapshot) {
+ContractDerived derive_contract_values(const CadencePolicy& cadence, const InterpolationPolicy& interpolation) {
+  ContractDerived derived;
+  derived.ticks_per_snapshot = cadence.tick_rate_hz / cadence.snapshot_rate_hz;
   const double base =
-      std::ceil(interpolation.delay_snapshot_intervals * static_cast<double>(ticks_per_snapshot) - 1e-9);
-  return static_cast<uint32_t>(base) + 1;
+      std::ceil(interpolation.delay_snapshot_intervals * static_cast<double>(derived.ticks_per_snapshot) - 1e-9);
+  derived.interp_delay_ticks = static_cast<uint32_t>(base) + 1;
+  return derived;
 }
 
-ContractIssue check_contract_rules(const ContractParts& parts, uint32_t interp_delay_ticks) {
+ContractIssue check_contract_rules(const ContractParts& parts, const ContractDerived& in_force) {
   RuleFinder find;
   check_cadence(parts.cadence, find);
-  check_interpolation(parts.interpolation, interp_delay_ticks, find);
+  if (find.ok()) check_derived(derive_contract_values(parts.cadence, parts.interpolation), in_force, find);
+  check_interpolation(parts.interpolation, in_force.interp_delay_ticks, find);
   check_budgets(parts.budgets, find);
   check_interest(parts.interest, find);
   check_vocabulary(parts.vocabulary, find);

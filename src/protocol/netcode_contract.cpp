@@ -1,6 +1,6 @@
 // Resolving and validating the netcode contract: the validation walk over the field table (each
-// field against its own range), then the cross-field rules, then, for a received contract, its
-// derived values against their derivation. First issue wins.
+// field against its own range), then the rules between fields (contract_rules.cpp). First issue
+// wins; the error names.
 #include "tickwire/protocol/netcode_contract.h"
 
 #include "contract_rules.h"
@@ -33,37 +33,31 @@ std::string_view contract_error_name(ContractError error) {
 }
 
 ContractIssue validate_room_policy(const RoomPolicy& policy) {
-  ContractIssue issue = check_contract_fields(policy);
+  const ContractIssue issue = check_contract_fields(policy);
   if (!issue.ok()) return issue;
-  const uint32_t ticks_per_snapshot = detail::derive_ticks_per_snapshot(policy.cadence);
   return detail::check_contract_rules(detail::contract_parts(policy),
-                                      detail::derive_interp_delay_ticks(policy.interpolation, ticks_per_snapshot));
+                                      detail::derive_contract_values(policy.cadence, policy.interpolation));
 }
 
 ContractIssue validate_netcode_contract(const NetcodeContract& contract) {
   if (contract.version != kNetcodeContractVersion) return ContractIssue{ContractError::unsupported_version, "version"};
-  ContractIssue issue = check_contract_fields(contract);
+  const ContractIssue issue = check_contract_fields(contract);
   if (!issue.ok()) return issue;
-  issue = detail::check_contract_rules(detail::contract_parts(contract), contract.interp_delay_ticks);
-  if (!issue.ok()) return issue;
-  const uint32_t ticks_per_snapshot = detail::derive_ticks_per_snapshot(contract.cadence);
-  if (contract.ticks_per_snapshot != ticks_per_snapshot)
-    return ContractIssue{ContractError::derived_value_mismatch, "ticksPerSnapshot"};
-  if (contract.interp_delay_ticks != detail::derive_interp_delay_ticks(contract.interpolation, ticks_per_snapshot))
-    return ContractIssue{ContractError::derived_value_mismatch, "interpDelayTicks"};
-  return issue;
+  return detail::check_contract_rules(detail::contract_parts(contract),
+                                      detail::ContractDerived{contract.ticks_per_snapshot, contract.interp_delay_ticks});
 }
 
 ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   ContractResolution resolution;
   resolution.issue = validate_room_policy(policy);
   if (!resolution.issue.ok()) return resolution;
+  const detail::ContractDerived derived = detail::derive_contract_values(policy.cadence, policy.interpolation);
   NetcodeContract contract;
   contract.identity = policy.identity;
   contract.cadence = policy.cadence;
-  contract.ticks_per_snapshot = detail::derive_ticks_per_snapshot(policy.cadence);
+  contract.ticks_per_snapshot = derived.ticks_per_snapshot;
   contract.interpolation = policy.interpolation;
-  contract.interp_delay_ticks = detail::derive_interp_delay_ticks(policy.interpolation, contract.ticks_per_snapshot);
+  contract.interp_delay_ticks = derived.interp_delay_ticks;
   contract.input = policy.input;
   contract.budgets = policy.budgets;
   contract.limits = policy.limits;

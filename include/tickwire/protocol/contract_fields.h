@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/core/assert.h"
+
 namespace tickwire {
 
 // Whether a contract string may be empty.
@@ -63,6 +65,7 @@ void contract_str8(W& w, const char* name, std::string& v, std::size_t max_bytes
 // A list of contract shapes, at most `max_count` (<= 255: the wire counts it in a byte).
 template <class W, class T>
 void contract_list8(W& w, const char* name, std::vector<T>& v, std::size_t max_count) {
+  TW_ASSERT(max_count <= 0xff, "a contract list8 is counted in one byte");
   if constexpr (ContractWalker<W>) w.list(name, v, max_count);
   else w.list8(name, v, 0, max_count);
 }

@@ -73,14 +73,14 @@ class DescribeWalker {
   DescribeWalker(SchemaBuilder& builder, std::string& out, int indent, std::string_view shape = {})
       : builder_(builder), out_(out), indent_(indent), defaults_{&builder, shape} {}
 
-  void u8(const char* n, const uint8_t& v) { integer(n, "u8", v); }
-  void u16(const char* n, const uint16_t& v) { integer(n, "u16", v); }
-  void u32(const char* n, const uint32_t& v) { integer(n, "u32", v); }
-  void u64(const char* n, const uint64_t& v) { integer(n, "u64", v); }
-  void i8(const char* n, const int8_t& v) { integer(n, "i8", v); }
-  void i16(const char* n, const int16_t& v) { integer(n, "i16", v); }
-  void i32(const char* n, const int32_t& v) { integer(n, "i32", v); }
-  void i64(const char* n, const int64_t& v) { integer(n, "i64", v); }
+  void u8(const char* n, const uint8_t& v) { integer_line(n, "u8", v); }
+  void u16(const char* n, const uint16_t& v) { integer_line(n, "u16", v); }
+  void u32(const char* n, const uint32_t& v) { integer_line(n, "u32", v); }
+  void u64(const char* n, const uint64_t& v) { integer_line(n, "u64", v); }
+  void i8(const char* n, const int8_t& v) { integer_line(n, "i8", v); }
+  void i16(const char* n, const int16_t& v) { integer_line(n, "i16", v); }
+  void i32(const char* n, const int32_t& v) { integer_line(n, "i32", v); }
+  void i64(const char* n, const int64_t& v) { integer_line(n, "i64", v); }
   void f32(const char* n, const float& v) {
     line(n, "f32");
     defaults_.keep(n, DefaultsSink::Kind::real32, std::bit_cast<uint32_t>(v));
@@ -93,10 +93,10 @@ class DescribeWalker {
     line(n, "bool");
     defaults_.keep(n, DefaultsSink::Kind::boolean, v ? 1 : 0);
   }
-  void varu32(const char* n, const uint32_t& v) { integer(n, "varu32", v); }
-  void varu64(const char* n, const uint64_t& v) { integer(n, "varu64", v); }
-  void str8(const char* n, const std::string& v, std::size_t max) { text(n, "str8", v, max); }
-  void str16(const char* n, const std::string& v, std::size_t max) { text(n, "str16", v, max); }
+  void varu32(const char* n, const uint32_t& v) { integer_line(n, "varu32", v); }
+  void varu64(const char* n, const uint64_t& v) { integer_line(n, "varu64", v); }
+  void str8(const char* n, const std::string& v, std::size_t max) { text_line(n, "str8", v, max); }
+  void str16(const char* n, const std::string& v, std::size_t max) { text_line(n, "str16", v, max); }
   void hash16(const char* n, const Hash16& v) {
     line(n, "hash16");
     defaults_.keep_bytes(n, DefaultsSink::Kind::bytes16, v.bytes.data(), v.bytes.size());
@@ -115,9 +115,9 @@ class DescribeWalker {
     line(n, "enum32(" + add_enum(def) + ")");
     defaults_.keep(n, DefaultsSink::Kind::enumeration, static_cast<uint32_t>(v), true);
   }
-  void flags8(const char* n, const uint8_t& v, const FlagsDef& def) { flags(n, "flags8", v, def); }
-  void flags16(const char* n, const uint16_t& v, const FlagsDef& def) { flags(n, "flags16", v, def); }
-  void flags32(const char* n, const uint32_t& v, const FlagsDef& def) { flags(n, "flags32", v, def); }
+  void flags8(const char* n, const uint8_t& v, const FlagsDef& def) { flags_line(n, "flags8", v, def); }
+  void flags16(const char* n, const uint16_t& v, const FlagsDef& def) { flags_line(n, "flags16", v, def); }
+  void flags32(const char* n, const uint32_t& v, const FlagsDef& def) { flags_line(n, "flags32", v, def); }
 
   template <class T>
   void shape(const char* n, const T&) {
@@ -173,16 +173,16 @@ class DescribeWalker {
 
  private:
   template <class I>
-  void integer(const char* n, const char* type, I v) {
+  void integer_line(const char* n, const char* type, I v) {
     line(n, type);
     defaults_.keep(n, std::is_signed_v<I> ? DefaultsSink::Kind::signed_int : DefaultsSink::Kind::unsigned_int,
                    static_cast<uint64_t>(v));
   }
-  void text(const char* n, const char* type, const std::string& v, std::size_t max) {
+  void text_line(const char* n, const char* type, const std::string& v, std::size_t max) {
     line(n, std::string(type) + "(" + std::to_string(max) + ")");
     defaults_.keep_bytes(n, DefaultsSink::Kind::text, v.data(), v.size());
   }
-  void flags(const char* n, const char* type, uint32_t v, const FlagsDef& def) {
+  void flags_line(const char* n, const char* type, uint32_t v, const FlagsDef& def) {
     line(n, std::string(type) + "(" + add_flags(def) + ")");
     defaults_.keep(n, DefaultsSink::Kind::flags, v);
   }
