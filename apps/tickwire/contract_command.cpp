@@ -20,12 +20,11 @@ void register_contract(CLI::App& app) {
   static uint32_t snapshot_rate_hz = 0;
   cmd->add_option("--snapshot-rate", snapshot_rate_hz, "snapshots per second, a divisor of the tick rate (default: the tick rate)");
   cmd->add_option("--forgiveness", policy.input.forgiveness, "1.0: the server's answer always stands");
-  cmd->add_option("--players", policy.bookkeeping.player_count, "current player count (bookkeeping: not in the contract)");
   cmd->callback([] {
     policy.cadence.snapshot_rate_hz = snapshot_rate_hz == 0 ? policy.cadence.tick_rate_hz : snapshot_rate_hz;
     const ContractResolution resolved = resolve_netcode_contract(policy);
     if (!resolved.ok()) {
-      std::fprintf(stderr, "tickwire contract: %s in %.*s\n", std::string(contract_error_name(resolved.issue.error)).c_str(),
+      std::fprintf(stderr, "tickwire contract: %s in %.*s\n", std::string(reason_name(resolved.issue.error)).c_str(),
                    static_cast<int>(resolved.issue.field.size()), resolved.issue.field.data());
       set_exit_code(2);
       return;

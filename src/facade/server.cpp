@@ -31,7 +31,7 @@ struct Server::Parts {
 namespace {
 
 std::string contract_refusal(const ContractIssue& issue) {
-  return "room policy refused: " + std::string(issue.field) + ": " + std::string(contract_error_name(issue.error));
+  return "room policy refused: " + std::string(issue.field) + ": " + std::string(reason_name(issue.error));
 }
 
 // The socket the config names, opened, or the error.

@@ -1,4 +1,4 @@
-// The canonical JSON writer: sorted members, fixed number format, minimal string escaping.
+// The canonical JSON writer: sorted members, ordered arrays, fixed number format, minimal string escaping.
 #include "tickwire/protocol/canonical_json.h"
 
 #include <fmt/format.h>
@@ -58,6 +58,15 @@ void CanonicalJsonObject::string(std::string_view key, std::string_view value) {
 }
 void CanonicalJsonObject::boolean(std::string_view key, bool value) { add(key, value ? "true" : "false"); }
 void CanonicalJsonObject::object(std::string_view key, const CanonicalJsonObject& value) { add(key, value.text()); }
+void CanonicalJsonObject::array(std::string_view key, const std::vector<CanonicalJsonObject>& elements) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (i != 0) out.push_back(',');
+    out += elements[i].text();
+  }
+  out.push_back(']');
+  add(key, std::move(out));
+}
 
 std::string CanonicalJsonObject::text() const {
   std::string out = "{";

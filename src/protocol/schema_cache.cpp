@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/wire_messages.h"
 #include "tickwire/wire/schema_hash.h"
 
 namespace tickwire {
@@ -12,6 +13,9 @@ namespace tickwire {
 SchemaCache::SchemaCache(std::string our_text, std::size_t max_entries)
     : our_text_(std::move(our_text)), our_hash_(wire::hash_schema_text(our_text_)), max_entries_(max_entries) {
   TW_ASSERT(max_entries_ > 0, "a schema cache holds at least one build");
+  // Our registry's shape defaults, so a field only we have keeps its default through a plan.
+  const wire::WireMessages& ours = protocol::protocol_messages();
+  if (our_hash_ == ours.schema_hash()) plan_options_.our_defaults = &ours.shape_defaults();
 }
 
 std::shared_ptr<PeerBuild> SchemaCache::find(const wire::Hash16& hash) {
@@ -27,7 +31,7 @@ std::shared_ptr<PeerBuild> SchemaCache::find(const wire::Hash16& hash) {
 Result<std::shared_ptr<PeerBuild>> SchemaCache::learn(const wire::Hash16& hash, std::string_view text) {
   if (auto known = find(hash)) return known;
   if (!(wire::hash_schema_text(text) == hash)) return Error::schema_malformed;
-  auto plan = wire::WirePlan::build(text, our_text_);
+  auto plan = wire::WirePlan::build(text, our_text_, plan_options_);
   if (!plan.ok()) return plan.error();
   auto build = std::make_shared<PeerBuild>(PeerBuild{hash, std::string(text), std::move(plan).value()});
   if (entries_.size() >= max_entries_) {

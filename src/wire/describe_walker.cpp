@@ -1,4 +1,5 @@
-// Canonical schema text: the lines each field visit produces and the builder that orders them.
+// Canonical schema text: the lines each field visit produces and the builder that orders them;
+// beside it, the non-zero defaults of each shape's sample.
 #include "tickwire/wire/describe_walker.h"
 
 #include <charconv>
@@ -23,6 +24,19 @@ std::string format_number(double v) {
   char buf[64];
   const auto result = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, result.ptr);
+}
+
+void DefaultsSink::keep(const char* field, Kind kind, uint64_t bits, bool even_zero) const {
+  if (builder == nullptr || shape.empty() || (bits == 0 && !even_zero)) return;
+  builder->defaults().add(shape, FieldDefault{field, kind, bits, {}});
+}
+
+void DefaultsSink::keep_bytes(const char* field, Kind kind, const void* data, std::size_t size) const {
+  const auto* bytes = static_cast<const char*>(data);
+  bool zero = true;
+  for (std::size_t i = 0; i < size; ++i) zero = zero && bytes[i] == 0;
+  if (builder == nullptr || shape.empty() || size == 0 || (kind == Kind::bytes16 && zero)) return;
+  builder->defaults().add(shape, FieldDefault{field, kind, 0, std::string(bytes, size)});
 }
 
 void BitDescribeWalker::line(const char* name, const std::string& type) {

@@ -17,6 +17,7 @@ WireMessages::WireMessages(std::vector<MessageEntry> entries) : entries_(std::mo
     entries_[i].describe(builder);
   }
   schema_text_ = builder.text();
+  shape_defaults_ = builder.defaults();
   schema_hash_ = hash_schema_text(schema_text_);
 }
 

@@ -204,6 +204,10 @@ class Builder {
 
 }  // namespace
 
-Result<PlanTables> build_plan_tables(const Schema& peer, const Schema& ours) { return Builder(peer, ours).run(); }
+Result<PlanTables> build_plan_tables(const Schema& peer, const Schema& ours, const ShapeDefaults* our_defaults) {
+  auto tables = Builder(peer, ours).run();
+  if (tables && our_defaults) tables->our_defaults = resolve_shape_defaults(ours, *our_defaults);
+  return tables;
+}
 
 }  // namespace tickwire::wire::detail

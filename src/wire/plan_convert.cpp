@@ -1,6 +1,7 @@
 // Rewriting a peer's value tree into ours through the plan tables, value by value: a value that
-// cannot be carried is left absent (and counted), a union case we lack inside a list element
-// drops the whole entry, token pairs map row to row by token.
+// cannot be carried is left absent (and counted), a field only we have takes our shape's default,
+// a union case we lack inside a list element drops the whole entry, token pairs map row to row by
+// token.
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -102,8 +103,46 @@ class Converter {
       if (m.peer_slot == kNoIndex) continue;
       if (value(m, peer_first + m.peer_slot, first + i, in_element) == Outcome::drop_entry) return Outcome::drop_entry;
     }
+    if (sp.ours_only) default_unpaired(sp, first);
     present_unpaired_blocks(sp, first);
     return Outcome::kept;
+  }
+
+  // Fields only we have keep what our shape holds before a walk, as a typed reader keeps them.
+  void default_unpaired(const ShapePlan& sp, uint32_t first) {
+    if (t_.our_defaults.empty()) return;
+    const ShapeDefaultsPlan& d = t_.our_defaults[static_cast<std::size_t>(sp.ours - our_schema().shapes.data())];
+    for (const SlotDefault& v : d.values)
+      if (sp.slots[v.slot].peer_slot == kNoIndex) set_default(v, first + v.slot);
+    for (const uint32_t slot : d.nested)
+      if (sp.slots[slot].peer_slot == kNoIndex) default_record(first + slot, 0);
+  }
+
+  // A nested shape only we have: a record of its shape's defaults (zero where it has none).
+  void default_record(uint32_t index, unsigned depth) {
+    if (depth >= kMaxNestingDepth || error_ != Error::ok) return;
+    const SchemaField& field = *our(index).field;
+    const SchemaShape& shape = our_schema().shapes[field.ref];
+    const auto slots = static_cast<uint32_t>(shape.slots.size());
+    const uint32_t first = reserve(slots);
+    if (first == kNoIndex) return;
+    for (uint32_t i = 0; i < slots; ++i) our(first + i) = DynNode{shape.slots[i], nullptr, 0, 0, 0, 0, DynKind::absent};
+    our(index) = DynNode{&field, &shape, 0, first, slots, 0, DynKind::record};
+    const ShapeDefaultsPlan& d = t_.our_defaults[field.ref];
+    for (const SlotDefault& v : d.values) set_default(v, first + v.slot);
+    for (const uint32_t slot : d.nested) default_record(first + slot, depth + 1);
+  }
+
+  void set_default(const SlotDefault& v, uint32_t index) {
+    set(index, v.kind, v.bits, v.aux);
+    if (v.kind != DynKind::text && v.kind != DynKind::bytes16) return;
+    const uint32_t offset = ours_.add_text(v.text);
+    if (offset == kNoIndex) {
+      error_ = Error::walk_budget_exceeded;
+      return;
+    }
+    our(index).first = offset;
+    our(index).count = static_cast<uint32_t>(v.text.size());
   }
 
   // A block of ours the peer does not have is on the wire when any member it holds is.

@@ -6,12 +6,14 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 #include "tickwire/wire/dyn_value.h"
 #include "tickwire/wire/schema.h"
+#include "tickwire/wire/shape_defaults.h"
 #include "tickwire/wire/wire_plan.h"
 
 namespace tickwire::wire::detail {
@@ -55,6 +57,23 @@ struct TokensPlan {
   std::vector<uint32_t> to_ours;  // by peer row: our row, or kNoIndex (missing, or kind changed)
 };
 
+// A field of ours and the value our shape holds there before a walk, as a DynTree holds it.
+struct SlotDefault {
+  uint32_t slot = kNoIndex;
+  DynKind kind = DynKind::absent;
+  uint64_t bits = 0;
+  uint32_t aux = 0;  // enum member index, quant grid index
+  std::string text;  // text, bytes16
+};
+
+// One of our shapes' defaults, resolved against our schema: the scalar slots that hold one, and
+// the slots of nested shapes (by value) that do. Members of a sparse set have none: a member the
+// peer did not send keeps its mask bit clear, and with it the value it had.
+struct ShapeDefaultsPlan {
+  std::vector<SlotDefault> values;
+  std::vector<uint32_t> nested;
+};
+
 struct PlanTables {
   std::vector<ShapePlan> shapes;
   std::vector<EnumPlan> enums;
@@ -64,9 +83,14 @@ struct PlanTables {
   std::vector<uint32_t> message_to_ours;  // by peer message index: our message index or kNoIndex
   std::vector<uint32_t> message_plans;    // by peer message index: its ShapePlan or kNoIndex
   std::vector<bool> message_copies;       // by peer message index: layout identical to ours
+  std::vector<ShapeDefaultsPlan> our_defaults;  // by our shape index; empty: every default is zero
 };
 
-Result<PlanTables> build_plan_tables(const Schema& peer, const Schema& ours);
+// `our_defaults` (optional): what our shapes hold before a walk (WireMessages::shape_defaults()).
+Result<PlanTables> build_plan_tables(const Schema& peer, const Schema& ours, const ShapeDefaults* our_defaults);
+
+// Our shapes' defaults resolved against our schema, by shape index (plan_defaults.cpp).
+std::vector<ShapeDefaultsPlan> resolve_shape_defaults(const Schema& ours, const ShapeDefaults& defaults);
 
 // Whether two shapes (of two schemas) lay out identical bytes: same fields, types, caps, and
 // referenced definitions member for member. Names of the shapes themselves may differ.

@@ -28,7 +28,7 @@ Result<WirePlan> WirePlan::build(std::string_view peer_text, std::string_view ou
   if (!ours) return ours.error();
   WirePlan plan(std::make_unique<const Schema>(std::move(*peer)), std::make_unique<const Schema>(std::move(*ours)),
                 options);
-  auto tables = detail::build_plan_tables(*plan.peer_, *plan.ours_);
+  auto tables = detail::build_plan_tables(*plan.peer_, *plan.ours_, options.our_defaults);
   if (!tables) {
     if (diagnostic) *diagnostic = SchemaDiagnostic{tables.error(), 0, "the peer's schema pairs with ours past the plan's caps"};
     return tables.error();

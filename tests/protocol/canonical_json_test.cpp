@@ -1,4 +1,5 @@
-// Canonical JSON: sorted keys whatever the insertion order, a fixed number format, escaping.
+// Canonical JSON: sorted keys whatever the insertion order, arrays in their order, a fixed number
+// format, escaping.
 #include "tickwire/protocol/canonical_json.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +28,18 @@ TEST(CanonicalJson, KeysAreSortedWhateverTheInsertionOrder) {
   outer.integer("neg", -3);
   EXPECT_EQ(outer.text(), R"({"big":18446744073709551615,"inner":{"alpha":"x","mid":true,"zeta":1},"neg":-3})");
   EXPECT_EQ(CanonicalJsonObject{}.text(), "{}");
+}
+
+TEST(CanonicalJson, ArraysKeepTheirOrderAndTheirElementsAreCanonical) {
+  CanonicalJsonObject first;
+  first.integer("z", 2);
+  first.integer("a", 1);
+  CanonicalJsonObject second;
+  second.string("k", "v");
+  CanonicalJsonObject o;
+  o.array("list", {second, first});
+  o.array("empty", {});
+  EXPECT_EQ(o.text(), R"({"empty":[],"list":[{"k":"v"},{"a":1,"z":2}]})");
 }
 
 TEST(CanonicalJson, NumbersHaveOneFixedForm) {

@@ -1,6 +1,5 @@
 // The contract across processes: `tickwire contract`, a separate process, resolves the same policy
-// to the same canonical JSON and hash as this one; a changed tick rate changes the hash in both,
-// a changed player count changes it in neither.
+// to the same canonical JSON and hash as this one; a changed tick rate changes the hash in both.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -22,30 +21,27 @@ std::string hash_line_of(const std::vector<std::string>& args) {
   return at == std::string::npos ? std::string() : out.substr(at + 5, 32);
 }
 
-std::string in_process_hash(uint32_t tick_rate_hz, uint32_t players) {
+std::string in_process_hash(uint32_t tick_rate_hz) {
   RoomPolicy policy;
   policy.identity = {"room-9", "arena", "local", "2.0", "dev", "", ""};
   policy.cadence.tick_rate_hz = tick_rate_hz;
   policy.cadence.snapshot_rate_hz = tick_rate_hz;
-  policy.bookkeeping.player_count = players;
   const ContractResolution resolved = resolve_netcode_contract(policy);
   EXPECT_TRUE(resolved.ok());
   return contract_hash(*resolved.contract).hex();
 }
 
-std::vector<std::string> args(uint32_t tick_rate_hz, uint32_t players) {
+std::vector<std::string> args(uint32_t tick_rate_hz) {
   return {"contract", "--room", "room-9", "--game", "arena", "--content", "2.0", "--tick-rate",
-          std::to_string(tick_rate_hz), "--snapshot-rate", std::to_string(tick_rate_hz), "--players",
-          std::to_string(players)};
+          std::to_string(tick_rate_hz), "--snapshot-rate", std::to_string(tick_rate_hz)};
 }
 
 TEST(ContractAcrossProcesses, IdenticalContentGivesTheIdenticalHashInAnotherProcess) {
-  const std::string here = in_process_hash(60, 4);
-  EXPECT_EQ(hash_line_of(args(60, 4)), here);
-  EXPECT_EQ(hash_line_of(args(60, 31)), here) << "the player count is bookkeeping, not content";
-  const std::string at_30 = hash_line_of(args(30, 4));
+  const std::string here = in_process_hash(60);
+  EXPECT_EQ(hash_line_of(args(60)), here);
+  const std::string at_30 = hash_line_of(args(30));
   EXPECT_NE(at_30, here) << "a changed tick rate is a changed contract";
-  EXPECT_EQ(at_30, in_process_hash(30, 4));
+  EXPECT_EQ(at_30, in_process_hash(30));
 }
 
 }  // namespace

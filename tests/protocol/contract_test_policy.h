@@ -1,4 +1,5 @@
-// The fixed room policy the contract tests pin their canonical JSON and hash against.
+// The fixed room policy the contract tests pin their canonical JSON and hash against: every part
+// set, a few values off their defaults, and a small vocabulary in every list.
 #pragma once
 
 #include "tickwire/protocol/room_policy.h"
@@ -16,8 +17,22 @@ inline RoomPolicy fixed_room_policy() {
   policy.identity.room_template = "duel";
   policy.interpolation.margin_decay_seconds = 2.5;
   policy.input.forgiveness = 0.35;
-  policy.bookkeeping.player_count = 4;
-  policy.bookkeeping.lease_progress = 0.25;
+  policy.interest.pose_radius_m = 24.5;
+  policy.vocabulary.kind(1, "pawn", KindPrecision{}, InterpProfile::standard, true)
+      .kind(2, "crate", KindPrecision{1.0f / 256.0f, 11, 0, true}, InterpProfile::doubled)
+      .entity_flag(0, "grounded", true)
+      .entity_flag(3, "frozen")
+      .object_flag(0, "enabled")
+      .component(2, "mover", 2)
+      .pawn_value("eyeHeight")
+      .button(0, "jump");
+  return policy;
+}
+
+// A policy with its identity set and every other field at its default.
+inline RoomPolicy default_room_policy() {
+  RoomPolicy policy;
+  policy.identity = {"room-1", "tickwire", "local", "1", "dev", "", ""};
   return policy;
 }
 

@@ -1,12 +1,13 @@
 // The netcode contract: identical content gives an identical hash (pinned, so every process and
-// build agrees), a changed tick rate changes it, a changed player count does not; nonsense
-// policies are refused with named errors; a frame with a foreign hash is refused and counted.
+// build agrees), every content field changes it; nonsense policies are refused with named errors
+// at the dotted path of the field; a frame with a foreign hash is refused and counted.
 #include "tickwire/protocol/netcode_contract.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "contract_test_policy.h"
 #include "tickwire/protocol/contract_guard.h"
@@ -15,19 +16,40 @@ namespace tickwire {
 namespace {
 
 constexpr std::string_view kPinnedJson =
-    R"({"budgets":{"client_bytes_per_second":262144,"max_packet_bytes":1200,"max_snapshot_fragments":16,)"
-    R"("snapshot_budget_bytes":9600},"cadence":{"max_catch_up_ticks":4,"snapshot_rate_hz":60,"tick_rate_hz":60,)"
-    R"("ticks_per_snapshot":1},"identity":{"blueprint":"arena.v3","content_version":"1.4.2","deployment":"eu-west",)"
-    R"("environment":"staging","game":"tickwire-arena","room_id":"room-7","room_template":"duel"},)"
-    R"("input":{"forgiveness":0.35,"queue_ticks":12,"starvation_ticks":3},"interpolation":{"auto_margin":true,)"
-    R"("buffer_ticks":16,"delay_snapshot_intervals":2,"delay_ticks":3,"margin_decay_seconds":2.5,)"
-    R"("margin_growth_ticks":1,"max_extrapolation_ms":100,"max_margin_ticks":8},"limits":{"fire_per_second":15,)"
-    R"("interaction_range_m":3,"interactions_per_second":8,"max_rewind_ms":250},"version":1})";
-constexpr std::string_view kPinnedHashHex = "6f141e3bf9034d28268184970b7c57cb";
+    R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
+    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60},)"
+    R"("identity":{"blueprint":"arena.v3","contentVersion":"1.4.2","deployment":"eu-west",)"
+    R"("environment":"staging","game":"tickwire-arena","roomId":"room-7","roomTemplate":"duel"},)"
+    R"("input":{"forgiveness":0.35,"queueTicks":12,"starvationTicks":3},"interest":{"poseRadiusM":24.5,)"
+    R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":16,)"
+    R"("delaySnapshotIntervals":2,"marginDecaySeconds":2.5,"marginGrowthTicks":1,)"
+    R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"interactionRangeM":3,)"
+    R"("interactionsPerSecond":8},"ticksPerSnapshot":1,"version":2,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("name":"jump"}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
+    R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
+    R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
+    R"("positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},"profile":"standard"},{"id":2,)"
+    R"("important":false,"name":"crate","precision":{"fitHistory":true,"positionQuantumM":0.003906,)"
+    R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
+    R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
+    R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
+constexpr std::string_view kPinnedHashHex = "10631dc74dd206ea962a7b2018b10062";
+constexpr std::string_view kDefaultJson =
+    R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
+    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60},"identity":{"blueprint":"",)"
+    R"("contentVersion":"1","deployment":"local","environment":"dev","game":"tickwire",)"
+    R"("roomId":"room-1","roomTemplate":""},"input":{"forgiveness":1,"queueTicks":12,)"
+    R"("starvationTicks":3},"interest":{"poseRadiusM":30,"radiusM":100},"interpDelayTicks":3,)"
+    R"("interpolation":{"autoMargin":true,"bufferTicks":16,"delaySnapshotIntervals":2,)"
+    R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
+    R"("limits":{"interactionRangeM":3,"interactionsPerSecond":8},"ticksPerSnapshot":1,"version":2,)"
+    R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
+    R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
+    R"("pawnValues":[]}})";
 
 NetcodeContract resolve(const RoomPolicy& policy) {
   const ContractResolution resolution = resolve_netcode_contract(policy);
-  EXPECT_TRUE(resolution.ok()) << contract_error_name(resolution.issue.error) << " in " << resolution.issue.field;
+  EXPECT_TRUE(resolution.ok()) << reason_name(resolution.issue.error) << " at " << resolution.issue.field;
   return resolution.contract.value_or(NetcodeContract{});
 }
 
@@ -39,6 +61,11 @@ TEST(NetcodeContract, ResolvesDefaultsAndDerivedValues) {
   EXPECT_EQ(contract.cadence.max_catch_up_ticks, 4u);
   EXPECT_EQ(contract.ticks_per_snapshot, 1u);
   EXPECT_EQ(contract.interp_delay_ticks, 3u);  // two snapshot intervals + one margin tick
+  EXPECT_EQ(contract.budgets.snapshot_budget_bytes, 1000u);
+  EXPECT_EQ(contract.budgets.max_snapshot_fragments, 16u);
+  EXPECT_EQ(contract.interest.radius_m, 100.0);
+  EXPECT_EQ(contract.interest.pose_radius_m, 24.5);
+  EXPECT_EQ(contract.vocabulary, test::fixed_room_policy().vocabulary);
   RoomPolicy twenty = test::fixed_room_policy();
   twenty.cadence.snapshot_rate_hz = 20;
   EXPECT_EQ(resolve(twenty).ticks_per_snapshot, 3u);
@@ -57,10 +84,17 @@ TEST(NetcodeContract, CanonicalJsonAndHashArePinned) {
   EXPECT_EQ(contract_hash(contract), ContractHash::of(json));
 }
 
+// The default contract (only its identity set), pinned: keys are the fields' wire names, nested
+// parts are objects, lists are arrays.
+TEST(NetcodeContract, DefaultContractJsonIsPinned) {
+  EXPECT_EQ(contract_canonical_json(resolve(test::default_room_policy())), kDefaultJson);
+}
+
 TEST(NetcodeContract, IdenticalContentIdenticalHash) {
   const RoomPolicy a = test::fixed_room_policy();
   RoomPolicy b;  // built in another order, same content
-  b.bookkeeping = a.bookkeeping;
+  b.vocabulary = a.vocabulary;
+  b.interest = a.interest;
   b.limits = a.limits;
   b.input = a.input;
   b.identity = a.identity;
@@ -93,18 +127,24 @@ TEST(NetcodeContract, EveryContentFieldChangesTheHash) {
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.input.forgiveness = 0.4; }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.interpolation.auto_margin = false; }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.budgets.snapshot_budget_bytes = 4800; }));
-  EXPECT_TRUE(differs([](RoomPolicy& p) { p.limits.fire_per_second = 10; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.budgets.max_snapshot_fragments = 8; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.limits.interactions_per_second = 10; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.interest.radius_m = 80.0; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.interest.pose_radius_m = 20.0; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.kinds[1].precision.rotation_bits = 12; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.kinds[0].profile = InterpProfile::hug_newest; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.entity_flags[0].claimable = false; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.button(1, "crouch"); }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.pawn_values[0].name = "stance"; }));
 }
 
-TEST(NetcodeContract, VolatileBookkeepingChangesNeitherHashNorRevisionKey) {
-  const RoomPolicy base = test::fixed_room_policy();
-  RoomPolicy busy = base;
-  busy.bookkeeping.player_count = 63;
-  busy.bookkeeping.lease_progress = 0.9;
-  busy.bookkeeping.lease_renewals = 1234;
-  EXPECT_EQ(contract_hash(resolve(base)), contract_hash(resolve(busy)));
-  EXPECT_EQ(contract_revision_key(base), contract_revision_key(busy));
-  EXPECT_EQ(contract_revision_key_json(base), contract_revision_key_json(busy));
+// The policy holds nothing volatile (player counts and lease progress are not policy), so the
+// revision key covers it whole: every part of its table is in the key, under the domain tag.
+TEST(NetcodeContract, RevisionKeyCoversEveryPartOfThePolicy) {
+  const std::string json = contract_revision_key_json(test::fixed_room_policy());
+  for (const char* part : {"identity", "cadence", "interpolation", "input", "budgets", "limits", "interest", "vocabulary"})
+    EXPECT_NE(json.find("\"" + std::string(part) + "\":{"), std::string::npos) << part;
+  EXPECT_EQ(json.find("\"version\""), std::string::npos) << "the key is the policy's, not the resolved contract's";
 }
 
 TEST(NetcodeContract, RevisionKeyIsDomainSeparatedFromTheContractHash) {
@@ -120,52 +160,140 @@ struct Nonsense {
   std::string_view field;
 };
 
-TEST(NetcodeContract, NonsenseIsRefusedWithNamedErrors) {
+void expect_refused(const Nonsense& c) {
+  RoomPolicy policy = test::fixed_room_policy();
+  c.edit(policy);
+  const ContractResolution resolution = resolve_netcode_contract(policy);
+  EXPECT_FALSE(resolution.ok()) << c.what;
+  EXPECT_EQ(resolution.issue.error, c.error) << c.what << ": got " << reason_name(resolution.issue.error);
+  EXPECT_EQ(resolution.issue.field, c.field) << c.what;
+  EXPECT_NE(reason_name(resolution.issue.error), "unknown") << c.what;
+}
+
+// Each field against its own table entry, named by the dotted path of its wire names.
+TEST(NetcodeContract, NonsenseIsRefusedWithNamedErrorsAtItsPath) {
   const Nonsense cases[] = {
-      {"tick rate 0", [](RoomPolicy& p) { p.cadence.tick_rate_hz = 0; }, ContractError::tick_rate_zero,
-       "cadence.tick_rate_hz"},
-      {"tick rate 1000", [](RoomPolicy& p) { p.cadence.tick_rate_hz = 1000; }, ContractError::tick_rate_too_high,
-       "cadence.tick_rate_hz"},
-      {"snapshot 0", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 0; }, ContractError::snapshot_rate_zero,
-       "cadence.snapshot_rate_hz"},
-      {"snapshot above tick", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 120; },
-       ContractError::snapshot_rate_above_tick_rate, "cadence.snapshot_rate_hz"},
-      {"snapshot not a divisor", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 25; },
-       ContractError::snapshot_rate_not_tick_divisor, "cadence.snapshot_rate_hz"},
-      {"catch-up 0", [](RoomPolicy& p) { p.cadence.max_catch_up_ticks = 0; }, ContractError::catch_up_out_of_range,
-       "cadence.max_catch_up_ticks"},
-      {"queue 0", [](RoomPolicy& p) { p.input.queue_ticks = 0; }, ContractError::input_queue_out_of_range,
-       "input.queue_ticks"},
-      {"queue 200", [](RoomPolicy& p) { p.input.queue_ticks = 200; }, ContractError::input_queue_out_of_range,
-       "input.queue_ticks"},
-      {"forgiveness 1.5", [](RoomPolicy& p) { p.input.forgiveness = 1.5; }, ContractError::forgiveness_out_of_range,
+      {"tick rate 0", [](RoomPolicy& p) { p.cadence.tick_rate_hz = 0; }, ContractError::out_of_range,
+       "cadence.tickRateHz"},
+      {"tick rate 1000", [](RoomPolicy& p) { p.cadence.tick_rate_hz = 1000; }, ContractError::out_of_range,
+       "cadence.tickRateHz"},
+      {"snapshot 0", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 0; }, ContractError::out_of_range,
+       "cadence.snapshotRateHz"},
+      {"catch-up 0", [](RoomPolicy& p) { p.cadence.max_catch_up_ticks = 0; }, ContractError::out_of_range,
+       "cadence.maxCatchUpTicks"},
+      {"queue 0", [](RoomPolicy& p) { p.input.queue_ticks = 0; }, ContractError::out_of_range, "input.queueTicks"},
+      {"queue 200", [](RoomPolicy& p) { p.input.queue_ticks = 200; }, ContractError::out_of_range,
+       "input.queueTicks"},
+      {"forgiveness 1.5", [](RoomPolicy& p) { p.input.forgiveness = 1.5; }, ContractError::out_of_range,
        "input.forgiveness"},
       {"forgiveness NaN", [](RoomPolicy& p) { p.input.forgiveness = std::nan(""); }, ContractError::not_finite,
        "input.forgiveness"},
+      {"decay infinite", [](RoomPolicy& p) { p.interpolation.margin_decay_seconds = INFINITY; },
+       ContractError::not_finite, "interpolation.marginDecaySeconds"},
       {"empty room", [](RoomPolicy& p) { p.identity.room_id.clear(); }, ContractError::field_empty,
-       "identity.room_id"},
+       "identity.roomId"},
       {"long game", [](RoomPolicy& p) { p.identity.game.assign(200, 'g'); }, ContractError::field_too_long,
        "identity.game"},
       {"control byte", [](RoomPolicy& p) { p.identity.environment = "prod\n"; }, ContractError::field_not_printable,
        "identity.environment"},
-      {"packet 4000", [](RoomPolicy& p) { p.budgets.max_packet_bytes = 4000; }, ContractError::budget_out_of_range,
-       "budgets.max_packet_bytes"},
-      {"snapshot budget past fragments", [](RoomPolicy& p) { p.budgets.snapshot_budget_bytes = 16 * 1200 + 1; },
-       ContractError::budget_out_of_range, "budgets.snapshot_budget_bytes"},
-      {"fire 0", [](RoomPolicy& p) { p.limits.fire_per_second = 0; }, ContractError::limit_out_of_range,
-       "limits.fire_per_second"},
-      {"delay beyond ring", [](RoomPolicy& p) { p.interpolation.buffer_ticks = 8; },
-       ContractError::interpolation_delay_exceeds_buffer, "interpolation.buffer_ticks"},
+      {"high byte", [](RoomPolicy& p) { p.identity.blueprint = "caf\xc3\xa9"; }, ContractError::field_not_printable,
+       "identity.blueprint"},
+      {"fragments 0", [](RoomPolicy& p) { p.budgets.max_snapshot_fragments = 0; }, ContractError::out_of_range,
+       "budgets.maxSnapshotFragments"},
+      {"fragments 17", [](RoomPolicy& p) { p.budgets.max_snapshot_fragments = 17; }, ContractError::out_of_range,
+       "budgets.maxSnapshotFragments"},
+      {"budget 63", [](RoomPolicy& p) { p.budgets.snapshot_budget_bytes = 63; }, ContractError::out_of_range,
+       "budgets.snapshotBudgetBytes"},
+      {"client rate below a packet", [](RoomPolicy& p) { p.budgets.client_bytes_per_second = 1199; },
+       ContractError::out_of_range, "budgets.clientBytesPerSecond"},
+      {"interactions 0", [](RoomPolicy& p) { p.limits.interactions_per_second = 0; }, ContractError::out_of_range,
+       "limits.interactionsPerSecond"},
+      {"radius 0.5", [](RoomPolicy& p) { p.interest.radius_m = 0.5; }, ContractError::out_of_range,
+       "interest.radiusM"},
+      {"pose radius negative", [](RoomPolicy& p) { p.interest.pose_radius_m = -1.0; }, ContractError::out_of_range,
+       "interest.poseRadiusM"},
   };
-  for (const Nonsense& c : cases) {
-    RoomPolicy policy = test::fixed_room_policy();
-    c.edit(policy);
-    const ContractResolution resolution = resolve_netcode_contract(policy);
-    EXPECT_FALSE(resolution.ok()) << c.what;
-    EXPECT_EQ(resolution.issue.error, c.error) << c.what << ": got " << contract_error_name(resolution.issue.error);
-    EXPECT_EQ(resolution.issue.field, c.field) << c.what;
-    EXPECT_NE(contract_error_name(resolution.issue.error), "unknown") << c.what;
-  }
+  for (const Nonsense& c : cases) expect_refused(c);
+}
+
+// The rules between fields, each by name.
+TEST(NetcodeContract, CrossFieldRulesAreRefusedByName) {
+  const Nonsense cases[] = {
+      {"snapshot above tick", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 120; },
+       ContractError::snapshot_rate_above_tick_rate, "cadence.snapshotRateHz"},
+      {"snapshot not a divisor", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 25; },
+       ContractError::snapshot_rate_not_tick_divisor, "cadence.snapshotRateHz"},
+      {"margin past the buffer", [](RoomPolicy& p) { p.interpolation.max_margin_ticks = 17; },
+       ContractError::margin_exceeds_buffer, "interpolation.maxMarginTicks"},
+      {"delay beyond ring", [](RoomPolicy& p) { p.interpolation.buffer_ticks = 8; },
+       ContractError::interpolation_delay_exceeds_buffer, "interpolation.bufferTicks"},
+      {"budget past its fragments", [](RoomPolicy& p) {
+         p.budgets.max_snapshot_fragments = 2;
+         p.budgets.snapshot_budget_bytes = 2 * 1200 + 1;
+       },
+       ContractError::snapshot_budget_exceeds_fragments, "budgets.snapshotBudgetBytes"},
+      {"pose lane wider than interest", [](RoomPolicy& p) { p.interest.pose_radius_m = 150.0; },
+       ContractError::pose_radius_exceeds_radius, "interest.poseRadiusM"},
+  };
+  for (const Nonsense& c : cases) expect_refused(c);
+}
+
+// The vocabulary's rules, each refused by name at the element it was found in. Registration
+// asserts most of these; a vocabulary built by hand or received on the wire is checked here.
+TEST(NetcodeContract, VocabularyRulesAreRefusedByName) {
+  const Nonsense cases[] = {
+      {"kind id 0", [](RoomPolicy& p) { p.vocabulary.kinds[0].id = 0; }, ContractError::out_of_range,
+       "vocabulary.kinds[0].id"},
+      {"duplicate kind id", [](RoomPolicy& p) { p.vocabulary.kinds[1].id = 1; }, ContractError::vocabulary_duplicate,
+       "vocabulary.kinds[1].id"},
+      {"kinds out of order", [](RoomPolicy& p) { std::swap(p.vocabulary.kinds[0], p.vocabulary.kinds[1]); },
+       ContractError::vocabulary_unordered, "vocabulary.kinds[1].id"},
+      {"duplicate kind name", [](RoomPolicy& p) { p.vocabulary.kinds[1].name = "pawn"; },
+       ContractError::vocabulary_duplicate, "vocabulary.kinds[1].name"},
+      {"empty name", [](RoomPolicy& p) { p.vocabulary.kinds[0].name.clear(); }, ContractError::field_empty,
+       "vocabulary.kinds[0].name"},
+      {"name of 33 bytes", [](RoomPolicy& p) { p.vocabulary.components[0].name.assign(33, 'c'); },
+       ContractError::field_too_long, "vocabulary.components[0].name"},
+      {"unprintable name", [](RoomPolicy& p) { p.vocabulary.buttons[0].name = "ju\tmp"; },
+       ContractError::field_not_printable, "vocabulary.buttons[0].name"},
+      {"quantum 0", [](RoomPolicy& p) { p.vocabulary.kinds[1].precision.position_quantum_m = 0.0f; },
+       ContractError::out_of_range, "vocabulary.kinds[1].precision.positionQuantumM"},
+      {"quantum NaN", [](RoomPolicy& p) { p.vocabulary.objects.position_quantum_m = std::nanf(""); },
+       ContractError::not_finite, "vocabulary.objects.positionQuantumM"},
+      {"rotation bits 8", [](RoomPolicy& p) { p.vocabulary.kinds[0].precision.rotation_bits = 8; },
+       ContractError::out_of_range, "vocabulary.kinds[0].precision.rotationBits"},
+      {"rotation bits 16", [](RoomPolicy& p) { p.vocabulary.objects.rotation_bits = 16; },
+       ContractError::out_of_range, "vocabulary.objects.rotationBits"},
+      {"rotation steps 100", [](RoomPolicy& p) { p.vocabulary.kinds[1].precision.rotation_steps = 100; },
+       ContractError::out_of_range, "vocabulary.kinds[1].precision.rotationSteps"},
+      {"rotation steps 16384", [](RoomPolicy& p) { p.vocabulary.objects.rotation_steps = 16384; },
+       ContractError::out_of_range, "vocabulary.objects.rotationSteps"},
+      {"unknown profile", [](RoomPolicy& p) { p.vocabulary.kinds[0].profile = InterpProfile::count_; },
+       ContractError::out_of_range, "vocabulary.kinds[0].profile"},
+      {"flag bit 8", [](RoomPolicy& p) { p.vocabulary.entity_flags[1].bit = 8; }, ContractError::out_of_range,
+       "vocabulary.entityFlags[1].bit"},
+      {"duplicate flag bit", [](RoomPolicy& p) { p.vocabulary.entity_flags[1].bit = 0; },
+       ContractError::vocabulary_duplicate, "vocabulary.entityFlags[1].bit"},
+      {"duplicate flag name", [](RoomPolicy& p) { p.vocabulary.entity_flags[1].name = "grounded"; },
+       ContractError::vocabulary_duplicate, "vocabulary.entityFlags[1].name"},
+      {"duplicate object flag bit", [](RoomPolicy& p) { p.vocabulary.object_flags.push_back(FlagDef{0, "hidden"}); },
+       ContractError::vocabulary_duplicate, "vocabulary.objectFlags[1].bit"},
+      {"component wire id 0", [](RoomPolicy& p) { p.vocabulary.components[0].wire_id = 0; },
+       ContractError::out_of_range, "vocabulary.components[0].wireId"},
+      {"components out of order", [](RoomPolicy& p) { p.vocabulary.components.push_back(ComponentDef{1, "light", 1}); },
+       ContractError::vocabulary_unordered, "vocabulary.components[1].wireId"},
+      {"five channels", [](RoomPolicy& p) { p.vocabulary.components[0].channels = 5; }, ContractError::out_of_range,
+       "vocabulary.components[0].channels"},
+      {"five pawn values", [](RoomPolicy& p) { p.vocabulary.pawn_values.resize(5, PawnValueDef{"v"}); },
+       ContractError::list_too_long, "vocabulary.pawnValues"},
+      {"duplicate pawn value", [](RoomPolicy& p) { p.vocabulary.pawn_values.push_back(PawnValueDef{"eyeHeight"}); },
+       ContractError::vocabulary_duplicate, "vocabulary.pawnValues[1].name"},
+      {"nine buttons", [](RoomPolicy& p) { p.vocabulary.buttons.resize(9, ButtonDef{0, "b"}); },
+       ContractError::list_too_long, "vocabulary.buttons"},
+      {"button bit 9", [](RoomPolicy& p) { p.vocabulary.buttons[0].bit = 9; }, ContractError::out_of_range,
+       "vocabulary.buttons[0].bit"},
+  };
+  for (const Nonsense& c : cases) expect_refused(c);
 }
 
 TEST(NetcodeContract, AReceivedContractWithInconsistentDerivedFieldsIsRefused) {
@@ -174,9 +302,18 @@ TEST(NetcodeContract, AReceivedContractWithInconsistentDerivedFieldsIsRefused) {
   NetcodeContract wrong_delay = contract;
   wrong_delay.interp_delay_ticks = 1;
   EXPECT_EQ(validate_netcode_contract(wrong_delay).error, ContractError::derived_value_mismatch);
+  EXPECT_EQ(validate_netcode_contract(wrong_delay).field, "interpDelayTicks");
+  NetcodeContract wrong_ratio = contract;
+  wrong_ratio.ticks_per_snapshot = 2;
+  EXPECT_EQ(validate_netcode_contract(wrong_ratio).error, ContractError::derived_value_mismatch);
+  EXPECT_EQ(validate_netcode_contract(wrong_ratio).field, "ticksPerSnapshot");
   NetcodeContract future = contract;
   future.version = kNetcodeContractVersion + 1;
   EXPECT_EQ(validate_netcode_contract(future).error, ContractError::unsupported_version);
+  EXPECT_EQ(validate_netcode_contract(future).field, "version");
+  NetcodeContract bad_vocabulary = contract;
+  bad_vocabulary.vocabulary.kinds[1].id = 1;
+  EXPECT_EQ(validate_netcode_contract(bad_vocabulary).error, ContractError::vocabulary_duplicate);
 }
 
 // Our contract's hash and that of a room at another tick rate.

@@ -69,6 +69,13 @@ RecordBatch sample_records() {
 RoomWelcome sample_welcome() {
   RoomPolicy policy;
   policy.identity = {"arena-7", "tickwire-test", "local", "content-12", "dev", "", ""};
+  policy.vocabulary.kind(1, "pawn", KindPrecision{}, InterpProfile::standard, true)
+      .kind(2, "crate", KindPrecision{1.0f / 256.0f, 11, 0, true}, InterpProfile::doubled)
+      .entity_flag(0, "grounded", true)
+      .object_flag(1, "hidden")
+      .component(2, "mover", 2)
+      .pawn_value("eyeHeight")
+      .button(0, "jump");
   auto resolved = resolve_netcode_contract(policy);
   TW_ASSERT(resolved.ok(), "the sample policy resolves");
   RoomWelcome welcome;

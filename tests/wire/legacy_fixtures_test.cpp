@@ -39,12 +39,19 @@ TEST(LegacyWireFixtures, V0SetIsFrozen) {
 
 std::string v0_schema_text() { return test::read_file_text(v0_dir() / "schema.txt"); }
 
-// Reads one v0 packet through a plan built from the v0 schema text alone, then decodes the result
-// with today's typed codec.
-template <class M>
-M read_v0(const std::string& file, bool copy_unchanged = true) {
+// The plan a session builds (SchemaCache): the v0 text alone on the peer's side, our registry's
+// text and shape defaults on ours.
+wire::PlanOptions session_plan_options(bool copy_unchanged) {
   wire::PlanOptions options;
   options.copy_unchanged = copy_unchanged;
+  options.our_defaults = &protocol::protocol_messages().shape_defaults();
+  return options;
+}
+
+// Reads one v0 packet through a session's plan, then decodes the result with today's typed codec.
+template <class M>
+M read_v0(const std::string& file, bool copy_unchanged = true) {
+  const wire::PlanOptions options = session_plan_options(copy_unchanged);
   auto plan = wire::WirePlan::build(v0_schema_text(), protocol::protocol_messages().schema_text(), options);
   EXPECT_TRUE(plan.ok());
   const auto packet = test::read_file_bytes(v0_dir() / file);
@@ -62,7 +69,7 @@ M read_v0(const std::string& file, bool copy_unchanged = true) {
 TEST(LegacyWireFixtures, EveryV0PacketReadsThroughAPlan) {
   for (bool copy_unchanged : {true, false}) {
     auto plan = wire::WirePlan::build(v0_schema_text(), protocol::protocol_messages().schema_text(),
-                                      wire::PlanOptions{copy_unchanged});
+                                      session_plan_options(copy_unchanged));
     ASSERT_TRUE(plan.ok());
     for (const auto& s : test::legacy_v0_samples()) {
       SCOPED_TRACE(s.file);

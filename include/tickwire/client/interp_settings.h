@@ -11,7 +11,7 @@
 #include "tickwire/clock/jitter_margin.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/protocol/netcode_contract.h"
-#include "tickwire/protocol/vocabulary.h"
+#include "tickwire/protocol/vocabulary.h"  // InterpProfile
 
 namespace tickwire {
 

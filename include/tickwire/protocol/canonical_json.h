@@ -1,7 +1,8 @@
 // Canonical JSON for hashing: the same content always renders to the same bytes. Members are
-// sorted by their key's bytes, there is no whitespace, integers are plain decimal, and a
-// non-integer number is rounded to 6 decimal places (correctly rounded, locale-free) with trailing
-// zeros and a trailing point removed and "-0" written "0"; non-finite numbers are refused.
+// sorted by their key's bytes, array elements keep their order, there is no whitespace, integers
+// are plain decimal, and a non-integer number is rounded to 6 decimal places (correctly rounded,
+// locale-free) with trailing zeros and a trailing point removed and "-0" written "0"; non-finite
+// numbers are refused.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tickwire {
 
@@ -25,6 +27,8 @@ class CanonicalJsonObject {
   void string(std::string_view key, std::string_view value);
   void boolean(std::string_view key, bool value);
   void object(std::string_view key, const CanonicalJsonObject& value);
+  // An array of objects, in the order given, e.g. "k":[{"a":1},{"a":2}] ("k":[] when empty).
+  void array(std::string_view key, const std::vector<CanonicalJsonObject>& elements);
 
   // The canonical text, e.g. {"a":1,"b":{"c":"x"}}.
   std::string text() const;

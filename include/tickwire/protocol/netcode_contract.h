@@ -1,7 +1,8 @@
 // The netcode contract (seed 003, "The contract is the interface"): one versioned, validated
 // record resolved per room from its policy, telling every client how to predict, interpolate,
-// reconcile and budget. Its canonical JSON is hashed to 16 bytes; the revision key fingerprints
-// the policy's identity and content, never its volatile bookkeeping.
+// reconcile, budget and which vocabulary the game speaks. Its field table is the one statement of
+// it: the wire, the canonical JSON (hashed to 16 bytes), the validation and the revision key (the
+// policy's identity and content) are walks of it.
 #pragma once
 
 #include <cstdint>
@@ -9,12 +10,14 @@
 #include <string>
 #include <string_view>
 
+#include "tickwire/protocol/contract_error.h"
+#include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/room_policy.h"
 
 namespace tickwire {
 
-inline constexpr uint32_t kNetcodeContractVersion = 1;
+inline constexpr uint32_t kNetcodeContractVersion = 2;  // 2: interest, vocabulary; unread fields gone
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;
@@ -34,49 +37,18 @@ struct NetcodeContract {
   static constexpr std::string_view wire_name = "NetcodeContract";
   template <class W>
   void fields(W& w) {
-    w.u32("version", version);
+    contract_u32(w, "version", version, kNetcodeContractVersion, kNetcodeContractVersion);
     w.shape("identity", identity);
     w.shape("cadence", cadence);
-    w.u32("ticksPerSnapshot", ticks_per_snapshot);
+    contract_u32(w, "ticksPerSnapshot", ticks_per_snapshot, 1, kContractMaxTickRateHz);
     w.shape("interpolation", interpolation);
-    w.u32("interpDelayTicks", interp_delay_ticks);
+    contract_u32(w, "interpDelayTicks", interp_delay_ticks, 1, kContractMaxInterpBufferTicks);
     w.shape("input", input);
     w.shape("budgets", budgets);
     w.shape("limits", limits);
+    w.shape("interest", interest);
+    w.shape("vocabulary", vocabulary);
   }
-};
-
-enum class ContractError : uint8_t {
-  ok = 0,
-  unsupported_version,
-  field_empty,
-  field_too_long,
-  field_not_printable,  // outside printable ASCII
-  not_finite,
-  tick_rate_zero,
-  tick_rate_too_high,
-  snapshot_rate_zero,
-  snapshot_rate_above_tick_rate,
-  snapshot_rate_not_tick_divisor,
-  catch_up_out_of_range,
-  input_queue_out_of_range,
-  starvation_out_of_range,
-  forgiveness_out_of_range,
-  interpolation_out_of_range,
-  interpolation_delay_exceeds_buffer,
-  budget_out_of_range,
-  limit_out_of_range,
-  derived_value_mismatch,  // a received contract whose derived fields disagree with its inputs
-  count_,
-};
-
-std::string_view contract_error_name(ContractError error);
-
-// The first thing wrong with a policy or contract, and the field it was found in.
-struct ContractIssue {
-  ContractError error = ContractError::ok;
-  std::string_view field;
-  bool ok() const { return error == ContractError::ok; }
 };
 
 struct ContractResolution {
@@ -95,8 +67,8 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy);
 std::string contract_canonical_json(const NetcodeContract& contract);
 ContractHash contract_hash(const NetcodeContract& contract);
 
-// The revision (cache) key: BLAKE2b-128 over the canonical JSON of the policy's identity and
-// content coordinates (every field but RoomBookkeeping), under its own domain tag.
+// The revision (cache) key: BLAKE2b-128 over the canonical JSON of the whole policy (its identity
+// and content; a policy holds nothing volatile), under its own domain tag.
 std::string contract_revision_key_json(const RoomPolicy& policy);
 ContractHash contract_revision_key(const RoomPolicy& policy);
 

@@ -1,7 +1,7 @@
 // RoomPolicy: what a room is configured with, the input the netcode contract is resolved from.
-// Identity and content coordinates, cadence, interpolation defaults, the input queue, forgiveness,
-// byte budgets and interaction/fire limits are contract material; RoomBookkeeping (player count,
-// lease progress) is volatile and by construction never reaches the contract or its revision key.
+// Each part states its fields once, in its field table: the wire form (RoomWelcome carries the
+// resolved parts), each number's range, each string's cap and each list's cap (contract_fields.h).
+// Everything here is contract material; nothing volatile (player counts, lease progress) lives here.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/vocabulary.h"
 
 namespace tickwire {
@@ -16,16 +18,29 @@ namespace tickwire {
 // Defaults and ranges a policy is resolved and validated against.
 inline constexpr uint32_t kContractDefaultTickRateHz = 60;
 inline constexpr uint32_t kContractMaxTickRateHz = 240;
-inline constexpr uint32_t kContractDefaultMaxCatchUpTicks = 4;
+inline constexpr uint32_t kContractDefaultMaxCatchUpTicks = protocol::MaxCatchUpTicks;
 inline constexpr uint32_t kContractMaxCatchUpTicksCap = 16;
-inline constexpr uint32_t kContractDefaultInputQueueTicks = 12;
+inline constexpr uint32_t kContractDefaultInputQueueTicks = protocol::InputQueueTicks;
 inline constexpr uint32_t kContractMaxInputQueueTicks = 64;  // the signed queue-depth byte must hold it
-inline constexpr uint32_t kContractDefaultStarvationTicks = 3;
+inline constexpr uint32_t kContractDefaultStarvationTicks = protocol::StarvationRepeatTicks;
+inline constexpr uint32_t kContractMaxStarvationTicks = 60;
+inline constexpr double kContractMaxDelaySnapshotIntervals = 16.0;
 inline constexpr uint32_t kContractDefaultInterpBufferTicks = 16;
+inline constexpr uint32_t kContractMinInterpBufferTicks = 2;
 inline constexpr uint32_t kContractMaxInterpBufferTicks = 256;
-inline constexpr uint32_t kContractMaxPacketBytes = 1200;
-inline constexpr uint32_t kContractMinPacketBytes = 256;
-inline constexpr uint32_t kContractMaxSnapshotFragments = 16;
+inline constexpr double kContractMaxMarginGrowthTicks = 64.0;
+inline constexpr double kContractMinMarginDecaySeconds = 0.001;
+inline constexpr double kContractMaxMarginDecaySeconds = 3600.0;
+inline constexpr uint32_t kContractMaxExtrapolationMs = 1000;
+inline constexpr uint32_t kContractDefaultSnapshotBudgetBytes = 1000;  // one message, a tenth of it spare
+inline constexpr uint32_t kContractMinSnapshotBudgetBytes = 64;
+inline constexpr uint32_t kContractMaxClientBytesPerSecond = 100'000'000;
+inline constexpr double kContractMinInteractionRangeM = 0.01;
+inline constexpr double kContractMaxInteractionRangeM = 1000.0;
+inline constexpr uint32_t kContractMaxInteractionsPerSecond = 1000;
+inline constexpr uint32_t kContractMaxRelaysPerSecond = 10'000;
+inline constexpr double kContractMinInterestRadiusM = 1.0;
+inline constexpr double kContractMaxInterestRadiusM = 100'000.0;
 inline constexpr std::size_t kContractMaxStringBytes = 128;
 
 // Who and what the room is: the identity and content coordinates.
@@ -41,13 +56,14 @@ struct RoomIdentity {
   static constexpr std::string_view wire_name = "RoomIdentity";
   template <class W>
   void fields(W& w) {
-    w.str8("roomId", room_id, kContractMaxStringBytes);
-    w.str8("game", game, kContractMaxStringBytes);
-    w.str8("deployment", deployment, kContractMaxStringBytes);
-    w.str8("contentVersion", content_version, kContractMaxStringBytes);
-    w.str8("environment", environment, kContractMaxStringBytes);
-    w.str8("blueprint", blueprint, kContractMaxStringBytes);
-    w.str8("roomTemplate", room_template, kContractMaxStringBytes);
+    constexpr std::size_t cap = kContractMaxStringBytes;
+    contract_str8(w, "roomId", room_id, cap, Presence::required);
+    contract_str8(w, "game", game, cap, Presence::required);
+    contract_str8(w, "deployment", deployment, cap, Presence::required);
+    contract_str8(w, "contentVersion", content_version, cap, Presence::required);
+    contract_str8(w, "environment", environment, cap, Presence::required);
+    contract_str8(w, "blueprint", blueprint, cap, Presence::optional);
+    contract_str8(w, "roomTemplate", room_template, cap, Presence::optional);
   }
 };
 
@@ -59,9 +75,9 @@ struct CadencePolicy {
   static constexpr std::string_view wire_name = "CadencePolicy";
   template <class W>
   void fields(W& w) {
-    w.u32("tickRateHz", tick_rate_hz);
-    w.u32("snapshotRateHz", snapshot_rate_hz);
-    w.u32("maxCatchUpTicks", max_catch_up_ticks);
+    contract_u32(w, "tickRateHz", tick_rate_hz, 1, kContractMaxTickRateHz);
+    contract_u32(w, "snapshotRateHz", snapshot_rate_hz, 1, kContractMaxTickRateHz);  // and divides the tick rate
+    contract_u32(w, "maxCatchUpTicks", max_catch_up_ticks, 1, kContractMaxCatchUpTicksCap);
   }
 };
 
@@ -77,13 +93,15 @@ struct InterpolationPolicy {
   static constexpr std::string_view wire_name = "InterpolationPolicy";
   template <class W>
   void fields(W& w) {
-    w.f64("delaySnapshotIntervals", delay_snapshot_intervals);
-    w.u32("bufferTicks", buffer_ticks);
-    w.f64("marginGrowthTicks", margin_growth_ticks);
-    w.f64("maxMarginTicks", max_margin_ticks);
-    w.f64("marginDecaySeconds", margin_decay_seconds);
+    contract_f64(w, "delaySnapshotIntervals", delay_snapshot_intervals, 0.0, kContractMaxDelaySnapshotIntervals);
+    contract_u32(w, "bufferTicks", buffer_ticks, kContractMinInterpBufferTicks, kContractMaxInterpBufferTicks);
+    contract_f64(w, "marginGrowthTicks", margin_growth_ticks, 0.0, kContractMaxMarginGrowthTicks);
+    // At most bufferTicks, and the delay plus this margin must fit the buffer (contract rules).
+    contract_f64(w, "maxMarginTicks", max_margin_ticks, 0.0, kContractMaxInterpBufferTicks);
+    contract_f64(w, "marginDecaySeconds", margin_decay_seconds, kContractMinMarginDecaySeconds,
+                 kContractMaxMarginDecaySeconds);
     w.boolean("autoMargin", auto_margin);
-    w.u32("maxExtrapolationMs", max_extrapolation_ms);
+    contract_u32(w, "maxExtrapolationMs", max_extrapolation_ms, 0, kContractMaxExtrapolationMs);
   }
 };
 
@@ -95,61 +113,60 @@ struct InputPolicy {
   static constexpr std::string_view wire_name = "InputPolicy";
   template <class W>
   void fields(W& w) {
-    w.u32("queueTicks", queue_ticks);
-    w.u32("starvationTicks", starvation_ticks);
-    w.f64("forgiveness", forgiveness);
+    contract_u32(w, "queueTicks", queue_ticks, 1, kContractMaxInputQueueTicks);
+    contract_u32(w, "starvationTicks", starvation_ticks, 0, kContractMaxStarvationTicks);
+    contract_f64(w, "forgiveness", forgiveness, 0.0, 1.0);
   }
 };
 
+// What a client's snapshots may cost. A packet's size is the transport's cap (protocol::
+// MaxPacketBytes), not a policy; the snapshot budget is at most that many bytes per fragment.
 struct ByteBudgets {
-  uint32_t max_packet_bytes = kContractMaxPacketBytes;
-  uint32_t max_snapshot_fragments = kContractMaxSnapshotFragments;
-  uint32_t snapshot_budget_bytes = 1000;
+  uint32_t max_snapshot_fragments = protocol::MaxSnapshotFragments;
+  uint32_t snapshot_budget_bytes = kContractDefaultSnapshotBudgetBytes;
   uint32_t client_bytes_per_second = 256 * 1024;
 
   static constexpr std::string_view wire_name = "ByteBudgets";
   template <class W>
   void fields(W& w) {
-    w.u32("maxPacketBytes", max_packet_bytes);
-    w.u32("maxSnapshotFragments", max_snapshot_fragments);
-    w.u32("snapshotBudgetBytes", snapshot_budget_bytes);
-    w.u32("clientBytesPerSecond", client_bytes_per_second);
+    contract_u32(w, "maxSnapshotFragments", max_snapshot_fragments, 1, protocol::MaxSnapshotFragments);
+    // At most MaxPacketBytes x maxSnapshotFragments (contract rules).
+    contract_u32(w, "snapshotBudgetBytes", snapshot_budget_bytes, kContractMinSnapshotBudgetBytes,
+                 protocol::MaxSnapshotBytes);
+    contract_u32(w, "clientBytesPerSecond", client_bytes_per_second, protocol::MaxPacketBytes,
+                 kContractMaxClientBytesPerSecond);
   }
 };
 
-struct InterestPolicy {
-  double radius_m = 100.0;
-  double pose_radius_m = 30.0;
-  static constexpr std::string_view wire_name = "InterestPolicy";
-  template <class W>
-  void fields(W& w) {
-    w.f64("radiusM", radius_m);
-    w.f64("poseRadiusM", pose_radius_m);
-  }
-};
-
+// What a client may ask of the room, per session: interactions (a use) and game messages relayed
+// to another client (seed 002's SendTo), each a token bucket of this many per second.
 struct InteractionLimits {
   double interaction_range_m = 3.0;
   uint32_t interactions_per_second = 8;
   uint32_t relays_per_second = 60;
-  uint32_t fire_per_second = 15;
-  uint32_t max_rewind_ms = 250;  // how far back a hit may be judged
 
   static constexpr std::string_view wire_name = "InteractionLimits";
   template <class W>
   void fields(W& w) {
-    w.f64("interactionRangeM", interaction_range_m);
-    w.u32("interactionsPerSecond", interactions_per_second);
-    w.u32("firePerSecond", fire_per_second);
-    w.u32("maxRewindMs", max_rewind_ms);
+    contract_f64(w, "interactionRangeM", interaction_range_m, kContractMinInteractionRangeM,
+                 kContractMaxInteractionRangeM);
+    contract_u32(w, "interactionsPerSecond", interactions_per_second, 1, kContractMaxInteractionsPerSecond);
+    contract_u32(w, "relaysPerSecond", relays_per_second, 1, kContractMaxRelaysPerSecond);
   }
 };
 
-// Volatile bookkeeping: changes while the room runs and must never change its contract.
-struct RoomBookkeeping {
-  uint32_t player_count = 0;
-  double lease_progress = 0.0;  // share of the owner lease's term elapsed
-  uint64_t lease_renewals = 0;
+// Who sees what: a client is sent the entities within `radius_m` of its pawn, and the pose lane
+// carries transforms within `pose_radius_m` (never wider than the interest radius).
+struct InterestPolicy {
+  double radius_m = 100.0;
+  double pose_radius_m = 30.0;
+
+  static constexpr std::string_view wire_name = "InterestPolicy";
+  template <class W>
+  void fields(W& w) {
+    contract_f64(w, "radiusM", radius_m, kContractMinInterestRadiusM, kContractMaxInterestRadiusM);
+    contract_f64(w, "poseRadiusM", pose_radius_m, 0.0, kContractMaxInterestRadiusM);  // and <= radiusM
+  }
 };
 
 struct RoomPolicy {
@@ -161,7 +178,19 @@ struct RoomPolicy {
   InteractionLimits limits;
   InterestPolicy interest;
   GameVocabulary vocabulary;
-  RoomBookkeeping bookkeeping;
+
+  // Not on the wire: the table the revision key and validate_room_policy walk.
+  template <class W>
+  void fields(W& w) {
+    w.shape("identity", identity);
+    w.shape("cadence", cadence);
+    w.shape("interpolation", interpolation);
+    w.shape("input", input);
+    w.shape("budgets", budgets);
+    w.shape("limits", limits);
+    w.shape("interest", interest);
+    w.shape("vocabulary", vocabulary);
+  }
 };
 
 }  // namespace tickwire

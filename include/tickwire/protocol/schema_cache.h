@@ -29,7 +29,8 @@ struct PeerBuild {
 
 class SchemaCache {
  public:
-  // `our_text` is this build's canonical schema text (protocol_messages().schema_text()).
+  // `our_text` is this build's canonical schema text (protocol_messages().schema_text(); plans
+  // then keep that registry's shape defaults for the fields only this build has).
   explicit SchemaCache(std::string our_text, std::size_t max_entries = kSchemaCacheMaxEntries);
 
   const wire::Hash16& our_hash() const { return our_hash_; }
@@ -58,6 +59,7 @@ class SchemaCache {
  private:
   std::string our_text_;
   wire::Hash16 our_hash_;
+  wire::PlanOptions plan_options_;
   std::size_t max_entries_;
   std::list<std::shared_ptr<PeerBuild>> entries_;  // most recently used first
   std::vector<wire::Hash16> in_flight_;            // at most max_entries_ hashes

@@ -8,12 +8,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tickwire/protocol/constants.h"
+#include "tickwire/protocol/contract_fields.h"
+#include "tickwire/wire/types.h"
 
 namespace tickwire {
 
@@ -22,6 +25,12 @@ inline constexpr std::size_t kVocabularyMaxKinds = 255;       // ids 1..255 (0 m
 inline constexpr std::size_t kVocabularyMaxComponents = 255;  // wire ids 1..255
 inline constexpr std::size_t kVocabularyFlagBits = 8;         // entity flags, object flags, buttons
 inline constexpr std::size_t kVocabularyMaxPawnValues = protocol::MaxPawnValues;
+inline constexpr double kVocabularyMinQuantumM = std::numeric_limits<float>::denorm_min();  // the least float > 0
+inline constexpr double kVocabularyMaxQuantumM = std::numeric_limits<float>::max();
+inline constexpr uint8_t kVocabularyMinRotationBits = 9;
+inline constexpr uint8_t kVocabularyMaxRotationBits = 15;
+inline constexpr uint16_t kVocabularyMinRotationSteps = 255;  // when set (0: rotation_bits decides)
+inline constexpr uint16_t kVocabularyMaxRotationSteps = 16383;
 
 // How far behind the newest snapshot an entity is drawn (seed 003's per-entity profiles).
 enum class InterpProfile : uint8_t {
@@ -31,6 +40,8 @@ enum class InterpProfile : uint8_t {
   count_,
 };
 std::string_view interp_profile_name(InterpProfile profile);
+inline constexpr wire::NamedValue kInterpProfileMembers[] = {{"hugNewest", 0}, {"standard", 1}, {"doubled", 2}};
+inline constexpr wire::EnumDef kInterpProfileDef{"InterpProfile", kInterpProfileMembers};
 
 // A kind's wire precision: positions in quanta, rotations on a smallest-three grid.
 struct KindPrecision {
@@ -42,6 +53,16 @@ struct KindPrecision {
   // is fitted over every frame the client holds.
   bool fit_history = false;
   friend bool operator==(const KindPrecision&, const KindPrecision&) = default;
+
+  static constexpr std::string_view wire_name = "KindPrecision";
+  template <class W>
+  void fields(W& w) {
+    contract_f32(w, "positionQuantumM", position_quantum_m, kVocabularyMinQuantumM, kVocabularyMaxQuantumM);
+    contract_u8(w, "rotationBits", rotation_bits, kVocabularyMinRotationBits, kVocabularyMaxRotationBits);
+    // 0, or kVocabularyMinRotationSteps.. (contract rules)
+    contract_u16(w, "rotationSteps", rotation_steps, 0, kVocabularyMaxRotationSteps);
+    w.boolean("fitHistory", fit_history);
+  }
 };
 
 struct KindDef {
@@ -51,6 +72,16 @@ struct KindDef {
   InterpProfile profile = InterpProfile::standard;  // how its remote entities are drawn
   bool important = false;  // rides the pose lane at any distance
   friend bool operator==(const KindDef&, const KindDef&) = default;
+
+  static constexpr std::string_view wire_name = "KindDef";
+  template <class W>
+  void fields(W& w) {
+    contract_u8(w, "id", id, 1, kVocabularyMaxKinds);
+    contract_str8(w, "name", name, kVocabularyMaxNameBytes, Presence::required);
+    w.shape("precision", precision);
+    w.enum8("profile", profile, kInterpProfileDef);
+    w.boolean("important", important);
+  }
 };
 
 // One named bit of a flag byte. `claimable`: a client's forgiveness claim may carry it (entity
@@ -60,6 +91,14 @@ struct FlagDef {
   std::string name;
   bool claimable = false;
   friend bool operator==(const FlagDef&, const FlagDef&) = default;
+
+  static constexpr std::string_view wire_name = "FlagDef";
+  template <class W>
+  void fields(W& w) {
+    contract_u8(w, "bit", bit, 0, kVocabularyFlagBits - 1);
+    contract_str8(w, "name", name, kVocabularyMaxNameBytes, Presence::required);
+    w.boolean("claimable", claimable);
+  }
 };
 
 struct ComponentDef {
@@ -67,6 +106,14 @@ struct ComponentDef {
   std::string name;
   uint8_t channels = 0;  // float channels its section carries (<= MaxKindChannels)
   friend bool operator==(const ComponentDef&, const ComponentDef&) = default;
+
+  static constexpr std::string_view wire_name = "ComponentDef";
+  template <class W>
+  void fields(W& w) {
+    contract_u8(w, "wireId", wire_id, 1, kVocabularyMaxComponents);
+    contract_str8(w, "name", name, kVocabularyMaxNameBytes, Presence::required);
+    contract_u8(w, "channels", channels, 0, protocol::MaxKindChannels);
+  }
 };
 
 // A float the owner detail and a claim carry beside position and velocity (a stance height, an
@@ -74,6 +121,12 @@ struct ComponentDef {
 struct PawnValueDef {
   std::string name;
   friend bool operator==(const PawnValueDef&, const PawnValueDef&) = default;
+
+  static constexpr std::string_view wire_name = "PawnValueDef";
+  template <class W>
+  void fields(W& w) {
+    contract_str8(w, "name", name, kVocabularyMaxNameBytes, Presence::required);
+  }
 };
 
 struct ButtonDef {
@@ -83,6 +136,14 @@ struct ButtonDef {
   // never stands a pawn up under a ledge.
   bool posture = false;
   friend bool operator==(const ButtonDef&, const ButtonDef&) = default;
+
+  static constexpr std::string_view wire_name = "ButtonDef";
+  template <class W>
+  void fields(W& w) {
+    contract_u8(w, "bit", bit, 0, kVocabularyFlagBits - 1);
+    contract_str8(w, "name", name, kVocabularyMaxNameBytes, Presence::required);
+    w.boolean("posture", posture);
+  }
 };
 
 struct GameVocabulary {
@@ -114,6 +175,20 @@ struct GameVocabulary {
   uint8_t posture_button_mask() const;
 
   friend bool operator==(const GameVocabulary&, const GameVocabulary&) = default;
+
+  // Part of the netcode contract: ids and bits ascending and unique, names unique per list
+  // (contract rules).
+  static constexpr std::string_view wire_name = "GameVocabulary";
+  template <class W>
+  void fields(W& w) {
+    contract_list8(w, "kinds", kinds, kVocabularyMaxKinds);
+    w.shape("objects", objects);
+    contract_list8(w, "entityFlags", entity_flags, kVocabularyFlagBits);
+    contract_list8(w, "objectFlags", object_flags, kVocabularyFlagBits);
+    contract_list8(w, "components", components, kVocabularyMaxComponents);
+    contract_list8(w, "pawnValues", pawn_values, kVocabularyMaxPawnValues);
+    contract_list8(w, "buttons", buttons, kVocabularyFlagBits);
+  }
 };
 
 // `claimed` with only the claimable bits kept, and every other bit taken from `server`: what a

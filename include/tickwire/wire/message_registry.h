@@ -11,6 +11,7 @@
 
 #include "tickwire/wire/codec.h"
 #include "tickwire/wire/describe_walker.h"
+#include "tickwire/wire/shape_defaults.h"
 #include "tickwire/wire/types.h"
 
 namespace tickwire::wire {
@@ -58,10 +59,14 @@ class WireMessages {
   Status check_packet(std::span<const uint8_t> packet, Direction travelling, DecodeErrorCounters& counters) const;
   const std::string& schema_text() const { return schema_text_; }
   const Hash16& schema_hash() const { return schema_hash_; }
+  // What each registered shape holds before a walk: a plan reading another build (PlanOptions::
+  // our_defaults) gives these to the fields only we have.
+  const ShapeDefaults& shape_defaults() const { return shape_defaults_; }
 
  private:
   std::vector<MessageEntry> entries_;
   std::string schema_text_;
+  ShapeDefaults shape_defaults_;
   Hash16 schema_hash_;
 };
 

@@ -7,11 +7,15 @@
 //  - Messages pair by name; the peer's id is mapped to ours. A message we lack: unknown_message.
 //  - Fields pair by name within a shape (blocks are transparent: a field may move into or out of
 //    a section, sparse set or bits block). A field only the peer has is stepped over.
-//  - A field only we have reads as its zero value (0, 0.0, false, "", zero bytes, the enum's
-//    first member, no flags, an absent optional, a list of its minimum count of zero values, an
-//    empty counted list, the first union case zeroed, a sparse member's bit clear). When it sits
-//    after a tail with nothing the peer sent after it, the bytes end at the tail instead, and our
-//    typed reader keeps the value its shape set before visiting, as for an older writer's packet.
+//  - A field only we have keeps the value its shape holds before a walk (seed 000): given our
+//    registry's defaults (PlanOptions::our_defaults, from WireMessages::shape_defaults()), a
+//    scalar is written as its default and a nested shape as its shape's defaults. Otherwise it
+//    reads as its zero value (0, 0.0, false, "", zero bytes, the enum's first member, no flags, an
+//    absent optional, a list of its minimum count of zero values, an empty counted list, the
+//    first union case zeroed). A sparse member only we have keeps its mask bit clear, so our typed
+//    reader keeps the value it had. When such fields sit after a tail with nothing the peer sent
+//    after it and nothing but zeros to write, the bytes end at the tail instead, and our typed
+//    reader keeps the value its shape set before visiting, as for an older writer's packet.
 //  - A field that moved is read where the peer wrote it.
 //  - A width change within a family is read at the peer's width and written at ours; a value that
 //    does not fit ours (or our quantized range) reads as absent. Families: integers (u8..u64,
@@ -50,13 +54,14 @@
 #include "tickwire/wire/dyn_value.h"
 #include "tickwire/wire/schema.h"
 #include "tickwire/wire/schema_parser.h"
+#include "tickwire/wire/shape_defaults.h"
 
 namespace tickwire::wire {
 
 // What a plan did to the values it carried, counted across translations.
 TW_REASONS(PlanEvent,
   peer_field_skipped,   // a field only the peer has, stepped over
-  field_defaulted,      // a field only we have: its zero value (or the typed default past a tail)
+  field_defaulted,      // a field only we have: our shape's default for it (or its zero value)
   value_did_not_fit,    // a value our field cannot hold (width, range, cap, count bounds): absent
   retyped_absent,       // a field retyped across families: absent
   enum_member_missing,  // an enum member we lack: absent
@@ -71,6 +76,9 @@ struct PlanOptions {
   bool copy_unchanged = true;  // messages whose layout is identical are walked and copied
   std::size_t node_budget = kDefaultNodeBudget;  // per tree (peer's and ours)
   EncodeLimits encode{};
+  // What our shapes hold before a walk (WireMessages::shape_defaults() of the registry `our_text`
+  // came from); read while the plan is built. Null: fields only we have read as their zero.
+  const ShapeDefaults* our_defaults = nullptr;
 };
 
 struct TranslatedMessage {

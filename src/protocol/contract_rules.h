@@ -1,0 +1,42 @@
+// The contract's rules between fields, and its derived values: what no single field's table entry
+// can say (a rate that must divide another, a delay that must fit a buffer, a derived value that
+// must equal its derivation, a vocabulary's ids in order). Run after the validation walk, on a
+// policy and on a received contract alike.
+// Internal to protocol/: netcode_contract.cpp is its one user.
+#pragma once
+
+#include <cstdint>
+
+#include "tickwire/protocol/contract_error.h"
+#include "tickwire/protocol/room_policy.h"
+
+namespace tickwire::detail {
+
+// The parts of a policy (or a contract) the rules read.
+struct ContractParts {
+  const CadencePolicy& cadence;
+  const InterpolationPolicy& interpolation;
+  const ByteBudgets& budgets;
+  const InterestPolicy& interest;
+  const GameVocabulary& vocabulary;
+};
+
+template <class P>
+ContractParts contract_parts(const P& p) {
+  return ContractParts{p.cadence, p.interpolation, p.budgets, p.interest, p.vocabulary};
+}
+
+// The contract's derived values: ticks per snapshot (tick rate / snapshot rate) and the
+// interpolation delay (ceil(intervals x ticks per snapshot) whole ticks plus one margin tick).
+struct ContractDerived {
+  uint32_t ticks_per_snapshot = 0;
+  uint32_t interp_delay_ticks = 0;
+};
+ContractDerived derive_contract_values(const CadencePolicy& cadence, const InterpolationPolicy& interpolation);
+
+// The first rule the parts break (every field already within its own range), or ok. `in_force`:
+// the derived values the parts go with (derived for a policy, as received for a contract); they
+// must equal their derivation.
+ContractIssue check_contract_rules(const ContractParts& parts, const ContractDerived& in_force);
+
+}  // namespace tickwire::detail
