@@ -42,6 +42,8 @@ ReplicationServerConfig service_config() {
   c.interest.grid = InterestGridConfig{-65536.0f, -65536.0f, 131072.0f, 131072.0f, 1024.0f, c.interest.max_entities};
   // Fit motion over every frame the client holds (SCENARIOS.md: realistic baselines, nothing tuned away).
   c.builder.max_fit_frames = protocol::MaxBaselineTicks;
+  c.builder.fit_budget = false;  // everything every tick: the scenarios measure the codec, not fitting
+  c.unreferenced_every_ticks = 1;  // a snapshot every tick: the figures are per tick, the first ones included
   return c;
 }
 
@@ -125,13 +127,13 @@ class HarnessRun {
 void HarnessRun::code_tick(uint32_t tick) {
   // The client's report of a snapshot it decoded reaches the server one round trip after it was
   // sent; it has held the rest table (revision 1) since before the first tick.
-  const bool reported = tick > rtt_ticks_ && delivered_[tick - rtt_ticks_];
-  service_.on_held(kOwner, protocol::SnapshotsHeld{reported ? tick - rtt_ticks_ : 0, 0, service_.rest_table().revision()});
   truth_.owner.reset();
   truth_.records.clear();
   scenario_.truth_at(tick, truth_);
   records_.records.swap(truth_.records);
   service_.begin_tick(Tick::from_value(tick), records_, rest_);
+  const bool reported = tick > rtt_ticks_ && delivered_[tick - rtt_ticks_];
+  service_.on_held(kOwner, protocol::SnapshotsHeld{reported ? tick - rtt_ticks_ : 0, 0, service_.rest_table().revision()});
   const ClientMessages messages = service_.build(kOwner, truth_.owner, MonoTime{});
   records_.records.swap(truth_.records);
   if (!messages.snapshot) {

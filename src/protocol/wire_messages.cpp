@@ -7,6 +7,7 @@
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
@@ -19,7 +20,8 @@ namespace tickwire::protocol {
 const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
-                             MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk>();
+                             MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
+                             RelayRefused>();
   return messages;
 }
 

@@ -267,8 +267,8 @@ bool ReplicationServer::build_delta(Client& c, MonoTime now, std::size_t& bytes)
   const bool unreferenced = snapshot.baseline_age == 0 && !snapshot.on_fallback;
   if (unreferenced && *written > slicer_.budget().whole_max_bytes()) {
     // A whole state past one message and nothing held to code against: on a narrow link such a
-    // set may never complete while the next one crowds it, so send one per kUnreferencedEveryTicks.
-    if (c.last_unreferenced_tick != 0 && wire_tick - c.last_unreferenced_tick < kUnreferencedEveryTicks) {
+    // set may never complete while the next one crowds it, so send one per unreferenced_every_ticks.
+    if (c.last_unreferenced_tick != 0 && wire_tick - c.last_unreferenced_tick < config_.unreferenced_every_ticks) {
       c.stats.holds.add(SnapshotHold::unreferenced_recently);
       c.replication.history.discard_last();
       return false;

@@ -8,6 +8,7 @@
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/material_set.h"
 #include "tickwire/protocol/ping.h"
+#include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/server_info.h"
@@ -205,6 +206,7 @@ std::vector<WireSample> wire_samples() {
     if (std::holds_alternative<ObjectRecord>(record.body)) chunk.records.push_back(record);
   }
   out.push_back(make_wire_sample("mapRestTable.bin", chunk));
+  out.push_back(make_wire_sample("relayRefused.bin", RelayRefused{7, 300, RelayRefusal::rate_limited}));
   return out;
 }
 

@@ -140,7 +140,7 @@ PlanRead read_through_plan(const wire::ShapeDefaults* our_defaults) {
   PlanRead read{std::move(built).value(), {}};
   std::vector<uint8_t> out;
   const auto translated = read.plan.translate(older::Gauge::wire_id, wire::Direction::both, older_bytes(), out);
-  EXPECT_TRUE(translated.ok()) << error_name(translated.error());
+  EXPECT_TRUE(translated.ok()) << reason_name(translated.error());
   EXPECT_TRUE(wire::decode(out, read.gauge).ok());
   return read;
 }

@@ -46,6 +46,9 @@ struct ReplicationServerConfig {
   // contract's max_snapshot_fragments is the ceiling).
   SnapshotFragmentBudget fragments = SnapshotFragmentBudget::of(protocol::MaxPacketBytes - 100);
   ClientReplicationConfig client;  // per-client history and logs (max_entities and fragments are set here)
+  // A client holding nothing to code against gets a whole state past one message at most once in
+  // this many ticks (on a narrow link such a set may never complete while the next one crowds it).
+  uint32_t unreferenced_every_ticks = kUnreferencedEveryTicks;
 };
 
 // What a client's build takes (from its peer schema).

@@ -180,7 +180,9 @@ void ClientSnapshotBuilder::find_holds() {
 // grown much since, so this one is very likely to fit whole; encode() checks that it did.
 bool ClientSnapshotBuilder::budget_is_loose(const ClientView& view, const ClientReplicationState& client) const {
   const SnapshotDiagnostics& last = client.last;
-  if (fit_in_full_ || config_.loose_below <= 0.0f || !last.sent || last.slice != SliceOutcome::whole) return false;
+  if (fit_in_full_) return false;
+  if (!config_.fit_budget) return true;
+  if (config_.loose_below <= 0.0f || !last.sent || last.slice != SliceOutcome::whole) return false;
   constexpr uint32_t kGrowthSlack = 4;  // a few entities more than a quarter, for small sets
   return static_cast<float>(client.peak_message_bytes) <= config_.loose_below * static_cast<float>(view.budget_bytes) &&
          set_.size() <= last.visible + last.visible / 4 + kGrowthSlack;

@@ -64,6 +64,9 @@ struct ClientSnapshotBuilderConfig {
   // is sent; the coded size is checked instead, and a snapshot past the budget is fitted again in
   // full. 0: always estimate and fit.
   float loose_below = 0.5f;
+  // false: every tick is loose (everything its lanes allow, nothing estimated, the coded size still
+  // checked against the budget): a bench measuring the codec alone. A room always fits.
+  bool fit_budget = true;
   // Learn, per client, how the encoder's real record bytes compare with the estimates, and fit
   // against the budget in estimate units (the estimate errs high; the entropy coder adapts).
   bool calibrate_estimates = true;
