@@ -50,7 +50,9 @@ std::size_t snapshot_delta_message_bytes(std::size_t body_bytes, uint32_t rest_r
 }  // namespace
 
 LightsScenario::LightsScenario(uint32_t ticks)
-    : ticks_(ticks), vocabulary_(GameVocabulary{}.kind(kKindPawn, "pawn")), kinds_(ReplicaKinds::from(vocabulary_)) {
+    : ticks_(ticks),
+      vocabulary_(GameVocabulary{}.kind(kKindPawn, "pawn").pawn_value("stanceHeight").pawn_value("eyeHeight")),
+      kinds_(ReplicaKinds::from(vocabulary_)) {
   lights_.reserve(kLights);
   for (uint32_t i = 0; i < kLights; ++i) lights_.push_back(light_record(i));
   rest_.tick = 0;
@@ -72,8 +74,7 @@ void LightsScenario::pawn_at(uint32_t tick, TruthFrame& out) const {
   pawn.position = feet;
   pawn.yaw_deg = 90.0f * static_cast<float>(side);
   pawn.pitch_deg = 0;
-  pawn.flags = kFlagGrounded;
-  pawn.payload.channels.push_back(protocol::KindChannel{kEyeHeightM});  // the reference game's eye channel
+  pawn.flags = kFlagGrounded;  // its eye height follows from the flags, as the reference game's does
   out.records.push_back(protocol::Record{kPawnId, pawn});
 
   protocol::OwnerDetail owner;

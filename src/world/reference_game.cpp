@@ -217,8 +217,7 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
     record.position = state.feet.to_wire();
     record.yaw_deg = std::fmod(state.yaw_deg + 360.0f, 360.0f);
     record.pitch_deg = std::fmod(state.pitch_deg + 360.0f, 360.0f);
-    record.flags = pawn_entity_flags(state);
-    record.payload.channels.push_back(protocol::KindChannel{state.eye_height_m});  // kPawnChannelEyeHeight
+    record.flags = pawn_entity_flags(state);  // a remote pawn's eye height follows its crouched bit
     out.add(protocol::Record{EntityRef::from_raw(ref).handle().raw(), std::move(record)});
   }
   for (uint32_t i = 0; i < objects_.size(); ++i) {

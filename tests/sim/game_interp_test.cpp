@@ -16,15 +16,6 @@ namespace {
 
 using namespace tickwire::test;
 
-void expect_no_held_or_snapped(const ProfileRun& run) {
-  EXPECT_EQ(run.invariants.total(), 0u);
-  for (std::size_t i = 0; i < run.clients.size(); ++i) {
-    EXPECT_GT(run.clients[i].frames, 500u) << "client " << i;
-    EXPECT_EQ(run.clients[i].render_snaps, 0u) << "client " << i;
-    EXPECT_EQ(run.clients[i].held_frames, 0u) << "client " << i;
-  }
-}
-
 TEST(GameInterp, BurstHostLinkNeverSnapsNorHolds) {
   const uint64_t seed = test_seed(0xb0a7);
   const ProfileRun run = run_profile("burst-host", seed, 4, Duration::seconds(15));

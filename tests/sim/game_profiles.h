@@ -4,6 +4,8 @@
 // client's quality report.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <string_view>
 
@@ -51,6 +53,16 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
   }
   out.invariants = sim.invariants;
   return out;
+}
+
+// Every client drew smoothly: many frames, none held past the newest snapshot, no render snap.
+inline void expect_no_held_or_snapped(const ProfileRun& run) {
+  EXPECT_EQ(run.invariants.total(), 0u);
+  for (std::size_t i = 0; i < run.clients.size(); ++i) {
+    EXPECT_GT(run.clients[i].frames, 500u) << "client " << i;
+    EXPECT_EQ(run.clients[i].render_snaps, 0u) << "client " << i;
+    EXPECT_EQ(run.clients[i].held_frames, 0u) << "client " << i;
+  }
 }
 
 }  // namespace tickwire::test

@@ -35,8 +35,8 @@ enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics
 inline constexpr std::size_t kValueStanceHeight = 0;  // the collision box's height
 inline constexpr std::size_t kValueEyeHeight = 1;     // the eye above the feet
 
-// A pawn record's kind payload: its eye height rides channel 0 (remote pawns draw the head there).
-inline constexpr std::size_t kPawnChannelEyeHeight = 0;
+// A remote pawn's record carries no eye height: it follows the crouched bit (the mover's standing
+// or crouched eye), so the wire never spends a float on what a flag already says.
 
 const GameVocabulary& reference_vocabulary();
 

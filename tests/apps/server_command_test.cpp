@@ -1,0 +1,86 @@
+// `tickwire server` and `tickwire bot` as the README shows them, on loopback: a game's own protocol
+// id and a 30 Hz world lane; bots with that id play, a bot with another id is refused, and the
+// server's JSON stats lines say why by name (netcode.reject.request_wrong_protocol) on stdout,
+// with its logs on stderr.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.h"
+#include "tickwire/transport/udp_socket.h"
+
+namespace tickwire {
+namespace {
+
+uint16_t free_port() {
+  UdpOpenResult opened = UdpSocket::open(*Address::parse("127.0.0.1:0"));
+  return opened ? opened.socket->local_address().port() : 0;
+}
+
+// The last JSON line of `output` whose "type" is `type`.
+nlohmann::json last_line(const std::string& output, const std::string& type) {
+  std::istringstream lines(output);
+  nlohmann::json found;
+  for (std::string line; std::getline(lines, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object() && j.value("type", "") == type) found = j;
+  }
+  return found;
+}
+
+TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
+  const std::filesystem::path key =
+      std::filesystem::temp_directory_path() / ("tickwire-server-test-" + std::to_string(getpid()) + ".key");
+  std::filesystem::remove(key);
+  test::ChildProcess keygen;
+  ASSERT_TRUE(keygen.spawn(TICKWIRE_CLI_PATH, {"keygen", "--out", key.string()}));
+  EXPECT_EQ(keygen.stop(), 0);
+  const std::string port = std::to_string(free_port());
+
+  test::ChildProcess server;
+  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--protocol-id", "4242",
+                                               "--snapshot-hz", "30", "--seconds", "6", "--stats-interval", "0.5"}));
+  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
+  test::ChildProcess players, stranger;
+  ASSERT_TRUE(players.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "2", "--key",
+                                                key.string(), "--protocol-id", "4242", "--seconds", "3"}));
+  ASSERT_TRUE(stranger.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "1", "--key",
+                                                 key.string(), "--first-client-id", "9000", "--seconds", "3"}));
+  ASSERT_TRUE(players.wait_for_output("bots_final", 30000)) << players.output();
+  ASSERT_TRUE(stranger.wait_for_output("bots_final", 30000)) << stranger.output();
+  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
+  players.stop();
+  stranger.stop();
+  server.stop();
+  std::filesystem::remove(key);
+
+  const nlohmann::json bots = last_line(players.output(), "bots_final");
+  ASSERT_TRUE(bots.is_object()) << players.output();
+  for (const auto& c : bots["clients"]) {
+    EXPECT_TRUE(c["welcomed"].get<bool>());
+    EXPECT_GT(c["snapshots"].get<uint64_t>(), 100u) << "a snapshot every tick: the pose lane runs at 60 Hz";
+  }
+  const nlohmann::json other = last_line(stranger.output(), "bots_final");
+  ASSERT_TRUE(other.is_object()) << stranger.output();
+  EXPECT_FALSE(other["clients"][0]["welcomed"].get<bool>()) << "another protocol id never gets in";
+
+  const nlohmann::json final_line = last_line(server.output(), "server_final");
+  ASSERT_TRUE(final_line.is_object()) << server.output();
+  EXPECT_GE(final_line["reasons"].value("netcode.reject.request_wrong_protocol", 0), 1)
+      << "the refusal is seen from outside, by name";
+  // stdout holds only JSON lines: every line parses.
+  std::istringstream lines(server.output());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    EXPECT_FALSE(nlohmann::json::parse(line, nullptr, false).is_discarded()) << line;
+  }
+}
+
+}  // namespace
+}  // namespace tickwire
