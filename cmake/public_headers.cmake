@@ -12,6 +12,8 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/core/reasons.h
   tickwire/core/status.h
   tickwire/protocol/constants.h
+  tickwire/protocol/contract_error.h
+  tickwire/protocol/contract_fields.h
   tickwire/protocol/contract_hash.h
   tickwire/protocol/input_frame.h
   tickwire/protocol/netcode_contract.h
@@ -34,5 +36,6 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/transport/netcode_crypto.h
   tickwire/wire/describe_walker.h
   tickwire/wire/shape.h
+  tickwire/wire/shape_defaults.h
   tickwire/wire/types.h
 )
