@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string_view>
 
@@ -54,6 +55,32 @@ inline tw_result report(tw_error* out, tw_result result, const ErrorText& error)
     std::memcpy(out->message, error.c_str(), sizeof(out->message));
   }
   return result;
+}
+
+// An *_open function's frame: `body(text, handle)` builds the handle or fails with a message; on
+// success the caller gets the handle, on failure null and the message in `error` (may be null).
+template <class Handle, class Body>
+tw_result open_handle(Handle** out, tw_error* error, Body&& body) noexcept {
+  ErrorText text;
+  const tw_result result = guarded(text, [&]() -> tw_result {
+    if (out == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "out: a null handle pointer");
+    *out = nullptr;
+    std::unique_ptr<Handle> handle;
+    const tw_result built = body(text, handle);
+    if (built == TW_OK) *out = handle.release();
+    return built;
+  });
+  return report(error, result, text);
+}
+
+// Frees a handle; whatever its destructor throws stays on this side.
+template <class Handle>
+void destroy_handle(Handle* handle) noexcept {
+  ErrorText ignored;
+  (void)guarded(ignored, [&] {
+    delete handle;
+    return TW_OK;
+  });
 }
 
 }  // namespace tickwire::capi

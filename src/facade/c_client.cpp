@@ -136,32 +136,21 @@ void tw_client_config_init(tw_client_config* config) {
 
 tw_result tw_client_open(const tw_client_config* config, int64_t now_ns, int64_t wall_now_ns, tw_client** out,
                          tw_error* error) {
-  ErrorText text;
-  const tw_result result = guarded(text, [&]() -> tw_result {
-    if (out == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "out: a null tw_client**");
-    *out = nullptr;
+  return tickwire::capi::open_handle(out, error, [&](ErrorText& text, std::unique_ptr<tw_client>& handle) -> tw_result {
     if (config == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "config: a null tw_client_config");
     tickwire::ClientConfig engine;
     if (const char* refusal = to_engine(*config, engine)) return fail(text, TW_ERR_INVALID_ARGUMENT, refusal);
-    auto handle = std::make_unique<tw_client>();
+    handle = std::make_unique<tw_client>();
     if (config->model.step != nullptr) engine.model = &handle->model.emplace(config->model);
     tickwire::ClientOpen opened = tickwire::Client::open(engine, tickwire::MonoTime::from_ns(now_ns),
                                                          tickwire::WallTime::from_ns(wall_now_ns));
     if (!opened) return fail(text, TW_ERR_REFUSED, opened.error);
     handle->client = std::move(opened.client);
-    *out = handle.release();
     return TW_OK;
   });
-  return tickwire::capi::report(error, result, text);
 }
 
-void tw_client_destroy(tw_client* client) {
-  ErrorText ignored;
-  (void)guarded(ignored, [&] {
-    delete client;
-    return TW_OK;
-  });
-}
+void tw_client_destroy(tw_client* client) { tickwire::capi::destroy_handle(client); }
 
 const char* tw_client_last_error(const tw_client* client) { return client != nullptr ? client->error.c_str() : "null client"; }
 

@@ -88,33 +88,23 @@ void tw_server_config_init(tw_server_config* config) {
 }
 
 tw_result tw_server_open(const tw_server_config* config, const tw_simulation* simulation, tw_server** out, tw_error* error) {
-  ErrorText text;
-  const tw_result result = guarded(text, [&]() -> tw_result {
-    if (out == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "out: a null tw_server**");
-    *out = nullptr;
+  return tickwire::capi::open_handle(out, error, [&](ErrorText& text, std::unique_ptr<tw_server>& handle) -> tw_result {
     if (config == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "config: a null tw_server_config");
     if (simulation == nullptr) return fail(text, TW_ERR_INVALID_ARGUMENT, "simulation: a null tw_simulation");
     if (const char* missing = tickwire::capi::CSimulation::missing_callback(*simulation)) {
       return fail(text, TW_ERR_INVALID_ARGUMENT, missing);
     }
     const tickwire::ServerConfig engine = to_engine(*config);
-    auto handle = std::make_unique<tw_server>(engine.policy.vocabulary, *simulation);
+    handle = std::make_unique<tw_server>(engine.policy.vocabulary, *simulation);
     tickwire::ServerOpen opened = tickwire::Server::open(engine, handle->simulation);
     if (!opened) return fail(text, TW_ERR_REFUSED, opened.error);
     handle->server = std::move(opened.server);
-    *out = handle.release();
     return TW_OK;
   });
-  return tickwire::capi::report(error, result, text);
 }
 
-void tw_server_destroy(tw_server* server) {
-  ErrorText ignored;
-  (void)guarded(ignored, [&] {
-    delete server;  // the facade's destructor tells every client it stopped
-    return TW_OK;
-  });
-}
+// The facade's destructor tells every client it stopped.
+void tw_server_destroy(tw_server* server) { tickwire::capi::destroy_handle(server); }
 
 const char* tw_server_last_error(const tw_server* server) { return server != nullptr ? server->error.c_str() : "null server"; }
 

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "tickwire/replication/frames/smallest_three.h"
 
 using tickwire::capi::ErrorText;
 using tickwire::capi::fail;
@@ -58,7 +57,7 @@ const char* kind_refusal(const tickwire::GameVocabulary& v, const tw_kind_def& d
   if (!std::isfinite(def.position_quantum_m) || def.position_quantum_m <= 0.0f) {
     return "position_quantum_invalid: a position quantum is finite and above 0";
   }
-  if (def.rotation_bits < tickwire::kMinRotationBits || def.rotation_bits > tickwire::kMaxRotationBits) {
+  if (def.rotation_bits < tickwire::kVocabularyMinRotationBits || def.rotation_bits > tickwire::kVocabularyMaxRotationBits) {
     return "rotation_bits_out_of_range: rotation bits are 9..15";
   }
   if (def.profile != TW_INTERP_STANDARD && def.profile != TW_INTERP_HUG_NEWEST && def.profile != TW_INTERP_DOUBLED) {
@@ -84,6 +83,19 @@ tw_result registration(tw_vocabulary* v, Add&& add) {
   return guarded(v->error, [&]() -> tw_result {
     if (const char* refusal = add(v->vocabulary)) return fail(v->error, TW_ERR_INVALID_ARGUMENT, refusal);
     return TW_OK;
+  });
+}
+
+// Registers a named bit of `list` (entity flags, object flags, buttons) through `add(v, name)`,
+// once the bit rules let it.
+template <class Def, class Add>
+tw_result bit_registration(tw_vocabulary* vocabulary, std::vector<Def> tickwire::GameVocabulary::*list, uint8_t bit,
+                           const char* name, Add&& add) {
+  return registration(vocabulary, [&](tickwire::GameVocabulary& v) -> const char* {
+    const std::string_view checked = checked_name(name);
+    if (const char* refusal = bit_refusal(v.*list, bit, checked)) return refusal;
+    add(v, checked);
+    return nullptr;
   });
 }
 
@@ -134,19 +146,13 @@ tw_result tw_vocabulary_add_kind(tw_vocabulary* vocabulary, const tw_kind_def* d
 }
 
 tw_result tw_vocabulary_add_entity_flag(tw_vocabulary* vocabulary, uint8_t bit, const char* name, bool claimable) {
-  return registration(vocabulary, [&](tickwire::GameVocabulary& v) -> const char* {
-    if (const char* refusal = bit_refusal(v.entity_flags, bit, checked_name(name))) return refusal;
-    v.entity_flag(bit, checked_name(name), claimable);
-    return nullptr;
-  });
+  return bit_registration(vocabulary, &tickwire::GameVocabulary::entity_flags, bit, name,
+                          [&](tickwire::GameVocabulary& v, std::string_view n) { v.entity_flag(bit, n, claimable); });
 }
 
 tw_result tw_vocabulary_add_object_flag(tw_vocabulary* vocabulary, uint8_t bit, const char* name) {
-  return registration(vocabulary, [&](tickwire::GameVocabulary& v) -> const char* {
-    if (const char* refusal = bit_refusal(v.object_flags, bit, checked_name(name))) return refusal;
-    v.object_flag(bit, checked_name(name));
-    return nullptr;
-  });
+  return bit_registration(vocabulary, &tickwire::GameVocabulary::object_flags, bit, name,
+                          [&](tickwire::GameVocabulary& v, std::string_view n) { v.object_flag(bit, n); });
 }
 
 tw_result tw_vocabulary_add_component(tw_vocabulary* vocabulary, uint8_t wire_id, const char* name, uint8_t channels) {
@@ -174,11 +180,8 @@ tw_result tw_vocabulary_add_pawn_value(tw_vocabulary* vocabulary, const char* na
 }
 
 tw_result tw_vocabulary_add_button(tw_vocabulary* vocabulary, uint8_t bit, const char* name, bool posture) {
-  return registration(vocabulary, [&](tickwire::GameVocabulary& v) -> const char* {
-    if (const char* refusal = bit_refusal(v.buttons, bit, checked_name(name))) return refusal;
-    v.button(bit, checked_name(name), posture);
-    return nullptr;
-  });
+  return bit_registration(vocabulary, &tickwire::GameVocabulary::buttons, bit, name,
+                          [&](tickwire::GameVocabulary& v, std::string_view n) { v.button(bit, n, posture); });
 }
 
 }  // extern "C"
