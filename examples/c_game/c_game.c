@@ -33,17 +33,21 @@ static void step_dot(const tw_pawn_state* from, const tw_input* cmd, double dt_s
   to->flags = (uint8_t)(dashing ? 1u << FLAG_DASHING_BIT : 0u);
 }
 
-static int register_vocabulary(tw_vocabulary* v) {
+/* The vocabulary both ends register (each copies it when it opens), or NULL. */
+static tw_vocabulary* dots_vocabulary(void) {
+  tw_vocabulary* v = NULL;
   tw_kind_def dot;
+  if (tw_vocabulary_create(&v) != TW_OK) return NULL;
   tw_kind_def_init(&dot);
   dot.id = KIND_DOT;
   dot.name = "dot";
   if (tw_vocabulary_add_kind(v, &dot) != TW_OK || tw_vocabulary_add_entity_flag(v, FLAG_DASHING_BIT, "dashing", true) != TW_OK ||
       tw_vocabulary_add_pawn_value(v, "speed") != TW_OK || tw_vocabulary_add_button(v, BUTTON_DASH_BIT, "dash", false) != TW_OK) {
     fprintf(stderr, "c_game: vocabulary: %s\n", tw_vocabulary_last_error(v));
-    return 0;
+    tw_vocabulary_destroy(v);
+    return NULL;
   }
-  return 1;
+  return v;
 }
 
 /* ---- the server's simulation: a fixed table of dots by pawn ---- */
@@ -159,10 +163,10 @@ static void demo_key(uint8_t key[TW_KEY_BYTES]) { /* the example's shared secret
 static tw_server* open_server(dots* game, int clients) {
   tw_server_config config;
   tw_simulation simulation;
-  tw_vocabulary* vocabulary = NULL;
+  tw_vocabulary* vocabulary = dots_vocabulary();
   tw_server* server = NULL;
   tw_error error;
-  if (tw_vocabulary_create(&vocabulary) != TW_OK || !register_vocabulary(vocabulary)) return NULL;
+  if (vocabulary == NULL) return NULL;
   tw_server_config_init(&config);
   config.bind = "127.0.0.1:0"; /* any free port: the clients ask the server which */
   demo_key(config.private_key);
@@ -188,10 +192,10 @@ static tw_server* open_server(dots* game, int clients) {
 static tw_client* open_client(const char* server_address, int index) {
   static const tw_prediction_model model = {NULL, predict};
   tw_client_config config;
-  tw_vocabulary* vocabulary = NULL;
+  tw_vocabulary* vocabulary = dots_vocabulary();
   tw_client* client = NULL;
   tw_error error;
-  if (tw_vocabulary_create(&vocabulary) != TW_OK || !register_vocabulary(vocabulary)) return NULL;
+  if (vocabulary == NULL) return NULL;
   tw_client_config_init(&config);
   config.server_address = server_address;
   demo_key(config.dev_private_key);
@@ -253,6 +257,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < clients; ++i) {
     everyone_played &= played[i];
     if (client[i] == NULL) continue;
+    if (tw_client_status(client[i], NULL) == TW_PHASE_PLAYING) print_view(i, client[i]); /* the last look */
     (void)tw_client_disconnect(client[i], tw_mono_now_ns());
     tw_client_destroy(client[i]);
   }
