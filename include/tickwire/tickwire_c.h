@@ -98,8 +98,9 @@ typedef struct tw_kind_def {
 
 /* Fills `def` with the library's default precision and profile (id 0, name NULL). */
 void tw_kind_def_init(tw_kind_def* def);
-/* An empty vocabulary; free it with tw_vocabulary_destroy (servers and clients keep copies). */
+/* An empty vocabulary into `out`. */
 tw_result tw_vocabulary_create(tw_vocabulary** out);
+/* Frees the vocabulary (servers and clients opened with it keep their own copies). */
 void tw_vocabulary_destroy(tw_vocabulary* vocabulary);
 /* The message of the vocabulary's last failed call ("" when none). */
 const char* tw_vocabulary_last_error(const tw_vocabulary* vocabulary);
@@ -223,7 +224,7 @@ typedef struct tw_server_config {
   const char* content_version;
   const char* environment;
   uint32_t tick_rate_hz;
-  uint32_t snapshot_rate_hz;
+  uint32_t snapshot_rate_hz; /* divides the tick rate (the world lane's rate) */
   double forgiveness; /* 1: the server's answer always stands; below: claims may be adopted */
   double interest_radius_m;
   uint32_t snapshot_budget_bytes;
