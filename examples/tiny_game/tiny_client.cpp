@@ -1,11 +1,9 @@
-// The tiny game's client: connects to tiny_server (minting its own connect token with the
-// example's key, as only a development client may), then plays for --seconds (default 10) walking
-// in a circle, predicting its dot and drawing the others on the server-tick timeline, and prints
-// what it sees once a second. Exits 0 when it played, 1 when it never got into the room.
+// The tiny game's client: connects to tiny_server on --port (default 40100), minting its own
+// connect token with the example's key, as only a development client may, then plays for
+// --seconds (default 10) walking in a circle, predicting its dot and drawing the others on the
+// server-tick timeline, and prints what it sees once a second. Exits 0 when it played, 1 when it never got into the room.
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <chrono>
 #include <thread>
 
@@ -13,10 +11,10 @@
 #include "tiny_game.h"
 
 int main(int argc, char** argv) {
-  const double seconds = argc > 2 && std::strcmp(argv[1], "--seconds") == 0 ? std::atof(argv[2]) : 10.0;
+  const double seconds = tiny::arg(argc, argv, "--seconds", 10.0);
   const tiny::DotModel model;
   tickwire::ClientConfig config;
-  config.server_address = "127.0.0.1:" + std::to_string(tiny::kPort);
+  config.server_address = "127.0.0.1:" + std::to_string(static_cast<int>(tiny::arg(argc, argv, "--port", tiny::kPort)));
   config.dev_private_key = tiny::demo_key();
   config.client_id = 1 + static_cast<uint64_t>(tickwire::wall_now().ns() % 1'000'000);
   config.vocabulary = tiny::vocabulary();

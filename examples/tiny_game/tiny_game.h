@@ -3,6 +3,8 @@
 // game must write to run on tickwire; both ends step a dot with the same function.
 #pragma once
 
+#include <cstdlib>
+#include <cstring>
 #include <map>
 
 #include "tickwire/client.h"
@@ -14,6 +16,14 @@ inline constexpr float kSpeedMps = 3.0f;
 inline constexpr uint16_t kPort = 40100;
 inline constexpr uint8_t kKindDot = 1;
 inline constexpr uint32_t kButtonDash = 1u << 0;
+
+// The number after `name` on the command line ("--seconds 5", "--port 0"), or `fallback`.
+inline double arg(int argc, char** argv, const char* name, double fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], name) == 0) return std::atof(argv[i + 1]);
+  }
+  return fallback;
+}
 
 // The example's shared secret (a real game's backend keeps its key private).
 inline tickwire::netcode::Key demo_key() {

@@ -1,9 +1,8 @@
-// The tiny game's dedicated server: its Dots simulation in a tickwire room on UDP port 40100,
-// paced at 60 Hz, until Ctrl-C (or --seconds N). Run tiny_client next to it.
+// The tiny game's dedicated server: its Dots simulation in a tickwire room on UDP port 40100 (or
+// --port N; 0: any free port, printed), paced at 60 Hz, until Ctrl-C (or --seconds N). Run
+// tiny_client next to it.
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "tickwire/clock/system_clock.h"
 #include "tiny_game.h"
@@ -14,12 +13,12 @@ void stop(int) { g_stop = 1; }
 }  // namespace
 
 int main(int argc, char** argv) {
-  const double seconds = argc > 2 && std::strcmp(argv[1], "--seconds") == 0 ? std::atof(argv[2]) : 0.0;
+  const double seconds = tiny::arg(argc, argv, "--seconds", 0.0);
   std::signal(SIGINT, stop);
   std::signal(SIGTERM, stop);
 
   tickwire::ServerConfig config;
-  config.bind = "127.0.0.1:" + std::to_string(tiny::kPort);
+  config.bind = "127.0.0.1:" + std::to_string(static_cast<int>(tiny::arg(argc, argv, "--port", tiny::kPort)));
   config.private_key = tiny::demo_key();
   config.max_clients = 8;
   config.policy.identity = {"tiny-room", "tiny-game", "local", "1", "example", "", ""};
