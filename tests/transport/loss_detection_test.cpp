@@ -70,6 +70,20 @@ TEST(LossDetection, ReorderingWithinTheThresholdsIsNotLoss) {
   EXPECT_EQ(t.bytes_in_flight(), 0u);
 }
 
+TEST(LossDetection, APathThatReordersWidensTheThresholds) {
+  AckTracker t;
+  send(t, 10, at_ms(0));
+  const Duration threshold = Duration::milliseconds(10);
+  EXPECT_EQ(lost_after(t, acking(4, {1, 2, 3}), at_ms(1), threshold), (std::vector<uint16_t>{0}));
+  // 0 arrives after all: the path reorders, so the next gap needs 6 later acks (or 15 ms).
+  EXPECT_TRUE(lost_after(t, acking(4, {0, 1, 2, 3}), at_ms(2), threshold).empty());
+  EXPECT_EQ(t.spurious_losses(), 1u);
+  EXPECT_EQ(t.reorder_steps(), 1u);
+  EXPECT_TRUE(lost_after(t, acking(9, {6, 7, 8}), at_ms(3), threshold).empty()) << "5 is 4 behind: within 6";
+  EXPECT_TRUE(lost_after(t, acking(9, {6, 7, 8}), at_ms(14), threshold).empty()) << "14 ms: within 15";
+  EXPECT_EQ(lost_after(t, acking(9, {6, 7, 8}), at_ms(15), threshold), (std::vector<uint16_t>{5}));
+}
+
 TEST(LossDetection, AcksForPacketsNeverSentMoveNothing) {
   AckTracker t;
   send(t, 5, at_ms(0));

@@ -20,6 +20,9 @@ namespace tickwire {
 inline constexpr std::size_t kLossWindowPackets = 256;
 // A packet is lost once this many packets sent after it were acked (reordering tolerated below it).
 inline constexpr int32_t kLossPacketThreshold = 3;
+// Each packet declared lost that is acked after all (the path reorders) doubles the packet threshold
+// and adds half the time threshold again, at most this many times (3 -> 24 packets, 2.5x the time).
+inline constexpr uint8_t kMaxReorderSteps = 3;
 // Sequences one header acknowledges: `ack` and the 32 below it.
 inline constexpr uint16_t kAckedPerHeader = 33;
 // Extra ack-only headers one write may add for packets that arrived more than 33 below the newest.
@@ -33,6 +36,7 @@ struct SentPacketRecord {
   bool ack_eliciting = false;  // carried entries, so the peer acks it at its next write
   bool acked = false;
   bool lost = false;           // given up on (a gap behind later acks, or aged out); a late ack still counts
+  bool declared_lost = false;  // by detect_losses (a late ack then means the path reordered it)
   DeliveryStamp delivery;      // the rate estimator's state when it left
 };
 
@@ -89,10 +93,11 @@ class AckTracker {
     for (std::size_t step = 0; step < kSentPacketWindow && sequence_less_than(lost_cursor_, largest_acked_); ++step) {
       SentPacketRecord* record = sent_.find(lost_cursor_);
       if (record != nullptr && record->ack_eliciting && !record->acked && !record->lost) {
-        const bool by_count = sequence_difference(largest_acked_, lost_cursor_) >= kLossPacketThreshold;
-        const bool by_time = now - record->sent_at >= time_threshold;
+        const bool by_count = sequence_difference(largest_acked_, lost_cursor_) >= (kLossPacketThreshold << reorder_steps_);
+        const bool by_time = now - record->sent_at >= time_threshold + time_threshold * reorder_steps_ / 2;
         if (!by_count && !by_time) return;
         give_up(*record);
+        record->declared_lost = true;
         on_lost(lost_cursor_, *record);
       }
       ++lost_cursor_;
@@ -104,6 +109,9 @@ class AckTracker {
   // Lost share of the last kLossWindowPackets classified packets.
   double loss_fraction() const;
   uint64_t packets_lost() const { return packets_lost_; }
+  // Packets detect_losses declared lost that were acked after all, and how far the thresholds grew.
+  uint64_t spurious_losses() const { return spurious_losses_; }
+  uint8_t reorder_steps() const { return reorder_steps_; }
 
  private:
   template <class OnAcked>
@@ -112,6 +120,10 @@ class AckTracker {
     if (record == nullptr || record->acked) return;
     record->acked = true;
     if (record->ack_eliciting && !record->lost) bytes_in_flight_ -= record->bytes;
+    if (record->declared_lost) {
+      ++spurious_losses_;
+      if (reorder_steps_ < kMaxReorderSteps) ++reorder_steps_;
+    }
     if (!has_largest_acked_ || sequence_greater_than(sequence, largest_acked_)) {
       largest_acked_ = sequence;
       has_largest_acked_ = true;
@@ -130,6 +142,8 @@ class AckTracker {
   bool has_largest_acked_ = false;
   uint16_t lost_cursor_ = 0;     // oldest packet fast loss detection has not settled
   std::size_t bytes_in_flight_ = 0;
+  uint64_t spurious_losses_ = 0;
+  uint8_t reorder_steps_ = 0;
   uint16_t newest_received_ = 0;
   uint16_t reported_newest_ = 0;  // newest_received_ when our last header went out
   bool has_reported_ = false;
