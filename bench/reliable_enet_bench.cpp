@@ -10,7 +10,8 @@
 // the same application send queue of 256 KiB: tickwire's own (send_queue_full), and for ENet, which
 // queues without limit, the bench refuses an offer while that many bytes are sent and not delivered.
 //
-// Usage: reliable_enet_bench [--runs N] (default 3). Built without ENet (pkg-config found no
+// Usage: reliable_enet_bench [--runs N] [--case I] (default 3 runs of every case; I is the case's
+// row, 0-4, to run one alone). Built without ENet (pkg-config found no
 // libenet) it runs tickwire alone and says so.
 #include <algorithm>
 #include <cstdint>
@@ -284,8 +285,10 @@ void print_row(const char* label, const char* metric, double enet, double tickwi
 
 int main(int argc, char** argv) {
   int runs = 3;
+  int only_case = -1;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--case") == 0) only_case = std::atoi(argv[i + 1]);
   }
 #if TICKWIRE_HAVE_ENET
   const bool have_enet = true;
@@ -300,6 +303,7 @@ int main(int argc, char** argv) {
   std::vector<Column> enet(std::size(kCases));
   std::vector<Column> tickwire(std::size(kCases));
   for (std::size_t c = 0; c < std::size(kCases); ++c) {
+    if (only_case >= 0 && static_cast<std::size_t>(only_case) != c) continue;
     std::printf("%s\n", kCases[c].name);
     for (int r = 0; r < runs; ++r) {
 #if TICKWIRE_HAVE_ENET
@@ -318,6 +322,7 @@ int main(int argc, char** argv) {
   std::printf("|%s|%s|%s|%s|%s|\n", std::string(40, '-').c_str(), std::string(24, '-').c_str(),
               std::string(14, '-').c_str(), std::string(14, '-').c_str(), std::string(10, '-').c_str());
   for (std::size_t c = 0; c < std::size(kCases); ++c) {
+    if (only_case >= 0 && static_cast<std::size_t>(only_case) != c) continue;
     const Case& k = kCases[c];
     const Column& e = enet[c];
     const Column& t = tickwire[c];
