@@ -40,7 +40,7 @@ EndpointConfig sharing_config() {
 
 struct Outcome {
   double block_seconds = 0;
-  double worst_rate = 0;  // fewest snapshots a second over any quarter second while the block moved
+  double worst_rate = 0;  // fewest snapshots a second over any half second while the block moved
   uint32_t windows_judged = 0;
   double snapshot_p99_ms = 0;
   double delivered_share = 0;  // snapshots delivered / sent over the run
@@ -98,13 +98,14 @@ Outcome run_sharing(const LinkModel& link, uint64_t seed) {
   EXPECT_FALSE(pair.a.failed() || pair.b.failed());
   if (!block_done) return out;
   out.block_seconds = (*block_done - block_start).seconds_f();
-  // Snapshots arrived per quarter second (as a rate), over every whole quarter while the block moved.
+  // Snapshots arrived per half second (as a rate), over every whole half second while the block
+  // moved (the block takes about a second: whole seconds would judge one window or none).
   const int64_t one_way_ns = Duration::from_milliseconds(link.latency_ms).ns();
-  const int64_t window_ns = Duration::milliseconds(250).ns();
+  const int64_t window_ns = Duration::milliseconds(500).ns();
   for (int64_t from = block_start.ns() + one_way_ns; from + window_ns <= block_done->ns(); from += window_ns) {
     const auto n = std::count_if(snapshot_arrived_ns.begin(), snapshot_arrived_ns.end(),
                                  [&](int64_t t) { return t >= from && t < from + window_ns; });
-    const double rate = static_cast<double>(n) * 4.0;
+    const double rate = static_cast<double>(n) * 2.0;
     out.worst_rate = out.windows_judged == 0 ? rate : std::min(out.worst_rate, rate);
     ++out.windows_judged;
   }
@@ -136,17 +137,20 @@ TEST_P(LinkSharing, SnapshotsKeepSixtyASecondBesideA2MBBlock) {
   const LinkModel link = *link_profile(GetParam());
   const Outcome o = run_sharing(link, test::test_seed(0x5a11'0001));
   if (::testing::Test::HasFatalFailure()) return;
-  std::printf("[ sharing ] %s: 2 MB block in %.2f s (%.2f MB/s), snapshots: worst %.0f/s over %u quarter seconds, p99 %.1f ms "
+  std::printf("[ sharing ] %s: 2 MB block in %.2f s (%.2f MB/s), snapshots: worst %.0f/s over %u half seconds, p99 %.1f ms "
               "during the block, %.1f%% delivered; estimate %.2f MB/s, resends %llu (fast %llu), unreliable "
               "allowance >= %zu B/tick\n",
               GetParam(), o.block_seconds, kBlockBytes / 1e6 / std::max(o.block_seconds, 1e-9), o.worst_rate,
               o.windows_judged, o.snapshot_p99_ms, o.delivered_share * 100.0, o.sender.link_bytes_per_second / 1e6,
               static_cast<unsigned long long>(o.sender.resends), static_cast<unsigned long long>(o.sender.fast_resends),
               o.min_unreliable_allowance);
+  // Within the profile's loss, and a snapshot or two more: while startup finds the rate, a probe can
+  // overflow a shallow bottleneck (broadband's 64 KiB queue is less than one bandwidth-delay product).
   const double loss = link.loss;
-  EXPECT_GE(o.delivered_share, 1.0 - loss - 0.01);
+  EXPECT_GE(o.delivered_share, 1.0 - loss - 0.02);
   EXPECT_GT(o.windows_judged, 0u);
-  EXPECT_GE(o.worst_rate, 56.0) << "60 a second (15 a quarter), less the profile's loss";
+  // 30 a half second (29 when a window's edge falls between ticks), one lost: 56 a second.
+  EXPECT_GE(o.worst_rate, 56.0) << "60 a second, less the profile's loss";
   // Queueing behind the block stays within about a round trip of the link's own delay.
   EXPECT_LT(o.snapshot_p99_ms, link.latency_ms + link.jitter_ms + 2 * link.latency_ms + 40.0);
   EXPECT_GE(o.min_unreliable_allowance, kSnapshotBytes + 5) << "the allowance must leave a snapshot its room";
