@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "reliable_udp_stack.h"
 #include "tickwire/core/bytes.h"
 #include "tickwire/transport/reliable_endpoint.h"
 #include "tickwire/transport/sim_network.h"
@@ -48,13 +49,7 @@ void drain_socket(SimSocket& socket, ReliableEndpoint& endpoint, MonoTime now, s
 }
 
 RunResult run(double loss, std::size_t message_bytes, uint64_t seed) {
-  EndpointConfig config;
-  config.channels[0] = ChannelConfig::reliable();
-  config.channels[0].send_window_messages = 512;
-  config.channels[0].receive_window_messages = 1024;
-  config.channels[0].send_window_bytes = 64 * 1024;
-  config.channels[0].receive_queue_bytes = 160 * 1024;
-  config.channels[0].send_queue_bytes = 256 * 1024;
+  const EndpointConfig config = bench::reliable_bench_config();
   ReliableEndpoint a(config);
   ReliableEndpoint b(config);
   SimNetwork net(seed);

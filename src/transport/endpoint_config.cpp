@@ -56,9 +56,10 @@ void validate_channel(const ChannelConfig& c, uint32_t max_packet_bytes) {
             "send_window_messages must be within the send queue");
   TW_ASSERT(c.receive_window_messages >= 2 * c.send_window_messages && c.receive_window_messages <= 32768,
             "the receive window must hold the peer's send window plus a backlog of as much again");
-  TW_ASSERT(c.receive_queue_bytes >= 2 * c.send_window_bytes,
-            "the receive pool must hold the peer's bytes in flight plus a backlog of as much again");
+  TW_ASSERT(c.receive_queue_bytes >= 2 * static_cast<uint64_t>(c.send_span_bytes),
+            "the receive pool must hold the peer's send span plus a backlog of as much again");
   TW_ASSERT(c.send_window_bytes >= c.max_message_bytes, "the send window must admit the largest message");
+  TW_ASSERT(c.send_span_bytes >= c.max_message_bytes + c.pool_chunk_bytes, "the send span must admit the largest message");
   if (c.max_block_bytes > 0) {
     TW_ASSERT(c.fragment_bytes > 0 && c.fragment_bytes + kFragmentEntryOverheadBytes <= room,
               "fragment_bytes must fit one packet");
@@ -76,6 +77,10 @@ void EndpointConfig::validate() const {
   TW_ASSERT(max_packets_per_write > 0, "max_packets_per_write must be positive");
   TW_ASSERT(min_rto > Duration() && min_rto <= max_rto, "min_rto must be positive and <= max_rto");
   TW_ASSERT(keepalive_interval > Duration() && bandwidth_interval > Duration(), "intervals must be positive");
+  TW_ASSERT(initial_send_rate_bytes > 0 && min_send_rate_bytes > 0, "send rates must be positive");
+  TW_ASSERT(max_send_rate_bytes == 0 || max_send_rate_bytes >= min_send_rate_bytes, "max send rate below the minimum");
+  TW_ASSERT(pacing_burst > Duration(), "pacing_burst must be positive");
+  TW_ASSERT(reliable_share_percent <= 100, "reliable_share_percent is a percentage");
   for (const ChannelConfig& c : channels) {
     if (c.kind != ChannelKind::none) validate_channel(c, max_packet_bytes);
   }

@@ -1,8 +1,11 @@
 // The endpoint ties the parts together: packet decode and entry dispatch on the way in, packet
-// assembly within the MTU and per-channel budgets on the way out, ack fan-out to the channels and
-// to the notice queues, and the housekeeping (loss, bandwidth, timeouts) that runs every write.
+// assembly within the MTU, per-channel budgets and the pacer on the way out, ack and loss fan-out
+// to the channels, the rate estimator and the notice queues, and the housekeeping (loss, bandwidth,
+// timeouts, resend timers) that runs every write. Unreliable channels fill each packet first: they
+// are never resent and the app sized them from send_allowance(); reliable data takes what is left.
 #include "tickwire/transport/reliable_endpoint.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -10,18 +13,39 @@
 #include "tickwire/core/ring_buffer.h"
 #include "tickwire/transport/ack_tracker.h"
 #include "tickwire/transport/bandwidth_meter.h"
+#include "tickwire/transport/link_rate_estimator.h"
 #include "tickwire/transport/packet_entry.h"
 #include "tickwire/transport/packet_header.h"
 #include "tickwire/transport/packet_room.h"
 #include "tickwire/transport/reliable_receive_queue.h"
 #include "tickwire/transport/reliable_send_queue.h"
 #include "tickwire/transport/rtt_estimator.h"
+#include "tickwire/transport/send_pacer.h"
 #include "tickwire/transport/sent_content_log.h"
 #include "tickwire/transport/unreliable_channel.h"
 
 namespace tickwire {
 
 namespace {
+
+// The pacer always lets at least this much out in a burst (and the in-flight cap never falls below
+// it): a few packets, so a slow estimate still moves a tick's snapshot and a little reliable data.
+constexpr std::size_t kMinBurstPackets = 4;
+constexpr std::size_t kMinInflightPackets = 32;
+// A packet sent before the newest acked one is lost once it is this much older than an RTT (9/8)...
+constexpr int64_t kLossTimeNumerator = 9;
+constexpr int64_t kLossTimeDenominator = 8;
+// ...and at least this old: a clock granule, so sub-millisecond RTTs do not resend on jitter.
+constexpr Duration kLossTimeFloor = Duration::milliseconds(1);
+
+LinkRateConfig rate_config(const EndpointConfig& c) {
+  LinkRateConfig r;
+  r.initial_bytes_per_second = c.initial_send_rate_bytes;
+  r.min_bytes_per_second = c.min_send_rate_bytes;
+  r.max_bytes_per_second = c.max_send_rate_bytes;
+  r.min_inflight_bytes = kMinInflightPackets * c.max_packet_bytes;
+  return r;
+}
 
 struct Channel {
   ChannelKind kind = ChannelKind::none;
@@ -39,7 +63,9 @@ struct ReliableEndpoint::Impl {
         rtt(c.initial_rto, c.min_rto, c.max_rto),
         sent_meter(c.bandwidth_interval),
         received_meter(c.bandwidth_interval),
-        acked_meter(c.bandwidth_interval) {
+        acked_meter(c.bandwidth_interval),
+        rate(rate_config(c)),
+        pacer(c.pacing_burst, kMinBurstPackets * c.max_packet_bytes) {
     config.validate();
     for (std::size_t i = 0; i < kMaxChannels; ++i) {
       const ChannelConfig& cc = config.channels[i];
@@ -69,9 +95,15 @@ struct ReliableEndpoint::Impl {
   }
 
   void on_packet_acked(uint16_t sequence, const SentPacketRecord& record, MonoTime now);
+  void on_packet_lost(const SentPacketRecord& record);
+  Duration loss_time_threshold() const;
+  std::size_t reliable_waiting_bytes() const;
   EntryOutcome dispatch(const EntryView& entry, MonoTime now);
   void housekeeping(MonoTime now);
-  bool write_one_packet(MonoTime now, std::array<std::size_t, kMaxChannels>& budgets, bool first, PacketSink& out);
+  bool write_one_packet(MonoTime now, std::array<std::size_t, kMaxChannels>& budgets, bool first, bool reliable,
+                        PacketSink& out);
+  void write_backfill_acks(MonoTime now, PacketSink& out);
+  bool reliable_may_send() const { return pacer.allows() && acks.bytes_in_flight() < rate.inflight_cap_bytes(); }
 
   EndpointConfig config;
   AckTracker acks;
@@ -80,6 +112,8 @@ struct ReliableEndpoint::Impl {
   BandwidthMeter sent_meter;
   BandwidthMeter received_meter;
   BandwidthMeter acked_meter;
+  LinkRateEstimator rate;
+  SendPacer pacer;
   std::array<Channel, kMaxChannels> channels;
   RingBuffer<uint16_t, kAckNoticeQueueCap> acked_packets;
   RingBuffer<AckedMessage, kAckNoticeQueueCap> acked_messages;
@@ -147,6 +181,8 @@ Status ReliableEndpoint::receive_packet(std::span<const uint8_t> payload, MonoTi
   m.acks.apply_acks(header, [&](uint16_t sequence, const SentPacketRecord& record) {
     m.on_packet_acked(sequence, record, now);
   });
+  m.acks.detect_losses(now, m.loss_time_threshold(),
+                       [&](uint16_t, const SentPacketRecord& record) { m.on_packet_lost(record); });
   switch (m.acks.classify(header.sequence)) {
     case AckTracker::Incoming::duplicate:
       m.counters.add(TransportReason::duplicate_packet);
@@ -178,7 +214,11 @@ void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacket
   // Every newly acked packet that elicited a prompt ack is a sample of how long an ack takes to
   // reach us, which is what the resend delay must cover (sampling only the header's `ack` would
   // favour the fastest packets under reordering; ack-only packets are acked late by design).
-  if (record.ack_eliciting) rtt.sample(now - record.sent_at);
+  if (record.ack_eliciting) {
+    rtt.sample(now - record.sent_at);
+    rate.on_rtt_sample(now, now - record.sent_at);
+    rate.on_acked(now, record.sent_at, record.bytes, record.delivery, acks.bytes_in_flight());
+  }
   if (!acked_packets.push(sequence)) counters.add(TransportReason::ack_queue_full);
   if (!log.available(record.content_begin, record.content_count)) {
     counters.add(TransportReason::sent_refs_expired);
@@ -195,6 +235,30 @@ void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacket
       ch.reliable_send->on_acked(ref);
     }
   }
+}
+
+void ReliableEndpoint::Impl::on_packet_lost(const SentPacketRecord& record) {
+  rate.on_lost(record.bytes);
+  if (!log.available(record.content_begin, record.content_count)) return;  // resent on its timer
+  for (uint16_t k = 0; k < record.content_count; ++k) {
+    const ContentRef& ref = log.at(record.content_begin + k);
+    if (ref.kind == EntryKind::unreliable) continue;
+    if (Channel& ch = channels[ref.channel]; ch.reliable_send) ch.reliable_send->on_lost(ref, record.sent_at);
+  }
+}
+
+Duration ReliableEndpoint::Impl::loss_time_threshold() const {
+  if (!rtt.has_sample()) return config.initial_rto;
+  const Duration base = std::max(rtt.srtt(), rtt.latest());
+  return std::max(base * kLossTimeNumerator / kLossTimeDenominator, kLossTimeFloor);
+}
+
+std::size_t ReliableEndpoint::Impl::reliable_waiting_bytes() const {
+  std::size_t total = 0;
+  for (const Channel& ch : channels) {
+    if (ch.reliable_send) total += ch.reliable_send->waiting_bytes();
+  }
+  return total;
 }
 
 EntryOutcome ReliableEndpoint::Impl::dispatch(const EntryView& entry, MonoTime now) {
@@ -228,11 +292,12 @@ void ReliableEndpoint::Impl::housekeeping(MonoTime now) {
     const std::optional<MonoTime> oldest = ch.reliable_send->oldest_unacked_sent_at();
     if (oldest && now - *oldest >= config.reliable_timeout) fail(TransportReason::reliable_timeout);
     if (const auto reason = ch.reliable_receive->expire(now, config.fragment_set_timeout)) fail(*reason);
+    ch.reliable_send->collect_timed_out(now, rtt.rto(), config.max_rto);
   }
 }
 
 bool ReliableEndpoint::Impl::write_one_packet(MonoTime now, std::array<std::size_t, kMaxChannels>& budgets,
-                                              bool first, PacketSink& out) {
+                                              bool first, bool reliable, PacketSink& out) {
   ByteWriter writer(std::span<uint8_t>(packet.data(), config.max_packet_bytes));
   const PacketHeader header = acks.next_header();
   header.write(writer);
@@ -240,12 +305,15 @@ bool ReliableEndpoint::Impl::write_one_packet(MonoTime now, std::array<std::size
   const uint32_t content_begin = log.position();
   std::size_t content_count = 0;
   std::size_t entries_left = kMaxEntriesPerPacket;
-  const Duration resend_delay = rtt.rto();
   for (std::size_t c = 0; c < kMaxChannels; ++c) {
-    PacketRoom room{writer, log, now, resend_delay, budgets[c], entries_left, content_count};
-    Channel& ch = channels[c];
-    if (ch.reliable_send) ch.reliable_send->write(room);
-    if (ch.unreliable) ch.unreliable->write(room);
+    if (!channels[c].unreliable) continue;
+    PacketRoom room{writer, log, now, budgets[c], entries_left, content_count};
+    channels[c].unreliable->write(room);
+  }
+  for (std::size_t c = 0; c < kMaxChannels && reliable; ++c) {
+    if (!channels[c].reliable_send) continue;
+    PacketRoom room{writer, log, now, budgets[c], entries_left, content_count};
+    channels[c].reliable_send->write(room);
   }
   const bool has_content = writer.size() > header_bytes;
   if (!has_content) {
@@ -263,11 +331,33 @@ bool ReliableEndpoint::Impl::write_one_packet(MonoTime now, std::array<std::size
     sent_eliciting = true;
     last_eliciting_sent = now;
   }
-  acks.on_sent(now, writer.size(), eliciting, content_begin, static_cast<uint16_t>(content_count));
+  const DeliveryStamp delivery = eliciting ? rate.on_sent(now, acks.bytes_in_flight()) : DeliveryStamp{};
+  acks.on_sent(now, writer.size(), eliciting, content_begin, static_cast<uint16_t>(content_count), delivery);
+  pacer.spend(writer.size());
   sent_meter.add(now, writer.size());
   ++packets_sent;
   out.on_packet(header.sequence, writer.written());
   return has_content;
+}
+
+// More than 33 packets arrived since our last write: this write's headers reach only the newest
+// 33, so older ones get ack-only headers of their own (else the peer would resend what arrived).
+// They go first, oldest range first, so the peer learns of older arrivals before a newer ack could
+// make it count them lost.
+void ReliableEndpoint::Impl::write_backfill_acks(MonoTime now, PacketSink& out) {
+  std::array<PacketHeader, kMaxBackfillHeaders> headers;
+  const std::size_t count = acks.backfill_headers(headers);
+  for (std::size_t i = count; i-- > 0;) {
+    PacketHeader header = headers[i];
+    header.sequence = acks.next_sequence();
+    ByteWriter writer(std::span<uint8_t>(packet.data(), config.max_packet_bytes));
+    header.write(writer);
+    acks.on_backfill_sent(now, writer.size(), log.position());
+    pacer.spend(writer.size());
+    sent_meter.add(now, writer.size());
+    ++packets_sent;
+    out.on_packet(header.sequence, writer.written());
+  }
 }
 
 void ReliableEndpoint::write_packets(MonoTime now, PacketSink& out) {
@@ -280,12 +370,28 @@ void ReliableEndpoint::write_packets(MonoTime now, PacketSink& out) {
     const uint32_t budget = m.config.channels[c].budget_bytes_per_write;
     budgets[c] = budget == 0 ? std::numeric_limits<std::size_t>::max() : budget;
   }
+  m.pacer.refill(now, m.rate.pacing_bytes_per_second());
+  m.acks.start_write();
+  m.write_backfill_acks(now, out);
   for (uint32_t p = 0; p < m.config.max_packets_per_write; ++p) {
-    if (!m.write_one_packet(now, budgets, p == 0, out)) break;
+    if (!m.write_one_packet(now, budgets, p == 0, m.reliable_may_send(), out)) break;
   }
+  // Less to send than the pacer allowed: the delivery rate now measures the app, not the link.
+  if (m.reliable_may_send() && m.reliable_waiting_bytes() == 0) m.rate.on_app_limited(m.acks.bytes_in_flight());
   for (Channel& ch : m.channels) {
     if (ch.unreliable) ch.unreliable->expire_unsent(m.counters);
   }
+}
+
+SendAllowance ReliableEndpoint::send_allowance(Duration interval) const {
+  const Impl& m = *impl_;
+  SendAllowance a;
+  a.link_bytes_per_second = m.rate.planning_bytes_per_second();
+  a.interval_bytes = static_cast<std::size_t>(a.link_bytes_per_second * std::max(interval, Duration()).seconds_f());
+  a.reliable_waiting_bytes = m.reliable_waiting_bytes();
+  const std::size_t share = a.reliable_waiting_bytes == 0 ? 0 : a.interval_bytes * m.config.reliable_share_percent / 100;
+  a.unreliable_bytes = a.interval_bytes - share;
+  return a;
 }
 
 std::optional<uint16_t> ReliableEndpoint::pop_acked_packet() {
@@ -325,6 +431,10 @@ ConnectionStats ReliableEndpoint::stats() const {
   s.sent_kbps = m.sent_meter.kbps();
   s.received_kbps = m.received_meter.kbps();
   s.acked_kbps = m.acked_meter.kbps();
+  s.link_bytes_per_second = m.rate.planning_bytes_per_second();
+  s.bottleneck_bytes_per_second = m.rate.bottleneck_bytes_per_second();
+  s.pacing_bytes_per_second = m.rate.pacing_bytes_per_second();
+  s.bytes_in_flight = m.acks.bytes_in_flight();
   s.packets_sent = m.packets_sent;
   s.packets_received = m.packets_received;
   s.packets_acked = m.packets_acked;
@@ -347,7 +457,9 @@ ConnectionStats ReliableEndpoint::stats() const {
       cs.messages_acked = ch.reliable_send->messages_acked();
       cs.delivered = ch.reliable_receive->delivered();
       cs.resends = ch.reliable_send->resends();
+      cs.fast_resends = ch.reliable_send->fast_resends();
       s.resends += cs.resends;
+      s.fast_resends += cs.fast_resends;
     } else if (ch.unreliable) {
       cs.send_queue_messages = ch.unreliable->queued_send_messages();
       cs.send_queue_bytes = ch.unreliable->queued_send_bytes();

@@ -130,4 +130,10 @@ void ReliableServer::push_event(const ReliableServerEvent& event) {
   if (!events_.push(event)) ++events_dropped_;
 }
 
+std::optional<SendAllowance> ReliableServer::send_allowance(uint32_t client_index, Duration interval) const {
+  const ReliableEndpoint* e = endpoint(client_index);
+  if (e == nullptr) return std::nullopt;
+  return e->send_allowance(interval);
+}
+
 }  // namespace tickwire

@@ -20,6 +20,7 @@ struct ChannelStats {
   uint64_t messages_acked = 0;  // reliable messages (and whole blocks) acked by the peer
   uint64_t delivered = 0;       // messages handed to the app
   uint64_t resends = 0;         // reliable messages and fragments sent again
+  uint64_t fast_resends = 0;    // of those, sent again because later packets' acks showed a gap
 };
 
 struct ConnectionStats {
@@ -30,6 +31,10 @@ struct ConnectionStats {
   double sent_kbps = 0.0;
   double received_kbps = 0.0;
   double acked_kbps = 0.0;
+  double link_bytes_per_second = 0.0;        // the send-rate estimate (SendAllowance::link_bytes_per_second)
+  double bottleneck_bytes_per_second = 0.0;  // the largest recent delivery rate measured (0 before a sample)
+  double pacing_bytes_per_second = 0.0;      // what the pacer lets out now
+  uint64_t bytes_in_flight = 0;              // sent in ack-eliciting packets, neither acked nor given up on
   uint64_t packets_sent = 0;
   uint64_t packets_received = 0;
   uint64_t packets_acked = 0;
@@ -37,6 +42,7 @@ struct ConnectionStats {
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
   uint64_t resends = 0;
+  uint64_t fast_resends = 0;
   uint64_t drops = 0;          // every TransportReason counted
   uint64_t send_refusals = 0;  // every send that returned an error
   bool failed = false;

@@ -35,7 +35,10 @@ struct ChannelConfig {
   uint32_t send_queue_messages = 1024;
   uint32_t send_queue_bytes = 64 * 1024;
   uint32_t send_window_messages = 128;  // ids in flight ahead of the oldest unacked
-  uint32_t send_window_bytes = 16 * 1024;
+  uint32_t send_window_bytes = 16 * 1024;  // sent and not yet acked (a message leaves it when acked)
+  // Sent messages from the oldest unacked on, acked or not, in whole pool chunks: what the peer may
+  // be holding out of order behind a gap. Its receive pool must hold twice this.
+  uint32_t send_span_bytes = 24 * 1024;
   // reliable-ordered: receive side
   uint32_t receive_window_messages = 256;  // held for the app: out of order + not yet drained
   uint32_t receive_queue_bytes = 48 * 1024;
@@ -62,11 +65,21 @@ struct EndpointConfig {
   uint32_t max_packets_per_write = 8;
   Duration keepalive_interval = Duration::milliseconds(250);  // ack-eliciting ping when idle
   Duration initial_rto = Duration::milliseconds(250);         // resend delay before an RTT sample
-  Duration min_rto = Duration::milliseconds(30);
+  // The resend delay is srtt + 4 rttvar (the samples include the peer's ack delay), at least this:
+  // a floor for a clock's granularity, not for the link, which the samples already describe.
+  Duration min_rto = Duration::milliseconds(2);
   Duration max_rto = Duration::seconds(5);
   Duration reliable_timeout = Duration::seconds(60);      // oldest unacked older than this: fatal
   Duration fragment_set_timeout = Duration::seconds(30);  // partial block with no progress: fatal
   Duration bandwidth_interval = Duration::milliseconds(250);
+
+  // Send rate (docs/reliability.md, "Send rate"): packets are paced at the link estimate.
+  uint32_t initial_send_rate_bytes = 1024 * 1024;  // per second, the floor until the path is measured
+  uint32_t min_send_rate_bytes = 32 * 1024;        // per second, the pacer never goes below this
+  uint32_t max_send_rate_bytes = 0;                // per second, 0 = no cap
+  Duration pacing_burst = Duration::milliseconds(34);  // tokens saved at most: two 60 Hz ticks of the rate
+  // While reliable data waits, send_allowance() keeps this share of each interval's bytes for it.
+  uint32_t reliable_share_percent = 25;
 
   // Channel 0 reliable-ordered with blocks up to 64 KiB, channel 1 unreliable.
   static EndpointConfig defaults();

@@ -15,7 +15,6 @@ struct PacketRoom {
   ByteWriter& writer;
   SentContentLog& log;
   MonoTime now;
-  Duration resend_delay;       // reliable content sent less than this long ago is not resent
   std::size_t& budget_bytes;   // this channel's bytes left in this write_packets call
   std::size_t& entries_left;   // entries left in this packet
   std::size_t& content_count;  // content records appended for this packet

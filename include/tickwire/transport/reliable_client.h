@@ -30,6 +30,10 @@ class ReliableClient {
   ReliableEndpoint* endpoint() { return endpoint_ ? &*endpoint_ : nullptr; }
   const ReliableEndpoint* endpoint() const { return endpoint_ ? &*endpoint_ : nullptr; }
   bool connected() const { return endpoint_.has_value(); }
+  // The link estimate and what `interval` can carry while connected (docs/reliability.md, "Send rate").
+  std::optional<SendAllowance> send_allowance(Duration interval) const {
+    return endpoint_ ? std::optional<SendAllowance>(endpoint_->send_allowance(interval)) : std::nullopt;
+  }
   // How many connections this client has had an endpoint for (a change means a new connection).
   uint64_t connections() const { return connections_; }
   // The fatal reason of the last endpoint that failed, if any did.

@@ -14,6 +14,7 @@
 #include "tickwire/core/status.h"
 #include "tickwire/transport/connection_stats.h"
 #include "tickwire/transport/endpoint_config.h"
+#include "tickwire/transport/send_allowance.h"
 #include "tickwire/transport/send_result.h"
 #include "tickwire/transport/transport_reason.h"
 
@@ -60,6 +61,12 @@ class ReliableEndpoint {
   std::optional<uint16_t> pop_acked_packet();
   // Our unreliable messages the peer acknowledged (capped; overflow counted).
   std::optional<AckedMessage> pop_acked_message();
+
+  // The link estimate and what the next `interval` (e.g. one tick) can carry: a sender sizes its
+  // unreliable traffic (snapshots) from `unreliable_bytes`, so together with the reliable backlog it
+  // stays within what the link delivers. Pacing enforces the total: reliable data waits for tokens,
+  // unreliable messages always go and spend them.
+  SendAllowance send_allowance(Duration interval) const;
 
   // After a fatal reason the endpoint stops; the owner must drop the connection.
   bool failed() const;

@@ -41,6 +41,9 @@ class ReliableServer {
   // The slot's endpoint while a client is connected there; null otherwise.
   ReliableEndpoint* endpoint(uint32_t client_index);
   const ReliableEndpoint* endpoint(uint32_t client_index) const;
+  // The slot's link estimate and what `interval` (one tick) can carry; nullopt for an empty slot.
+  // The room sizes the client's snapshot from `unreliable_bytes` (docs/reliability.md, "Send rate").
+  std::optional<SendAllowance> send_allowance(uint32_t client_index, Duration interval) const;
   // Connects and disconnects in order (capped at kMaxEvents; overflow counted).
   bool poll_event(ReliableServerEvent& out);
   uint64_t events_dropped() const { return events_dropped_; }
