@@ -40,6 +40,7 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
   std::filesystem::remove(key);
   test::ChildProcess keygen;
   ASSERT_TRUE(keygen.spawn(TICKWIRE_CLI_PATH, {"keygen", "--out", key.string()}));
+  for (int i = 0; i < 1000 && keygen.running(); ++i) usleep(10'000);
   EXPECT_EQ(keygen.stop(), 0);
   const std::string port = std::to_string(free_port());
 
