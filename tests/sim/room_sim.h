@@ -236,9 +236,11 @@ class RoomSim {
   void check_pawn(const RoomSession& s) {
     const TestPawn& pawn = simulation.pawns.at(s.pawn.raw());
     if (s.inputs.prepared_tick()) {
-      const auto& report = s.inputs.report();
-      const auto applied = pawn.applied.empty() ? std::nullopt : std::optional<uint32_t>(pawn.applied.back());
-      if (report.ack_sequence != applied) ++invariants.server_ack_ahead;
+      // Compared without building a local optional from a conditional: GCC 12 at -Os reports one
+      // maybe uninitialized when it is compared (GCC bug 80635). Same test as ack != last applied.
+      const std::optional<uint32_t>& ack = s.inputs.report().ack_sequence;
+      const bool same = pawn.applied.empty() ? !ack : ack && *ack == pawn.applied.back();
+      if (!same) ++invariants.server_ack_ahead;
     }
   }
 
@@ -266,11 +268,13 @@ class RoomSim {
     if (!snapshot.owner) return;
     auto it = simulation.pawns.find(c.session.welcome()->pawn_ref);
     if (it == simulation.pawns.end()) return;
+    // The acked and applied sequences (either may be none) must be equal; compared without local
+    // optionals for GCC bug 80635, as in check_pawn.
     const auto at = it->second.last_applied_at.find(snapshot.tick);
-    const std::optional<uint32_t> applied = at == it->second.last_applied_at.end() ? std::nullopt : at->second;
-    const std::optional<uint32_t> acked =
-        snapshot.owner->ack ? std::optional<uint32_t>(snapshot.owner->ack->sequence) : std::nullopt;
-    if (acked != applied) ++invariants.ack_not_applied;
+    const std::optional<uint32_t>* applied = at == it->second.last_applied_at.end() ? nullptr : &at->second;
+    const auto& ack = snapshot.owner->ack;
+    const bool same = applied && *applied ? ack && ack->sequence == **applied : !ack;
+    if (!same) ++invariants.ack_not_applied;
   }
 };
 

@@ -43,9 +43,12 @@ inline Status varint_read(std::span<const uint8_t> in, unsigned max_bits, uint64
   uint64_t result = 0;
   unsigned shift = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
+    // Refuse a byte past the widest value before reading it: the loop then never reads more than
+    // ceil(max_bits / 7) bytes, whatever in.size() says.
+    if (shift >= max_bits) return Error::value_out_of_range;
     const uint8_t byte = in[i];
     const uint64_t chunk = byte & 0x7f;
-    if (shift >= max_bits || (shift > 0 && (chunk >> (max_bits - shift)) != 0 && max_bits - shift < 7)) {
+    if (shift > 0 && (chunk >> (max_bits - shift)) != 0 && max_bits - shift < 7) {
       return Error::value_out_of_range;
     }
     result |= chunk << shift;
