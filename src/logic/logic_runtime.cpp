@@ -52,7 +52,7 @@ LogicRuntime::LogicRuntime(const LogicSettings& settings, ILogicHost& host)
             "wire, action and behaviour indices fit a scheduled entry");
   TW_ASSERT(limits.max_delay.ns() > 0 && limits.max_delay.ns() < std::numeric_limits<int64_t>::max() / 4,
             "the longest delay leaves room for game time to run on");
-  targets_by_depth_.resize(limits.max_call_depth + 1);
+  targets_lists_.resize(limits.max_call_depth);
 }
 
 LogicRuntime::~LogicRuntime() = default;
@@ -231,8 +231,10 @@ void LogicRuntime::call(Node& source, std::string_view output, const LogicCall& 
     return;
   }
   trace_call(source, output, action, {});
-  // Copied: what the call sets off may load or unload nodes of this name.
-  std::vector<LogicNodeId>& targets = targets_by_depth_[depth];
+  // Copied, into a list of its own for as long as this call runs: what the call sets off may load or
+  // unload nodes of this name, and may make calls of its own (a host may even start a run inside it).
+  if (targets_in_use_ == targets_lists_.size()) targets_lists_.emplace_back();
+  std::vector<LogicNodeId>& targets = targets_lists_[targets_in_use_++];
   targets.assign(named->second.begin(), named->second.end());
   const LogicSignal signal{activator, action.parameter};
   for (const LogicNodeId id : targets) {
@@ -241,6 +243,7 @@ void LogicRuntime::call(Node& source, std::string_view output, const LogicCall& 
     ++calls_delivered_;
     deliver_input(*target, action.input, signal, depth);
   }
+  --targets_in_use_;
 }
 
 LogicInputResult LogicRuntime::deliver_input(Node& target, std::string_view input, const LogicSignal& signal,

@@ -19,6 +19,7 @@ struct RecordingHost : ILogicHost {
   void trace(std::string_view line) override { traces.emplace_back(line); }
   void output_fired(LogicNodeId node, std::string_view output, LogicActivator activator) override {
     fired.push_back({node, std::string(output), activator});
+    if (on_output_fired) on_output_fired(node, output);
   }
   void state_changed(LogicNodeId node, std::size_t behaviour_index) override {
     state_changes.emplace_back(node, behaviour_index);
@@ -38,6 +39,7 @@ struct RecordingHost : ILogicHost {
   std::vector<std::pair<LogicNodeId, std::size_t>> state_changes;
   std::vector<std::string> host_calls;
   std::function<bool(const LogicHostCall&)> take_host_call;
+  std::function<void(LogicNodeId, std::string_view)> on_output_fired;
 };
 
 struct Received {

@@ -41,6 +41,26 @@ TEST(LogicRuntime, WiresOfOneOutputAndNodesOfOneNameRunInAuthoredOrder) {
   EXPECT_EQ(rig.runtime.calls_delivered(), 3u);
 }
 
+// A host callback may start a run of its own in the middle of a call's fan-out (an entityEvent
+// handler pressing another button): the outer fan-out still reaches every node of its name.
+TEST(LogicRuntime, AHostMayStartARunFromInsideOne) {
+  LogicRig rig;
+  rig.node(1, "button", {wire("onPressed", {logic_call("lamp", "on")})});
+  rig.node(2, "other", {wire("onPressed", {logic_call("sign", "on"), logic_call("lamp", "off")})});
+  rig.probe(3, "lamp");
+  rig.probe(4, "lamp");
+  rig.probe(5, "sign");
+  bool reentered = false;
+  rig.host.on_output_fired = [&](LogicNodeId, std::string_view output) {
+    if (output != "onDone" || reentered) return;
+    reentered = true;
+    rig.runtime.fire(id(2), "onPressed", LogicActivator{});
+  };
+  rig.runtime.fire(id(1), "onPressed", LogicActivator{});
+  EXPECT_EQ(inputs_received(rig.log),
+            (std::vector<std::string>{"lamp.on", "sign.on", "lamp.off", "lamp.off", "lamp.on"}));
+}
+
 TEST(LogicRuntime, TracesEachFiringInTheSeedsForm) {
   LogicRig rig;
   rig.node(1, "doorButton", {wire("onPressed", {logic_call("slidingDoor", "toggle"), logic_call("tally", "add", 3),

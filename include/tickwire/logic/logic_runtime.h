@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,7 +126,8 @@ class LogicRuntime {
   std::unique_ptr<LogicScheduledQueue> queue_;
   std::vector<std::unique_ptr<Node>> retired_;  // unloaded while a run was on the stack
   uint32_t runs_open_ = 0;                      // runs on the stack (host entry points, nested)
-  std::vector<std::vector<LogicNodeId>> targets_by_depth_;  // a call's targets, one list per depth, reused
+  std::deque<std::vector<LogicNodeId>> targets_lists_;  // the targets of each call on the stack, reused
+  std::size_t targets_in_use_ = 0;
   std::string trace_line_;
   ReasonCounters<LogicDrop> drops_;
   ReasonCounters<LogicLoad> loads_;
