@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "demo_block.h"
 #include "sample_stats.h"
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
@@ -48,6 +49,11 @@ struct Bot {
   world::BotBrain brain;
   SampleStats snapshot_bytes;
   std::optional<double> welcomed_at_s;  // when the welcome arrived (the snapshot rate counts from it)
+  // The server's reliable block (demo_block.h): bytes, and when its first and last parts arrived
+  // with the snapshots counted then (the snapshot rate while it downloaded).
+  uint64_t block_bytes = 0;
+  double block_first_s = 0, block_last_s = 0;
+  uint64_t snapshots_at_block_first = 0, snapshots_at_block_last = 0;
 };
 
 nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
@@ -81,6 +87,13 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["claims_accepted"] = stats.claims_accepted;  // ClaimAccepted telemetry
   j["claims_corrected"] = stats.claims_corrected;
   j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});
+  if (bot.block_bytes > 0) {
+    const double span_s = bot.block_last_s - bot.block_first_s;
+    j["block"] = {{"bytes", bot.block_bytes},
+                  {"first_s", bot.block_first_s},
+                  {"last_s", bot.block_last_s},
+                  {"snapshot_hz", span_s > 0 ? static_cast<double>(bot.snapshots_at_block_last - bot.snapshots_at_block_first) / span_s : 0.0}};
+  }
   if (const auto* r = c.regulator()) {
     j["rate"] = r->rate();
     j["holds"] = r->counters().holds;
@@ -157,6 +170,18 @@ int run_bots(const BotOptions& o) {
       for (uint32_t bytes : b.client->game().take_snapshot_sizes()) {
         b.snapshot_bytes.add(bytes);
         ++sizes;
+      }
+      while (auto message = b.client->receive_message()) {
+        if (message->type != kBlockPartType) continue;
+        const double at_s = (now - start).seconds_f();
+        const uint64_t snapshots = b.client->stats().snapshots;
+        if (b.block_bytes == 0) {
+          b.block_first_s = at_s;
+          b.snapshots_at_block_first = snapshots;
+        }
+        b.block_bytes += message->payload.size();
+        b.block_last_s = at_s;
+        b.snapshots_at_block_last = snapshots;
       }
       const bool playing = b.client->status().phase == ClientPhase::playing;
       welcomed += playing ? 1 : 0;

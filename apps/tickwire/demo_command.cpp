@@ -38,6 +38,8 @@ struct DemoOptions {
   std::string behaviour = "wander";
   uint32_t tick_hz = 60;
   uint32_t snapshot_hz = 0;  // 0: the tick rate
+  double block_mb = 0;       // a reliable block to every bot mid-game (0: none)
+  double block_at_s = 0;     // 0: a third into the run
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   double forgiveness = 1.0;
 };
@@ -121,7 +123,9 @@ int run_demo(const DemoOptions& o) {
                                           public_at, "--max-clients", clients, "--tick-hz", std::to_string(o.tick_hz),
                                           "--forgiveness", std::to_string(o.forgiveness),
                                           "--snapshot-hz", std::to_string(o.snapshot_hz),
-                                          "--protocol-id", std::to_string(o.protocol_id)};
+                                          "--protocol-id", std::to_string(o.protocol_id),
+                                          "--block-mb", std::to_string(o.block_mb),
+                                          "--block-at", std::to_string(o.block_at_s > 0 ? o.block_at_s : o.seconds / 3)};
   if (!o.map_path.empty()) server_args.insert(server_args.end(), {"--map", o.map_path});
   Progress progress;
   if (!server.spawn(exe, server_args)) {
@@ -209,6 +213,10 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (default: the tick rate)")
       ->check(CLI::Range(0, 240));
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id");
+  cmd->add_option("--block-mb", o.block_mb, "the server sends every bot a reliable block of this many MB mid-game")
+      ->check(CLI::Range(0.0, 8.0));
+  cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes (default: a third in)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--forgiveness", o.forgiveness, "the room's forgiveness (below 1.0 the bots' claims may be adopted)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->callback([] { set_exit_code(run_demo(o)); });

@@ -1,6 +1,8 @@
 // Gathering and printing the demo's figures.
 #include "demo_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sample_stats.h"
@@ -76,6 +78,24 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
                  {"snapshot_drops", server.value("snapshot_drops", uint64_t{0})}};
   r["contract_hash"] = server.value("contract_hash", std::string());
   r["frames_refused"] = refused_frames;
+  // The reliable block (tickwire server --block-mb): from its first part to its last at each bot,
+  // and the slowest snapshot rate any bot saw meanwhile.
+  SampleStats block_s;
+  uint64_t block_clients = 0, block_bytes = 0;
+  double block_snapshot_hz_lowest = 0;
+  for (const auto& c : clients) {
+    if (!c.contains("block")) continue;
+    const auto& b = c["block"];
+    const double hz = b.value("snapshot_hz", 0.0);
+    block_snapshot_hz_lowest = block_clients == 0 ? hz : std::min(block_snapshot_hz_lowest, hz);
+    ++block_clients;
+    block_bytes = std::max(block_bytes, b.value("bytes", uint64_t{0}));
+    block_s.add(b.value("last_s", 0.0) - b.value("first_s", 0.0));
+  }
+  if (block_clients > 0) {
+    r["block"] = {{"clients", block_clients}, {"bytes", block_bytes}, {"seconds", summary(block_s)},
+                  {"snapshot_hz_lowest", block_snapshot_hz_lowest}};
+  }
   return r;
 }
 
@@ -122,6 +142,14 @@ std::string format_demo_report(const nlohmann::json& r) {
                                        s.value("ticks", 0), s.value("declared_ticks", 0)));
   line("server tick cost", fmt::format("p50 {:.0f} us, p99 {:.0f} us", s["tick_cost_us"].value("p50", 0.0),
                                        s["tick_cost_us"].value("p99", 0.0)));
+  if (r.contains("block")) {
+    const auto& b = r["block"];
+    line("reliable block", fmt::format("{:.1f} MB to {} clients in {:.2f} s mean, {:.2f} s max; snapshots meanwhile "
+                                       "{:.1f}/s lowest",
+                                       static_cast<double>(b.value("bytes", uint64_t{0})) / (1024.0 * 1024.0),
+                                       b.value("clients", 0), b["seconds"].value("mean", 0.0),
+                                       b["seconds"].value("max", 0.0), b.value("snapshot_hz_lowest", 0.0)));
+  }
   line("contract hash", r.value("contract_hash", std::string()));
   return out;
 }

@@ -8,11 +8,14 @@
 #include <csignal>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "demo_block.h"
 #include "sample_stats.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
@@ -41,7 +44,26 @@ struct ServerOptions {
   uint32_t max_clients = 255;
   double stats_interval_s = 1.0;
   double seconds = 0;  // 0: until signalled
+  double block_mb = 0;      // a reliable block sent to every admitted client mid-game (0: none)
+  double block_at_s = 10;   // when
 };
+
+// Queues `mb` megabytes to every admitted client; returns the bytes queued per client.
+std::size_t send_block(Server& server, double mb) {
+  const auto total = static_cast<std::size_t>(mb * 1024 * 1024);
+  std::vector<uint8_t> part(kBlockPartBytes);
+  std::size_t queued = 0;
+  for (const ClientLink& c : server.clients()) {
+    if (!c.admitted) continue;
+    queued = 0;
+    for (std::size_t at = 0; at < total; at += kBlockPartBytes) {
+      const std::size_t n = std::min(kBlockPartBytes, total - at);
+      for (std::size_t i = 0; i < n; ++i) part[i] = static_cast<uint8_t>((at + i) * 131);
+      if (server.send(c.owner, kBlockPartType, std::span<const uint8_t>(part.data(), n))) queued += n;
+    }
+  }
+  return queued;
+}
 
 // Depth-byte histogram buckets: -8 (starved 8+) .. 12.
 constexpr int kDepthMin = -8;
@@ -152,6 +174,7 @@ int run_server(const ServerOptions& o) {
   Tally tally;
   TickSources sources;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
+  bool block_sent = o.block_mb <= 0;
   while (g_stop == 0 && (o.seconds <= 0 || (server.now() - start).seconds_f() < o.seconds)) {
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
@@ -159,6 +182,11 @@ int run_server(const ServerOptions& o) {
     if (update.ticks_run > 0) {
       tally.tick_cost_us.add((done - woke).seconds_f() * 1e6 / update.ticks_run);
       sources.add(server.clients(), tally);
+    }
+    if (!block_sent && (done - start).seconds_f() >= o.block_at_s) {
+      block_sent = true;
+      const std::size_t bytes = send_block(server, o.block_mb);
+      std::printf("{\"type\":\"block\",\"t\":%.3f,\"bytes_per_client\":%zu}\n", (done - start).seconds_f(), bytes);
     }
     if (done >= next_stats) {
       std::printf("%s\n", stats_line("server", (done - start).seconds_f(), server, tally).dump().c_str());
@@ -195,6 +223,9 @@ void register_server(CLI::App& app) {
       ->check(CLI::Range(1, 255));
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);
   cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");
+  cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")
+      ->check(CLI::Range(0.0, 8.0));
+  cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(CLI::NonNegativeNumber);
   cmd->callback([] { set_exit_code(run_server(o)); });
 }
 

@@ -135,6 +135,7 @@ void HarnessRun::code_tick(uint32_t tick) {
   const bool reported = tick > rtt_ticks_ && delivered_[tick - rtt_ticks_];
   service_.on_held(kOwner, protocol::SnapshotsHeld{reported ? tick - rtt_ticks_ : 0, 0, service_.rest_table().revision()});
   const ClientMessages messages = service_.build(kOwner, truth_.owner, MonoTime{});
+  service_.reliable_taken(kOwner, messages.reliable.size());  // the rest table is delivered whole
   records_.records.swap(truth_.records);
   if (!messages.snapshot) {
     ++result_.encode_errors;

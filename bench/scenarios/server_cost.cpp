@@ -164,6 +164,7 @@ void ServerCostRun::walk() {
 // Timed: one client's messages from the service (interest, budget, delta, message, slicing).
 void ServerCostRun::serve(Client& client, MonoTime now, ServerCostResult& result) {
   const ClientMessages messages = service_.build(client.owner, std::nullopt, now);
+  service_.reliable_taken(client.owner, messages.reliable.size());  // a rest table goes whole
   client.built = messages.snapshot;
   if (!messages.snapshot) {
     ++result.refused;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/client/game_message.h"
 #include "tickwire/client/input_source.h"
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/clock/time.h"
@@ -84,13 +85,6 @@ struct DrawnEntity {
   bool extrapolated = false;  // past its newest sample (short of the cap)
 };
 
-// A game message another client addressed to this one, relayed by the server unread.
-struct RelayedMessage {
-  OwnerId from = 0;
-  MessageType type = 0;
-  std::vector<uint8_t> payload;
-};
-
 class Client;
 
 struct ClientOpen {
@@ -126,8 +120,9 @@ class Client {
   // A game message (type >= 256) to another client, through the server, which never reads it.
   // False when it could not be queued (not playing, or the channel is full).
   bool send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable = true);
-  // The next relayed message, oldest first.
-  std::optional<RelayedMessage> receive_relayed();
+  // The next game message for this client (from another client, or from the server: from 0),
+  // oldest first.
+  std::optional<GameMessage> receive_message();
 
   ClientStats stats() const;
   struct Parts;  // the machinery (defined with the implementation)

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,12 @@ class Server {
   ServerUpdate run_once() { return update(wait_for_next_tick()); }
   // Disconnects every client (each hears it) and stops accepting.
   void stop();
+
+  // A game message of the game's own type (>= 256) for one client, reliable and in order (at most
+  // kSessionMaxGameMessageBytes, 64 KiB less its envelope, each: a bigger download goes as several). Queued in the
+  // client's outbox (8 MiB at most) and sent as the link takes it, beside the snapshots; the client
+  // reads it with Client::receive_message (from 0). False, counted by reason, when refused.
+  bool send(OwnerId owner, MessageType type, std::span<const uint8_t> payload);
 
   MonoTime now() const;
   const NetcodeContract& contract() const;

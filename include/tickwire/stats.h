@@ -79,7 +79,7 @@ struct ClientStats {
   uint64_t render_snaps = 0;   // the render clock jumped
   uint64_t claims_accepted = 0;
   uint64_t claims_corrected = 0;
-  uint64_t relayed_received = 0;
+  uint64_t game_messages_received = 0;  // relayed from other clients or sent by the server
   std::vector<ReasonCount> reasons;  // drops, refusals, the disconnect cause
 };
 

@@ -36,7 +36,7 @@ typedef enum tw_result {
   TW_ERR_INVALID_ARGUMENT = 1, /* a null handle or pointer, a value out of its range: see the message */
   TW_ERR_REFUSED = 2,          /* the library refused (a policy, an address, a socket): see the message */
   TW_ERR_NOT_READY = 3,        /* not now: not playing yet, a channel full */
-  TW_ERR_EMPTY = 4,            /* nothing to return (no relayed message waiting) */
+  TW_ERR_EMPTY = 4,            /* nothing to return (no game message waiting) */
   TW_ERR_OUT_OF_MEMORY = 5,
   TW_ERR_INTERNAL = 6          /* the library failed unexpectedly (a bug): see the message */
 } tw_result;
@@ -319,12 +319,12 @@ typedef struct tw_drawn_entity {
 } tw_drawn_entity;
 
 /* A game message another client addressed to this one; `payload` is the client's until its next call. */
-typedef struct tw_relayed_message {
+typedef struct tw_game_message {
   uint8_t from;
   uint16_t type;
   const uint8_t* payload;
   size_t payload_bytes;
-} tw_relayed_message;
+} tw_game_message;
 
 typedef struct tw_client_stats {
   bool welcomed;
@@ -339,7 +339,7 @@ typedef struct tw_client_stats {
   uint64_t prediction_snaps;
   uint64_t held_frames;  /* interpolation ran past the newest snapshot */
   uint64_t render_snaps; /* the render clock jumped */
-  uint64_t relayed_received;
+  uint64_t messages_received;
   uint32_t reason_count; /* read each with tw_client_stats_reason */
 } tw_client_stats;
 
@@ -372,8 +372,9 @@ size_t tw_client_remote_entities(const tw_client* client, tw_drawn_entity* out, 
 /* Sends a game message (type >= TW_FIRST_GAME_MESSAGE_TYPE) to client `target` through the server. */
 tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
                             bool reliable);
-/* The oldest relayed message into `out`, or TW_ERR_EMPTY. */
-tw_result tw_client_receive_relayed(tw_client* client, tw_relayed_message* out);
+/* The oldest game message for this client (relayed from another client, or from the server: from 0)
+   into `out`, or TW_ERR_EMPTY. */
+tw_result tw_client_receive_message(tw_client* client, tw_game_message* out);
 /* The client's figures now; the reason list is kept for tw_client_stats_reason. */
 tw_result tw_client_stats_get(tw_client* client, tw_client_stats* out);
 /* Reason `index` of the last tw_client_stats_get: "area.reason" (valid until the next one) and count. */

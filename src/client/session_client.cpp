@@ -28,7 +28,7 @@ void SessionClient::on_connection() {
   inputs_ = InputSender(0, config_.max_inputs_per_frame);
   latest_.reset();
   queue_.clear();
-  relayed_.clear();
+  game_messages_.clear();
   delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
@@ -54,8 +54,8 @@ void SessionClient::receive(MonoTime now) {
 void SessionClient::receive_channel(uint8_t channel, bool reliable) {
   while (auto message = net_->receive(channel)) {
     if (refused_) continue;
-    if (message->addressed && message->from != kAuthorityOwner) {
-      on_relayed(*message);  // another client's game message: never decoded, never rewritten
+    if (message->type >= kFirstGameMessageType) {
+      on_game_message(*message);  // the game's own (relayed or the server's): never decoded, never rewritten
       continue;
     }
     if (auto ours = peer_->receive(*net_, *message, reliable)) dispatch(*ours);
@@ -217,17 +217,18 @@ void SessionClient::resend_inputs() {
   }
 }
 
-void SessionClient::on_relayed(const NetMessage& message) {
+void SessionClient::on_game_message(const NetMessage& message) {
   if (!welcome_) {
     drops_.add(ClientDrop::before_welcome);
     return;
   }
-  if (relayed_.full()) {
-    (void)relayed_.pop();
-    drops_.add(ClientDrop::relay_overflow);
+  if (game_messages_.full()) {
+    (void)game_messages_.pop();
+    drops_.add(ClientDrop::game_message_overflow);
   }
-  (void)relayed_.push(RelayedPayload{message.from, message.type, {message.payload.begin(), message.payload.end()}});
-  ++relayed_received_;
+  const OwnerId from = message.addressed ? message.from : kAuthorityOwner;
+  (void)game_messages_.push(GameMessage{from, message.type, {message.payload.begin(), message.payload.end()}});
+  ++game_messages_received_;
 }
 
 void SessionClient::on_relay_refused(std::span<const uint8_t> body) {
@@ -244,9 +245,9 @@ bool SessionClient::send_to(OwnerId target, MessageType type, std::span<const ui
   return net_->send_to(target, reliable ? config_.reliable_channel : config_.unreliable_channel, type, payload).ok();
 }
 
-bool SessionClient::pop_relayed(RelayedPayload& out) {
-  if (relayed_.empty()) return false;
-  out = relayed_.pop();
+bool SessionClient::pop_game_message(GameMessage& out) {
+  if (game_messages_.empty()) return false;
+  out = game_messages_.pop();
   return true;
 }
 

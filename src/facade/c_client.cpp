@@ -1,6 +1,6 @@
 // The C API's client: a tickwire::Client behind an opaque handle, its PredictionModel a C
 // callback, its inputs a C callback per client tick, what it draws copied into the caller's array,
-// relayed messages held until the next call. Every entry point catches whatever the library throws.
+// game messages held until the next call. Every entry point catches whatever the library throws.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -44,7 +44,7 @@ struct tw_client {
   ErrorText error;
   std::optional<tickwire::capi::CPredictionModel> model;
   std::string reason;                          // the last tw_client_status's
-  std::optional<tickwire::RelayedMessage> relayed;  // the last tw_client_receive_relayed's
+  std::optional<tickwire::GameMessage> message;  // the last tw_client_receive_message's
   std::vector<tickwire::ReasonCount> reasons;  // the last tw_client_stats_get's
   std::unique_ptr<tickwire::Client> client;    // last: gone before the model it predicts with
 };
@@ -117,7 +117,7 @@ void fill(tw_client& handle, tickwire::ClientStats& stats, tw_client_stats& out)
   out.prediction_snaps = stats.prediction_snaps;
   out.held_frames = stats.held_frames;
   out.render_snaps = stats.render_snaps;
-  out.relayed_received = stats.relayed_received;
+  out.messages_received = stats.game_messages_received;
   out.reason_count = static_cast<uint32_t>(handle.reasons.size());
 }
 
@@ -223,13 +223,13 @@ tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, co
   });
 }
 
-tw_result tw_client_receive_relayed(tw_client* client, tw_relayed_message* out) {
+tw_result tw_client_receive_message(tw_client* client, tw_game_message* out) {
   return on_client(client, [&](tickwire::Client& c) -> tw_result {
-    if (out == nullptr) return fail(client->error, TW_ERR_INVALID_ARGUMENT, "out: a null tw_relayed_message");
-    client->relayed = c.receive_relayed();
-    if (!client->relayed) return TW_ERR_EMPTY;
-    *out = tw_relayed_message{client->relayed->from, client->relayed->type, client->relayed->payload.data(),
-                              client->relayed->payload.size()};
+    if (out == nullptr) return fail(client->error, TW_ERR_INVALID_ARGUMENT, "out: a null tw_game_message");
+    client->message = c.receive_message();
+    if (!client->message) return TW_ERR_EMPTY;
+    *out = tw_game_message{client->message->from, client->message->type, client->message->payload.data(),
+                           client->message->payload.size()};
     return TW_OK;
   });
 }

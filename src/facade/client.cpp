@@ -161,10 +161,10 @@ bool Client::send_to(OwnerId target, MessageType type, std::span<const uint8_t> 
   return parts_->game->session().send_to(target, type, payload, reliable);
 }
 
-std::optional<RelayedMessage> Client::receive_relayed() {
-  RelayedPayload relayed;
-  if (!parts_->game->session().pop_relayed(relayed)) return std::nullopt;
-  return RelayedMessage{relayed.from, relayed.type, std::move(relayed.payload)};
+std::optional<GameMessage> Client::receive_message() {
+  GameMessage message;
+  if (!parts_->game->session().pop_game_message(message)) return std::nullopt;
+  return message;
 }
 
 ClientStats Client::stats() const {
@@ -179,7 +179,7 @@ ClientStats Client::stats() const {
   s.fragments = session.fragments_received();
   s.claims_accepted = game.counters().claims_accepted;
   s.claims_corrected = game.counters().claims_corrected;
-  s.relayed_received = session.relayed_received();
+  s.game_messages_received = session.game_messages_received();
   if (const ReliableEndpoint* endpoint = parts_->reliable->endpoint()) {
     const ConnectionStats c = endpoint->stats();
     s.rtt_ms = c.rtt_ms;

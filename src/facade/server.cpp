@@ -109,6 +109,10 @@ void Server::stop() {
   parts_->netcode->stop(parts_->timer->now());  // redundant disconnect packets to every client
 }
 
+bool Server::send(OwnerId owner, MessageType type, std::span<const uint8_t> payload) {
+  return parts_->room_server->send_game_message(owner, type, payload);
+}
+
 MonoTime Server::now() const { return parts_->timer->now(); }
 const NetcodeContract& Server::contract() const { return parts_->contract; }
 std::string Server::contract_hash_hex() const { return parts_->room->contract_hash().hex(); }
@@ -144,6 +148,7 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());
+  append_reasons(s.reasons, "game_message.refusal", rs.game_message_refusals());
   append_reasons(s.reasons, "interest.note", rs.replication().interest().note_refusals());
   return s;
 }

@@ -17,7 +17,8 @@ struct ReplicationServer::Client {
   uint8_t owner;
   uint32_t pawn_record_id;  // 0: a spectator
   ReplicationFormat format;
-  uint32_t rest_sent = 0;   // the rest table revision it was sent
+  uint32_t rest_sent = 0;   // the rest table revision it is being (or was) sent
+  std::size_t rest_next = 0;  // that revision's first chunk the channel has not taken yet
   uint32_t rest_held = 0;   // the revision it reports holding whole
   uint32_t last_unreferenced_tick = 0;  // the last fragmented snapshot coded against nothing
   uint32_t pawn_index = kNoEntity;      // its pawn's interest index this tick (kNoEntity: not filed)
@@ -96,6 +97,12 @@ void ReplicationServer::on_held(uint8_t owner, const protocol::SnapshotsHeld& he
   if (c == nullptr) return;
   (void)c->replication.history.on_held(held);
   c->rest_held = held.rest_revision;
+}
+
+void ReplicationServer::reliable_taken(uint8_t owner, std::size_t count) {
+  Client& c = *clients_[owner];
+  TW_ASSERT(c.rest_next + count <= rest_messages_.size(), "reliable_taken() counts the last build()'s messages");
+  c.rest_next += count;
 }
 
 void ReplicationServer::set_budget_cap(uint8_t owner, uint32_t bytes) {
@@ -202,9 +209,12 @@ ClientMessages ReplicationServer::build(uint8_t owner, const std::optional<proto
   unreliable_.clear();
   last_snapshot_bytes_ = 0;
   c.owner_detail = owner_detail;
-  if (c.format.deltas && c.format.rest_table && rest_.taken() && c.rest_sent != rest_.revision()) {
-    for (const std::vector<uint8_t>& message : rest_messages_) reliable_.emplace_back(message);
-    c.rest_sent = rest_.revision();  // a refused reliable send fails the whole endpoint
+  if (c.format.deltas && c.format.rest_table && rest_.taken()) {
+    if (c.rest_sent != rest_.revision()) {  // a retake starts the stream over
+      c.rest_sent = rest_.revision();
+      c.rest_next = 0;
+    }
+    for (std::size_t i = c.rest_next; i < rest_messages_.size(); ++i) reliable_.emplace_back(rest_messages_[i]);
   }
   prepare_tick();
   std::size_t bytes = 0;

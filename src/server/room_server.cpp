@@ -1,6 +1,8 @@
 // Sessions on the wire: connect sequence, admission, routing and relay, and each tick's messages.
 #include "tickwire/server/room_server.h"
 
+#include <algorithm>
+
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -71,6 +73,9 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
+  for (const auto& c : connections_) {
+    if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
+  }
   transport_.send(now);
   return update;
 }
@@ -244,16 +249,59 @@ void RoomServer::on_tick_completed(Tick tick) {
   records_.clear();
   room_.simulation().write_records(tick, records_);
   replication_.begin_tick(tick, records_, room_.simulation());
-  for (const std::unique_ptr<Connection>& c : connections_) {
+  for (uint32_t slot = 0; slot < connections_.size(); ++slot) {
+    const std::unique_ptr<Connection>& c = connections_[slot];
     if (!c || !c->admitted) continue;
+    follow_link(slot, *c);
     send(*c, replication_.build(c->owner, owner_detail(c->owner), now_));
   }
 }
 
-void RoomServer::send(Connection& c, const ClientMessages& messages) {
-  for (std::span<const uint8_t> message : messages.reliable) {
-    (void)c.net.send(config_.reliable_channel, message[0], message.subspan(1));  // a refusal fails the endpoint
+// A client's snapshot budget follows what its link carries this tick (the transport's estimate,
+// less the share reliable data waiting takes, less the messages' own overheads), never below what
+// carries an owner detail and a few records; the contract's budget stays the ceiling.
+void RoomServer::follow_link(uint32_t slot, const Connection& c) {
+  constexpr std::size_t kMessageOverheadBytes = 64;  // envelopes, entries and packet headers of a snapshot
+  constexpr std::size_t kMinLinkBudgetBytes = 128;
+  const auto allowance = transport_.send_allowance(slot, Duration::from_seconds(room_.seconds_per_tick()));
+  if (!allowance || allowance->link_bytes_per_second <= 0) return;
+  const std::size_t room = allowance->unreliable_bytes > kMessageOverheadBytes ? allowance->unreliable_bytes - kMessageOverheadBytes : 0;
+  replication_.set_budget_cap(c.owner, static_cast<uint32_t>(std::min<std::size_t>(std::max(room, kMinLinkBudgetBytes), UINT32_MAX)));
+}
+
+RoomServer::Connection* RoomServer::admitted_connection(OwnerId owner) const {
+  const uint32_t slot = static_cast<uint32_t>(owner) - 1;
+  return owner != kAuthorityOwner && admitted(slot) ? connections_[slot].get() : nullptr;
+}
+
+bool RoomServer::send_game_message(OwnerId owner, MessageType type, std::span<const uint8_t> payload) {
+  std::optional<GameMessageRefusal> refusal;
+  Connection* c = admitted_connection(owner);
+  if (type < kFirstGameMessageType) {
+    refusal = GameMessageRefusal::not_game_type;
+  } else if (payload.size() > kSessionMaxGameMessageBytes) {
+    refusal = GameMessageRefusal::too_large;
+  } else if (c == nullptr) {
+    refusal = GameMessageRefusal::no_client;
+  } else if (!c->outbox.push(type, payload)) {
+    refusal = GameMessageRefusal::outbox_full;
   }
+  if (refusal) game_message_refusals_.add(*refusal);
+  return !refusal;
+}
+
+std::size_t RoomServer::outbox_bytes(OwnerId owner) const {
+  const Connection* c = admitted_connection(owner);
+  return c != nullptr ? c->outbox.bytes() : 0;
+}
+
+void RoomServer::send(Connection& c, const ClientMessages& messages) {
+  std::size_t taken = 0;  // the rest table streams: what the send queue refuses goes next tick
+  for (std::span<const uint8_t> message : messages.reliable) {
+    if (!c.net.send(config_.reliable_channel, message[0], message.subspan(1)).ok()) break;
+    ++taken;
+  }
+  replication_.reliable_taken(c.owner, taken);
   if (!messages.snapshot) return;
   for (std::span<const uint8_t> message : messages.unreliable) {
     if (!c.net.send(config_.unreliable_channel, message[0], message.subspan(1)).ok()) {

@@ -269,7 +269,7 @@ static void test_session(tw_vocabulary* v) {
   const int64_t start = tw_mono_now_ns();
   while (tw_mono_now_ns() - start < SESSION_SECONDS * 1000000000LL && !(received && drew_other)) {
     const int64_t now = tw_mono_now_ns();
-    tw_relayed_message message;
+    tw_game_message message;
     tw_drawn_entity drawn[4];
     CHECK(tw_server_update(server, now, NULL) == TW_OK);
     for (int i = 0; i < 2; ++i) CHECK(tw_client_frame(client[i], now, walk, NULL) == TW_OK);
@@ -284,13 +284,13 @@ static void test_session(tw_vocabulary* v) {
       CHECK(tw_client_send_to(client[0], other, RELAY_TYPE, hello, sizeof hello, true) == TW_OK);
       sent = 1;
     }
-    if (tw_client_receive_relayed(client[1], &message) == TW_OK) {
+    if (tw_client_receive_message(client[1], &message) == TW_OK) {
       CHECK(message.from == tw_client_owner(client[0]));
       CHECK(message.type == RELAY_TYPE);
       CHECK(message.payload_bytes == sizeof hello && memcmp(message.payload, hello, sizeof hello) == 0);
       ++received;
     }
-    CHECK(tw_client_receive_relayed(client[0], &message) == TW_ERR_EMPTY);
+    CHECK(tw_client_receive_message(client[0], &message) == TW_ERR_EMPTY);
     if (tw_client_remote_entities(client[0], drawn, 4) == 1) drew_other = drawn[0].kind == KIND_DOT;
     thrd_sleep(&nap, NULL);
   }

@@ -42,7 +42,7 @@ TEST(Relay, AddressedMessagesArriveOnceAtTheirTargetUnreadByTheServer) {
   sim.after_frame = [&](FacadePeer& p) {
     for (std::size_t i = 0; i < sim.peers.size(); ++i) {
       if (sim.peers[i].get() != &p) continue;
-      while (auto m = p.client->receive_relayed()) {
+      while (auto m = p.client->receive_message()) {
         EXPECT_EQ(m->type, kChat);
         ++inboxes[i].copies[m->payload];
         ++inboxes[i].from[m->from];
@@ -104,7 +104,7 @@ TEST(Relay, AMessageToAClientThatLeftIsRefusedByNameAndTheRateIsCapped) {
   uint64_t received = 0;
   sim.after_frame = [&](FacadePeer& p) {
     if (p.client.get() != &b) return;
-    while (b.receive_relayed()) ++received;
+    while (b.receive_message()) ++received;
   };
   const uint32_t rate = sim.server->contract().limits.relays_per_second;
   for (uint32_t n = 0; n < rate + 20; ++n) (void)a.send_to(b.owner(), kChat, payload_of(0, 1, n));

@@ -12,6 +12,7 @@
 
 #include "tickwire/core/reasons.h"
 #include "tickwire/client/delta_snapshot_reader.h"
+#include "tickwire/client/game_message.h"
 #include "tickwire/client/input_sender.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/ring_buffer.h"
@@ -31,14 +32,7 @@
 namespace tickwire {
 
 inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots awaiting the game
-inline constexpr std::size_t kSessionRelayQueue = 64;     // relayed game messages awaiting the game
-
-// A game message another client addressed to this one (relayed by the server unread).
-struct RelayedPayload {
-  OwnerId from = 0;
-  MessageType type = 0;
-  std::vector<uint8_t> payload;
-};
+inline constexpr std::size_t kSessionGameMessageQueue = 64;  // game messages awaiting the game
 
 struct SessionClientConfig {
   std::string build_name = "tickwire";
@@ -63,7 +57,7 @@ TW_REASONS(ClientDrop,
   delta_unresolved,       // a delta snapshot with a missing reference or a malformed body (deltas().drops())
   vocabulary_mismatch,    // the welcome's contract carries another game's vocabulary: the session is refused
   owner_malformed,        // an owner detail whose pawn values are not the vocabulary's count
-  relay_overflow          // the game did not drain relayed messages: the oldest was dropped
+  game_message_overflow   // the game did not drain its game messages: the oldest was dropped
 )
 
 class SessionClient {
@@ -109,8 +103,9 @@ class SessionClient {
   // A game message (type >= kFirstGameMessageType) to another client through the server, which
   // relays it unread; false when not welcomed or the channel refused it.
   bool send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable);
-  bool pop_relayed(RelayedPayload& out);
-  uint64_t relayed_received() const { return relayed_received_; }
+  // The game's messages for this client (relayed from another client, or the server's own), oldest first.
+  bool pop_game_message(GameMessage& out);
+  uint64_t game_messages_received() const { return game_messages_received_; }
   // The server's refusals of our addressed messages, by reason.
   const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
@@ -126,7 +121,7 @@ class SessionClient {
   bool admissible(ContractVerdict verdict, uint32_t tick);
   void accept(std::size_t wire_bytes);
   void on_fragment(std::span<const uint8_t> body);
-  void on_relayed(const NetMessage& message);
+  void on_game_message(const NetMessage& message);
   void on_relay_refused(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
@@ -156,8 +151,8 @@ class SessionClient {
   uint64_t snapshots_accepted_ = 0;
   ReasonCounters<ClientDrop> drops_;
   wire::DecodeErrorCounters decode_errors_;
-  RingBuffer<RelayedPayload, kSessionRelayQueue> relayed_;
-  uint64_t relayed_received_ = 0;
+  RingBuffer<GameMessage, kSessionGameMessageQueue> game_messages_;
+  uint64_t game_messages_received_ = 0;
   ReasonCounters<protocol::RelayRefusal> relay_refusals_;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "tickwire/transport/endpoint_config.h"
+#include "tickwire/transport/message_envelope.h"
 
 namespace tickwire {
 
@@ -16,6 +17,8 @@ inline constexpr uint8_t kSessionUnreliableChannel = 1;
 inline constexpr uint32_t kSessionUnreliableQueueMessages = 64;  // 4 catch-up ticks of 16-fragment snapshots
 inline constexpr uint32_t kSessionPacketsPerWrite = 24;           // a 16-fragment snapshot and the rest
 inline constexpr uint32_t kSessionMaxBlockBytes = 64 * 1024;
+// The largest game message (Server::send, Client::send_to): a block less the envelope in front of it.
+inline constexpr uint32_t kSessionMaxGameMessageBytes = kSessionMaxBlockBytes - kMaxEnvelopeBytes;
 
 EndpointConfig session_endpoint_config();
 

@@ -81,7 +81,7 @@ struct ReplicationClientStats {
 // One client's messages for one tick, encoded (each message's id byte first), valid until the next
 // build(): `reliable` before `unreliable`.
 struct ClientMessages {
-  std::span<const std::span<const uint8_t>> reliable;    // rest table chunks
+  std::span<const std::span<const uint8_t>> reliable;    // rest table chunks not yet taken (reliable_taken)
   std::span<const std::span<const uint8_t>> unreliable;  // the snapshot, whole or its fragments
   bool snapshot = false;                                 // a snapshot is in `unreliable`
 };
@@ -103,6 +103,10 @@ class ReplicationServer {
   bool has_client(uint8_t owner) const { return owner != 0 && clients_[owner] != nullptr; }
   // What the client says it holds (every InputFrame carries it): baselines and the rest table.
   void on_held(uint8_t owner, const protocol::SnapshotsHeld& held);
+  // How many of the last build()'s `reliable` messages the channel took, in order. The rest are
+  // offered again by the next build(), so a rest table of any size streams as fast as the reliable
+  // channel drains, never past its send queue.
+  void reliable_taken(uint8_t owner, std::size_t count);
   // A per-client cap on the snapshot budget (a link estimate); 0 lifts it. The contract's budget
   // always applies.
   void set_budget_cap(uint8_t owner, uint32_t bytes);

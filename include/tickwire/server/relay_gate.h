@@ -15,10 +15,6 @@
 
 namespace tickwire {
 
-// Message types below this are the engine's (wire ids are one byte): a client may relay only the
-// game's own types, so no relayed payload is ever mistaken for an engine message.
-inline constexpr MessageType kFirstGameMessageType = 256;
-
 class RelayGate {
  public:
   // `per_second` per sender, sustained, and as a burst (at least one).

@@ -17,6 +17,7 @@
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/replication/replication_server.h"
+#include "tickwire/server/game_outbox.h"
 #include "tickwire/server/relay_gate.h"
 #include "tickwire/server/room.h"
 #include "tickwire/transport/net_channel.h"
@@ -32,6 +33,14 @@ struct RoomServerConfig {
   // Replication tuning that is not policy (the contract's budget, fragments, radius and lanes apply).
   ReplicationServerConfig replication;
 };
+
+// Why a game message for a client was not queued (Server::send; counted).
+TW_REASONS(GameMessageRefusal,
+  not_game_type,  // an engine message type (< kFirstGameMessageType)
+  too_large,      // past the reliable channel's block cap (a game splits bigger downloads)
+  no_client,      // no admitted client has that owner id
+  outbox_full     // the client's outbox already holds kGameOutboxMaxBytes
+)
 
 // Why a session's message was not acted on (counted; the session goes on).
 TW_REASONS(SessionDrop,
@@ -57,6 +66,13 @@ class RoomServer : public TickObserver {
   RoomUpdate update(MonoTime now, WallTime wall_now);
 
   void on_tick_completed(Tick tick) override;
+
+  // A game message (type >= kFirstGameMessageType) for one client, reliable and in order: queued in
+  // its outbox and sent as the channel takes it, beside the snapshots (which the pacer sends first).
+  bool send_game_message(OwnerId owner, MessageType type, std::span<const uint8_t> payload);
+  const ReasonCounters<GameMessageRefusal>& game_message_refusals() const { return game_message_refusals_; }
+  // Bytes waiting in a client's outbox (0: none, or no such client).
+  std::size_t outbox_bytes(OwnerId owner) const;
 
   Room& room() { return room_; }
   const Room& room() const { return room_; }
@@ -84,6 +100,7 @@ class RoomServer : public TickObserver {
     PeerSchema peer;
     bool admitted = false;
     uint64_t inputs_received = 0;
+    GameOutbox outbox;  // the server's game messages waiting for the reliable channel
   };
 
   void take_events();
@@ -97,6 +114,8 @@ class RoomServer : public TickObserver {
   void drop_client(uint32_t slot, MonoTime now);
   std::optional<protocol::OwnerDetail> owner_detail(OwnerId owner) const;
   void send(Connection& c, const ClientMessages& messages);
+  void follow_link(uint32_t slot, const Connection& c);
+  Connection* admitted_connection(OwnerId owner) const;
 
   ReliableServer& transport_;
   Room& room_;
@@ -109,6 +128,7 @@ class RoomServer : public TickObserver {
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;
+  ReasonCounters<GameMessageRefusal> game_message_refusals_;
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;
   uint64_t snapshots_sent_ = 0;

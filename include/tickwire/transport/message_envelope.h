@@ -14,6 +14,9 @@ namespace tickwire {
 using OwnerId = uint8_t;
 using MessageType = uint16_t;
 inline constexpr OwnerId kAuthorityOwner = 0;
+// Message types below this are the engine's (wire ids are one byte); from here on they are the
+// game's own, which the engine carries (and relays) without reading.
+inline constexpr MessageType kFirstGameMessageType = 256;
 
 enum class Route : uint8_t { direct = 0, addressed = 1 };
 
