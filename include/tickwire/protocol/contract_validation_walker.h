@@ -63,7 +63,12 @@ class ContractValidationWalker {
   std::size_t enter(const char* name, std::size_t index = kNotAnElement) {
     const std::size_t outer = path_.size();
     path_ += name;
-    if (index != kNotAnElement) path_ += "[" + std::to_string(index) + "]";
+    if (index != kNotAnElement) {
+      // Appended piece by piece: "[" + std::to_string(i) trips GCC 12's -Wrestrict at -O3 (GCC bug 105651).
+      path_ += '[';
+      path_ += std::to_string(index);
+      path_ += ']';
+    }
     path_ += '.';
     return outer;
   }
