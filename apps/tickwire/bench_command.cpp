@@ -9,6 +9,7 @@
 #include "bandwidth_bench.h"
 #include "commands.h"
 #include "server_cost.h"
+#include "tickwire/replication/replication_server.h"
 
 namespace tickwire::cli {
 namespace {
@@ -22,7 +23,7 @@ struct BenchArgs {
   uint32_t ticks = 0;  // 0: each scenario's default
   bool no_verify = false;  // server-cost: skip decoding every body
   std::optional<uint32_t> fit_frames;  // server-cost: the builder's max_fit_frames
-  std::optional<uint32_t> clients;     // server-cost: clients served (default 256)
+  std::optional<uint32_t> clients;     // server-cost: clients served (default 255, a room's most)
 };
 
 // Scenario (d), server cost: ms per tick on one thread, not bytes, so it has its own table.
@@ -51,8 +52,8 @@ void register_bench(CLI::App& app) {
       ->check(CLI::IsMember({"lights", "cubes", "bodies", "all", "server-cost"}));
   cmd->add_flag("--no-verify", args->no_verify, "server-cost: do not decode and compare every body");
   cmd->add_option("--fit-frames", args->fit_frames, "server-cost: fit predictions over at most this many held frames (0: none)");
-  cmd->add_option("--clients", args->clients, "server-cost: clients served (default 256; at most the 2,000 entities)")
-      ->check(CLI::Range(1u, 2000u));
+  cmd->add_option("--clients", args->clients, "server-cost: clients served (default 255, a room's most; at most the 2,000 entities)")
+      ->check(CLI::Range(1u, kReplicationMaxClients));
   cmd->add_flag("--json", args->json, "print JSON instead of tables");
   cmd->add_option("--trace", args->request.trace_path, "cubes: replay this TWCUBES1 trace instead of simulating");
   cmd->add_option("--write-trace", args->request.write_trace_path, "cubes: write the simulated trace (TWCUBES1)");
