@@ -151,16 +151,19 @@ Found read_setting(const json& j, const std::string& at, ComponentSetting& out) 
   return std::nullopt;
 }
 
-// "settings": an object of named settings (version 2), read in name order.
-Found read_settings(const json& j, const std::string& at, std::vector<ComponentSetting>& out) {
-  if (!j.is_object()) return fail(MapErrorCode::wrong_type, at, "expected an object of named settings");
-  if (auto e = check_count(j.size(), kMaxComponentSettings, at)) return e;
+// An object of named entries (version 2's settings and outputs), read in name order, each entry by
+// `read_one(value, path, entry)`; the count is checked before anything is allocated.
+template <class Entry, class ReadOne>
+Found read_named(const json& j, const std::string& at, std::size_t cap, std::string_view what,
+                 std::vector<Entry>& out, ReadOne read_one) {
+  if (!j.is_object()) return fail(MapErrorCode::wrong_type, at, "expected an object of named " + std::string(what));
+  if (auto e = check_count(j.size(), cap, at)) return e;
   out.reserve(j.size());
   for (const auto& [name, value] : j.items()) {
-    ComponentSetting setting;
-    setting.name = name;
-    if (auto e = read_setting(value, path_field(at, printable_key(name)), setting)) return e;
-    out.push_back(std::move(setting));
+    Entry entry;
+    entry.name = name;
+    if (auto e = read_one(value, path_field(at, printable_key(name)), entry)) return e;
+    out.push_back(std::move(entry));
   }
   return std::nullopt;
 }
@@ -180,7 +183,9 @@ Found read_component(const json& j, const std::string& at, uint32_t version, Obj
   if (const json* bits = member(j, "bits"))
     if (auto e = read_bits(*bits, path_field(at, "bits"), out.bits)) return e;
   if (const json* settings = member(j, "settings"))
-    if (auto e = read_settings(*settings, path_field(at, "settings"), out.settings)) return e;
+    if (auto e = read_named(*settings, path_field(at, "settings"), kMaxComponentSettings, "settings", out.settings,
+                            read_setting))
+      return e;
   return std::nullopt;
 }
 
@@ -210,22 +215,13 @@ Found read_action(const json& j, const std::string& at, MapAction& out) {
   return std::nullopt;
 }
 
-// "outputs": an object of named outputs (version 2), each an ordered list of actions.
-Found read_outputs(const json& j, const std::string& at, std::vector<MapOutput>& out) {
-  if (!j.is_object()) return fail(MapErrorCode::wrong_type, at, "expected an object of named outputs");
-  if (auto e = check_count(j.size(), kMaxObjectOutputs, at)) return e;
-  out.reserve(j.size());
-  for (const auto& [name, actions] : j.items()) {
-    MapOutput output;
-    output.name = name;
-    const std::string list = path_field(at, printable_key(name));
-    if (!actions.is_array()) return fail(MapErrorCode::wrong_type, list, "expected an array of actions");
-    if (auto e = check_count(actions.size(), kMaxOutputActions, list)) return e;
-    output.actions.resize(actions.size());
-    for (std::size_t i = 0; i < actions.size(); ++i)
-      if (auto e = read_action(actions[i], path_index(list, i), output.actions[i])) return e;
-    out.push_back(std::move(output));
-  }
+// One output's ordered list of actions.
+Found read_output(const json& j, const std::string& at, MapOutput& out) {
+  if (!j.is_array()) return fail(MapErrorCode::wrong_type, at, "expected an array of actions");
+  if (auto e = check_count(j.size(), kMaxOutputActions, at)) return e;
+  out.actions.resize(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i)
+    if (auto e = read_action(j[i], path_index(at, i), out.actions[i])) return e;
   return std::nullopt;
 }
 
@@ -260,7 +256,8 @@ Found read_object(const json& j, const std::string& at, MapContent& c) {
         return e;
   }
   if (const json* outputs = member(j, "outputs"))
-    if (auto e = read_outputs(*outputs, path_field(at, "outputs"), o.outputs)) return e;
+    if (auto e = read_named(*outputs, path_field(at, "outputs"), kMaxObjectOutputs, "outputs", o.outputs, read_output))
+      return e;
   c.objects.push_back(std::move(o));
   return std::nullopt;
 }

@@ -101,11 +101,12 @@ Found check_transform(const MapObject& o, const std::string& at) {
   return std::nullopt;
 }
 
-// A name given twice in a name-sorted list (settings, outputs) sits beside its twin.
+// Names of settings or outputs: identifiers, each once (a name-sorted list puts twins side by side).
 template <class Named>
 Found check_names(const std::vector<Named>& list, const std::string& at) {
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (auto e = check_identifier(list[i].name, path_field(at, list[i].name.substr(0, kMaxMapStringBytes)))) return e;
+    // A bad name is reported at the object holding it: the name itself may not be printable.
+    if (auto e = check_identifier(list[i].name, at)) return e;
     if (i > 0 && list[i].name == list[i - 1].name)
       return fail(MapErrorCode::duplicate_field, path_field(at, list[i].name), "named twice");
   }

@@ -150,7 +150,9 @@ TEST(MapFormatV2, EachMalformedLogicFieldIsRefusedWithItsErrorAndPath) {
       {"a parameter past a million", pressed(R"({"target": "d", "input": "add", "param": 2000000})"),
        MapErrorCode::out_of_range, "objects[0].outputs.onPressed[0].param"},
       {"an over-long output name", button_with("{}", "{\"" + std::string(kMaxMapStringBytes + 1, 'o') + "\": []}"),
-       MapErrorCode::string_over_cap, "objects[0].outputs." + std::string(kMaxMapStringBytes, 'o')},
+       MapErrorCode::string_over_cap, "objects[0].outputs"},
+      {"a setting name with a space", component_with("mover", R"({"speed mps": 1})"), MapErrorCode::invalid_string,
+       "objects[0].components[0].settings"},
       {"33 actions", pressed(repeated(call, kMaxOutputActions + 1)), MapErrorCode::count_over_max,
        "objects[0].outputs.onPressed"},
       {"17 outputs", button_with("{}", "{" + [] {
