@@ -22,6 +22,12 @@ void print_map(const world::Map& map) {
   std::map<std::string, std::size_t, std::less<>> kinds;
   for (const world::MapObject& o : map.objects()) ++kinds[o.kind];
   for (const auto& [kind, count] : kinds) std::printf("  %s %zu\n", kind.c_str(), count);
+  std::size_t wired = 0, actions = 0;
+  for (const world::MapObject& o : map.objects()) {
+    wired += o.outputs.empty() ? 0 : 1;
+    for (const world::MapOutput& output : o.outputs) actions += output.actions.size();
+  }
+  std::printf("wired objects %zu (%zu actions)\n", wired, actions);
   std::printf("hash %s\n", map.content_hash_hex().c_str());
 }
 

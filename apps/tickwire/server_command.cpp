@@ -157,7 +157,7 @@ int run_server(const ServerOptions& o) {
   config.policy.cadence.tick_rate_hz = o.tick_hz;
   config.policy.cadence.snapshot_rate_hz = o.snapshot_hz == 0 ? o.tick_hz : o.snapshot_hz;
   config.policy.input.forgiveness = o.forgiveness;
-  config.policy.vocabulary = world::reference_vocabulary();
+  world::apply_reference_policy(config.policy);
   world::ReferenceGame game(map);
   ServerOpen opened = Server::open(config, game);
   if (!opened) {

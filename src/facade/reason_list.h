@@ -16,13 +16,11 @@ namespace tickwire {
 // Appends every nonzero counter of `counters` as "area.reason".
 template <class E>
 void append_reasons(std::vector<ReasonCount>& out, std::string_view area, const ReasonCounters<E>& counters) {
-  for (std::size_t i = 0; i < ReasonCounters<E>::size(); ++i) {
-    const auto reason = static_cast<E>(i);
-    if (counters[reason] == 0) continue;
+  visit_nonzero(counters, [&](E reason, uint64_t count) {
     std::string name(area);
     name.append(".").append(reason_name(reason));
-    out.push_back(ReasonCount{std::move(name), counters[reason]});
-  }
+    out.push_back(ReasonCount{std::move(name), count});
+  });
 }
 
 }  // namespace tickwire

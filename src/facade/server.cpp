@@ -22,6 +22,7 @@ struct Server::Parts {
   std::unique_ptr<NetcodeServer> netcode;
   std::unique_ptr<ReliableServer> reliable;
   std::unique_ptr<SchemaCache> schemas;
+  Simulation* game = nullptr;  // the game's own reasons join the stats
   std::unique_ptr<Room> room;
   std::unique_ptr<RoomServer> room_server;
   std::unique_ptr<RoomLoop> loop;
@@ -83,6 +84,7 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   p->netcode = std::make_unique<NetcodeServer>(*p->socket, netcode);
   p->reliable = std::make_unique<ReliableServer>(*p->netcode, session_endpoint_config());
   p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());
+  p->game = &game;
   p->room = std::make_unique<Room>(RoomConfig{p->contract, start}, game);
   RoomServerConfig room_server;
   room_server.build_name = config.build_name;
@@ -150,6 +152,8 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());
   append_reasons(s.reasons, "game_message.refusal", rs.game_message_refusals());
   append_reasons(s.reasons, "interest.note", rs.replication().interest().note_refusals());
+  p.game->visit_game_reasons(
+      [&](std::string_view name, uint64_t count) { s.reasons.push_back(ReasonCount{"game." + std::string(name), count}); });
   return s;
 }
 

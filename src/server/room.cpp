@@ -84,7 +84,7 @@ bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& requ
     interact_refusals_.add(InteractRefusal::unknown_flags);
     return false;
   }
-  if (!entities_.resolves(target)) {
+  if (!entities_.resolves(target) && !simulation_.resolves_target(target)) {
     interact_refusals_.add(InteractRefusal::stale_or_foreign);
     return false;
   }

@@ -27,7 +27,23 @@ MapHash blake2b_128(std::string_view text) {
 
 bool same_box(const Aabb& a, const Aabb& b) { return a.min == b.min && a.max == b.max; }
 
+// Settings and outputs in name order, as a file's JSON objects read (validation then finds a name
+// given twice as neighbours); a stable sort keeps a duplicate's authored order for its error.
+void sort_by_name(MapContent& content) {
+  const auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  for (MapObject& o : content.objects) {
+    std::stable_sort(o.outputs.begin(), o.outputs.end(), by_name);
+    for (ObjectComponent& c : o.components) std::stable_sort(c.settings.begin(), c.settings.end(), by_name);
+  }
+}
+
 }  // namespace
+
+const ComponentSetting* ObjectComponent::setting(std::string_view wanted) const {
+  for (const ComponentSetting& s : settings)
+    if (s.name == wanted) return &s;
+  return nullptr;
+}
 
 const ObjectComponent* MapObject::component(std::string_view wanted) const {
   for (const ObjectComponent& c : components)
@@ -36,11 +52,12 @@ const ObjectComponent* MapObject::component(std::string_view wanted) const {
 }
 
 bool operator==(const MapContent& a, const MapContent& b) {
-  return a.name == b.name && std::equal(a.boxes.begin(), a.boxes.end(), b.boxes.begin(), b.boxes.end(), same_box) &&
+  return a.version == b.version && a.name == b.name && std::equal(a.boxes.begin(), a.boxes.end(), b.boxes.begin(), b.boxes.end(), same_box) &&
          a.box_surfaces == b.box_surfaces && a.spawn_points == b.spawn_points && a.objects == b.objects;
 }
 
 MapResult<Map> Map::build(MapContent content) {
+  sort_by_name(content);
   if (auto error = detail::validate_map_content(content)) return std::move(*error);
   Map map;
   map.content_ = std::move(content);

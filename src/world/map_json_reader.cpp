@@ -138,8 +138,40 @@ Found read_bits(const json& j, const std::string& path, uint8_t& out) {
   return std::nullopt;
 }
 
-Found read_component(const json& j, const std::string& at, ObjectComponent& out) {
-  if (auto e = expect_object(j, at, {"name", "channels", "bits"})) return e;
+// A setting: one number, or an array of up to kMaxSettingValues numbers.
+Found read_setting(const json& j, const std::string& at, ComponentSetting& out) {
+  if (j.is_number()) {
+    out.values[0] = to_float(j.get<double>());
+    out.count = 1;
+    return std::nullopt;
+  }
+  std::size_t read = 0;
+  if (auto e = read_floats(j, at, kMaxSettingValues, false, out.values.data(), read)) return e;
+  out.count = static_cast<uint8_t>(read);
+  return std::nullopt;
+}
+
+// An object of named entries (version 2's settings and outputs), read in name order, each entry by
+// `read_one(value, path, entry)`; the count is checked before anything is allocated.
+template <class Entry, class ReadOne>
+Found read_named(const json& j, const std::string& at, std::size_t cap, std::string_view what,
+                 std::vector<Entry>& out, ReadOne read_one) {
+  if (!j.is_object()) return fail(MapErrorCode::wrong_type, at, "expected an object of named " + std::string(what));
+  if (auto e = check_count(j.size(), cap, at)) return e;
+  out.reserve(j.size());
+  for (const auto& [name, value] : j.items()) {
+    Entry entry;
+    entry.name = name;
+    if (auto e = read_one(value, path_field(at, printable_key(name)), entry)) return e;
+    out.push_back(std::move(entry));
+  }
+  return std::nullopt;
+}
+
+Found read_component(const json& j, const std::string& at, uint32_t version, ObjectComponent& out) {
+  if (auto e = version >= 2 ? expect_object(j, at, {"name", "channels", "bits", "settings"})
+                            : expect_object(j, at, {"name", "channels", "bits"}))
+    return e;
   const json* field = nullptr;
   if (auto e = require(j, "name", at, field); e || (e = read_string(*field, path_field(at, "name"), out.name))) return e;
   if (const json* channels = member(j, "channels")) {
@@ -150,11 +182,53 @@ Found read_component(const json& j, const std::string& at, ObjectComponent& out)
   }
   if (const json* bits = member(j, "bits"))
     if (auto e = read_bits(*bits, path_field(at, "bits"), out.bits)) return e;
+  if (const json* settings = member(j, "settings"))
+    if (auto e = read_named(*settings, path_field(at, "settings"), kMaxComponentSettings, "settings", out.settings,
+                            read_setting))
+      return e;
+  return std::nullopt;
+}
+
+// An action: {"target", "input", "param"?} or {"delay"}.
+Found read_action(const json& j, const std::string& at, MapAction& out) {
+  if (!j.is_object()) return fail(MapErrorCode::wrong_type, at, "expected a call or a delay object");
+  if (member(j, "delay") != nullptr) {
+    if (auto e = expect_object(j, at, {"delay"})) return e;
+    MapDelay delay;
+    if (auto e = read_float(*member(j, "delay"), path_field(at, "delay"), delay.seconds)) return e;
+    out = delay;
+    return std::nullopt;
+  }
+  if (auto e = expect_object(j, at, {"target", "input", "param"})) return e;
+  const json* field = nullptr;
+  MapCall call;
+  if (auto e = require(j, "target", at, field); e || (e = read_string(*field, path_field(at, "target"), call.target)))
+    return e;
+  if (auto e = require(j, "input", at, field); e || (e = read_string(*field, path_field(at, "input"), call.input)))
+    return e;
+  if (const json* param = member(j, "param")) {
+    float value = 0;
+    if (auto e = read_float(*param, path_field(at, "param"), value)) return e;
+    call.parameter = value;
+  }
+  out = std::move(call);
+  return std::nullopt;
+}
+
+// One output's ordered list of actions.
+Found read_output(const json& j, const std::string& at, MapOutput& out) {
+  if (!j.is_array()) return fail(MapErrorCode::wrong_type, at, "expected an array of actions");
+  if (auto e = check_count(j.size(), kMaxOutputActions, at)) return e;
+  out.actions.resize(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i)
+    if (auto e = read_action(j[i], path_index(at, i), out.actions[i])) return e;
   return std::nullopt;
 }
 
 Found read_object(const json& j, const std::string& at, MapContent& c) {
-  if (auto e = expect_object(j, at, {"key", "kind", "position", "rotation", "scale", "components"})) return e;
+  if (auto e = c.version >= 2 ? expect_object(j, at, {"key", "kind", "position", "rotation", "scale", "components", "outputs"})
+                              : expect_object(j, at, {"key", "kind", "position", "rotation", "scale", "components"}))
+    return e;
   const json* field = nullptr;
   MapObject o;
   if (auto e = require(j, "key", at, field); e || (e = read_string(*field, path_field(at, "key"), o.key))) return e;
@@ -177,8 +251,13 @@ Found read_object(const json& j, const std::string& at, MapContent& c) {
   if (components != nullptr) {
     o.components.resize(components->size());
     for (std::size_t k = 0; k < components->size(); ++k)
-      if (auto e = read_component((*components)[k], path_index(path_field(at, "components"), k), o.components[k])) return e;
+      if (auto e = read_component((*components)[k], path_index(path_field(at, "components"), k), c.version,
+                                  o.components[k]))
+        return e;
   }
+  if (const json* outputs = member(j, "outputs"))
+    if (auto e = read_named(*outputs, path_field(at, "outputs"), kMaxObjectOutputs, "outputs", o.outputs, read_output))
+      return e;
   c.objects.push_back(std::move(o));
   return std::nullopt;
 }
@@ -193,8 +272,12 @@ Found read_header(const json& root, MapContent& c) {
   const json* version = member(root, "version");
   if (version == nullptr) return fail(MapErrorCode::missing_field, "version", "required field is missing");
   if (!version->is_number_integer()) return fail(MapErrorCode::wrong_type, "version", "expected an integer");
-  if (!version->is_number_unsigned() || version->get<uint64_t>() != kMapFormatVersion)
-    return fail(MapErrorCode::unsupported_version, "version", "this build reads version 1");
+  if (!version->is_number_unsigned() || version->get<uint64_t>() < kMapFormatOldestVersion ||
+      version->get<uint64_t>() > kMapFormatVersion)
+    return fail(MapErrorCode::unsupported_version, "version",
+                "this build reads versions " + std::to_string(kMapFormatOldestVersion) + " to " +
+                    std::to_string(kMapFormatVersion));
+  c.version = static_cast<uint32_t>(version->get<uint64_t>());
   if (auto e = expect_object(root, "", {"format", "version", "name", "boxes", "spawns", "objects"})) return e;
   const json* name = nullptr;
   if (auto e = require(root, "name", "", name); e || (e = read_string(*name, "name", c.name))) return e;

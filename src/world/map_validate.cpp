@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include "tickwire/world/logic_components.h"
+
 namespace tickwire::world::detail {
 namespace {
 
@@ -99,6 +101,90 @@ Found check_transform(const MapObject& o, const std::string& at) {
   return std::nullopt;
 }
 
+// Names of settings or outputs: identifiers, each once (a name-sorted list puts twins side by side).
+template <class Named>
+Found check_names(const std::vector<Named>& list, const std::string& at) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    // A bad name is reported at the object holding it: the name itself may not be printable.
+    if (auto e = check_identifier(list[i].name, at)) return e;
+    if (i > 0 && list[i].name == list[i - 1].name)
+      return fail(MapErrorCode::duplicate_field, path_field(at, list[i].name), "named twice");
+  }
+  return std::nullopt;
+}
+
+Found check_setting(const ComponentSetting& setting, const SettingSpec& spec, const std::string& path) {
+  for (float v : setting.active_values())
+    if (!std::isfinite(v)) return fail(MapErrorCode::not_finite, path, "expected finite numbers");
+  if (setting.count != spec.count)
+    return fail(MapErrorCode::wrong_length, path,
+                spec.count == 1 ? "expected a number" : "expected " + std::to_string(spec.count) + " numbers");
+  bool any_nonzero = false;
+  for (float v : setting.active_values()) {
+    any_nonzero = any_nonzero || v != 0.0f;
+    if (spec.shape == SettingShape::flag && v != 0.0f && v != 1.0f)
+      return fail(MapErrorCode::out_of_range, path, "a flag is 0 or 1");
+    if (v < spec.min || v > spec.max)
+      return fail(MapErrorCode::out_of_range, path,
+                  "expected within [" + std::to_string(spec.min) + ", " + std::to_string(spec.max) + "]");
+  }
+  if (spec.shape == SettingShape::vector && !any_nonzero)
+    return fail(MapErrorCode::out_of_range, path, "a direction must not be all zero");
+  return std::nullopt;
+}
+
+// Settings are defined per logic component (logic_components.h): any other is refused by name.
+Found check_settings(const ObjectComponent& comp, const std::string& at) {
+  if (comp.settings.empty()) return std::nullopt;
+  if (auto e = check_count(comp.settings.size(), kMaxComponentSettings, at)) return e;
+  if (auto e = check_names(comp.settings, at)) return e;
+  const LogicComponentSpec* spec = logic_component_spec(comp.name);
+  if (spec == nullptr) return fail(MapErrorCode::unknown_field, at, "component \"" + comp.name + "\" takes no settings");
+  for (const ComponentSetting& setting : comp.settings) {
+    const std::string path = path_field(at, setting.name);
+    const SettingSpec* known = nullptr;
+    for (const SettingSpec& s : spec->settings) known = s.name == setting.name ? &s : known;
+    if (known == nullptr) return fail(MapErrorCode::unknown_field, path, "not a setting of \"" + comp.name + "\"");
+    if (auto e = check_setting(setting, *known, path)) return e;
+  }
+  if (comp.name == "counter" && setting_number(comp, "min") > setting_number(comp, "max"))
+    return fail(MapErrorCode::out_of_range, path_field(at, "min"), "a counter's min must not exceed its max");
+  return std::nullopt;
+}
+
+Found check_action(const MapAction& action, const std::string& at) {
+  if (const auto* delay = std::get_if<MapDelay>(&action)) {
+    const std::string path = path_field(at, "delay");
+    if (!std::isfinite(delay->seconds)) return fail(MapErrorCode::not_finite, path, "expected a finite number");
+    if (delay->seconds < 0 || delay->seconds > kMaxLogicDelaySeconds)
+      return fail(MapErrorCode::out_of_range, path, "a delay lies in [0, 86400] seconds");
+    return std::nullopt;
+  }
+  const MapCall& call = std::get<MapCall>(action);
+  if (auto e = check_identifier(call.target, path_field(at, "target"))) return e;
+  if (auto e = check_identifier(call.input, path_field(at, "input"))) return e;
+  if (call.parameter) {
+    const std::string path = path_field(at, "param");
+    if (!std::isfinite(*call.parameter)) return fail(MapErrorCode::not_finite, path, "expected a finite number");
+    if (std::fabs(*call.parameter) > kMaxSettingMagnitude)
+      return fail(MapErrorCode::out_of_range, path, "a parameter lies within +-1000000");
+  }
+  return std::nullopt;
+}
+
+Found check_outputs(const MapObject& o, const std::string& object_at) {
+  const std::string at = path_field(object_at, "outputs");
+  if (auto e = check_count(o.outputs.size(), kMaxObjectOutputs, at)) return e;
+  if (auto e = check_names(o.outputs, at)) return e;
+  for (const MapOutput& output : o.outputs) {
+    const std::string list = path_field(at, output.name);
+    if (auto e = check_count(output.actions.size(), kMaxOutputActions, list)) return e;
+    for (std::size_t i = 0; i < output.actions.size(); ++i)
+      if (auto e = check_action(output.actions[i], path_index(list, i))) return e;
+  }
+  return std::nullopt;
+}
+
 Found check_components(const MapObject& o, const std::string& at) {
   const std::string list = path_field(at, "components");
   if (auto e = check_count(o.components.size(), kMaxObjectComponents, list)) return e;
@@ -116,7 +202,19 @@ Found check_components(const MapObject& o, const std::string& at) {
       if (!std::isfinite(v)) return fail(MapErrorCode::not_finite, channels, "expected finite numbers");
     for (std::size_t j = comp.channel_count; j < kMaxComponentChannels; ++j)
       TW_ASSERT(comp.channels[j] == 0.0f, "channels past channel_count must be zero");
+    if (auto e = check_settings(comp, path_field(path, "settings"))) return e;
   }
+  return std::nullopt;
+}
+
+// Settings and outputs are version 2: a version 1 map cannot carry them (nor write them).
+Found check_version_2(uint32_t version, const MapObject& o, const std::string& at) {
+  if (version >= 2) return std::nullopt;
+  if (!o.outputs.empty()) return fail(MapErrorCode::unsupported_version, path_field(at, "outputs"), "a version 2 field");
+  for (std::size_t k = 0; k < o.components.size(); ++k)
+    if (!o.components[k].settings.empty())
+      return fail(MapErrorCode::unsupported_version, path_field(path_index(path_field(at, "components"), k), "settings"),
+                  "a version 2 field");
   return std::nullopt;
 }
 
@@ -128,7 +226,9 @@ Found check_objects(const MapContent& c) {
     if (auto e = check_identifier(o.key, path_field(at, "key"))) return e;
     if (auto e = check_identifier(o.kind, path_field(at, "kind"))) return e;
     if (auto e = check_transform(o, at)) return e;
+    if (auto e = check_version_2(c.version, o, at)) return e;
     if (auto e = check_components(o, at)) return e;
+    if (auto e = check_outputs(o, at)) return e;
   }
   // Unique keys: sort indices by key, compare neighbours, report the later one at its own path.
   std::vector<uint32_t> order(c.objects.size());
@@ -163,6 +263,8 @@ Found check_count(std::size_t count, std::size_t cap, std::string_view path) {
 }
 
 Found validate_map_content(const MapContent& content) {
+  if (content.version < kMapFormatOldestVersion || content.version > kMapFormatVersion)
+    return fail(MapErrorCode::unsupported_version, "version", "not a version this build writes");
   if (auto e = check_name(content.name, "name")) return e;
   if (auto e = check_boxes(content)) return e;
   if (auto e = check_spawn_points(content)) return e;

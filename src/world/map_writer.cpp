@@ -65,6 +65,20 @@ void append_spawn(std::string& out, const SpawnPoint& spawn) {
   out.push_back('}');
 }
 
+// A setting of one number is written as the number, of several as an array.
+void append_settings(std::string& out, const std::vector<ComponentSetting>& settings) {
+  out.push_back('{');
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    append_member(out, settings[i].name, i == 0);
+    if (settings[i].count == 1) {
+      append_number(out, settings[i].values[0]);
+    } else {
+      append_floats(out, settings[i].active_values());
+    }
+  }
+  out.push_back('}');
+}
+
 void append_component(std::string& out, const ObjectComponent& c) {
   out.push_back('{');
   append_member(out, "name", true);
@@ -73,6 +87,43 @@ void append_component(std::string& out, const ObjectComponent& c) {
   append_floats(out, c.active_channels());
   append_member(out, "bits", false);
   out.append(std::to_string(unsigned{c.bits}));
+  if (!c.settings.empty()) {
+    append_member(out, "settings", false);
+    append_settings(out, c.settings);
+  }
+  out.push_back('}');
+}
+
+void append_action(std::string& out, const MapAction& action) {
+  out.push_back('{');
+  if (const auto* delay = std::get_if<MapDelay>(&action)) {
+    append_member(out, "delay", true);
+    append_number(out, delay->seconds);
+  } else {
+    const MapCall& call = std::get<MapCall>(action);
+    append_member(out, "target", true);
+    append_string(out, call.target);
+    append_member(out, "input", false);
+    append_string(out, call.input);
+    if (call.parameter) {
+      append_member(out, "param", false);
+      append_number(out, *call.parameter);
+    }
+  }
+  out.push_back('}');
+}
+
+void append_outputs(std::string& out, const std::vector<MapOutput>& outputs) {
+  out.push_back('{');
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    append_member(out, outputs[i].name, i == 0);
+    out.push_back('[');
+    for (std::size_t a = 0; a < outputs[i].actions.size(); ++a) {
+      if (a > 0) out.append(", ");
+      append_action(out, outputs[i].actions[a]);
+    }
+    out.push_back(']');
+  }
   out.push_back('}');
 }
 
@@ -99,7 +150,12 @@ void append_object(std::string& out, const MapObject& o) {
     if (i > 0) out.append(", ");
     append_component(out, o.components[i]);
   }
-  out.append("]}");
+  out.push_back(']');
+  if (!o.outputs.empty()) {
+    append_member(out, "outputs", false);
+    append_outputs(out, o.outputs);
+  }
+  out.push_back('}');
 }
 
 // `"key": [` + one entry per line + `]`; an empty list is `[]`.
@@ -135,7 +191,7 @@ std::string canonical_map_number(float value) {
 std::string canonical_map_text(const MapContent& c) {
   std::string out = "{\n  \"format\": ";
   append_string(out, kMapFormatMarker);
-  out.append(",\n  \"version\": ").append(std::to_string(kMapFormatVersion)).append(",\n  \"name\": ");
+  out.append(",\n  \"version\": ").append(std::to_string(c.version)).append(",\n  \"name\": ");
   append_string(out, c.name);
   out.append(",\n");
   append_list(out, "boxes", c.boxes, [&](std::size_t i) { append_box(out, c.boxes[i], c.box_surfaces[i]); }, false);

@@ -1,4 +1,5 @@
-// The reference game's simulation: mover-driven pawns, a map of objects at rest, a few flickering.
+// The reference game's simulation: mover-driven pawns, a map of objects run by its logic (Use
+// presses, interactions and plates drive it), a few lights flickering.
 #include "tickwire/world/reference_game.h"
 
 #include <cmath>
@@ -6,6 +7,7 @@
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/core/assert.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire::world {
 namespace {
@@ -20,6 +22,11 @@ ComponentWireId component_wire_id(const std::string& name) {
 
 }  // namespace
 
+void apply_reference_policy(RoomPolicy& policy) {
+  policy.vocabulary = reference_vocabulary();
+  policy.limits.interaction_range_m = kUseReachM;
+}
+
 ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
   install_objects();
 }
@@ -29,10 +36,29 @@ void ReferenceGame::begin(const NetcodeContract& contract) {
   gate_.set_config(ForgivenessConfig{contract.input.forgiveness, ForgivenessConfig{}.radius_at_zero_m,
                                      contract.vocabulary.claimable_flag_mask()});
   interaction_range_m_ = contract.limits.interaction_range_m;
+  interactions_per_second_ = contract.limits.interactions_per_second;
+  tick_length_ = Duration::from_seconds(1.0 / contract.cadence.tick_rate_hz);
+  install_logic();
+}
+
+// A new runtime over the objects as they stand (their authored state after install_objects):
+// whatever the old one had scheduled is discarded with it.
+void ReferenceGame::install_logic() {
+  logic_.reset();
+  usable_.clear();
+  if (tick_length_ == Duration{}) return;
+  LogicSettings settings;
+  settings.tick_length = tick_length_;
+  logic_ = std::make_unique<MapLogicHost>(
+      map_, object_tables_.of(map_), settings,
+      [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; });
+  for (uint32_t index : logic_->usable_objects())
+    usable_.push_back(UseCandidate{index, map_.objects()[map_positions_[index]].position});
 }
 
 // Every map object at its authored state, held by its object index (the MapObjectTable's).
 void ReferenceGame::install_objects() {
+  logic_.reset();  // it writes into objects_: gone before they are rebuilt
   const MapObjectTable& table = object_tables_.of(map_);
   const auto objects = map_.objects();
   objects_.clear();
@@ -51,7 +77,10 @@ void ReferenceGame::install_objects() {
   ++map_generation_;
 }
 
-void ReferenceGame::reinstall_objects() { install_objects(); }
+void ReferenceGame::reinstall_objects() {
+  install_objects();
+  install_logic();
+}
 
 void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
   const auto spawns = map_.spawn_points();
@@ -66,6 +95,8 @@ void ReferenceGame::despawn_pawn(EntityRef pawn) {
   pawns_.erase(pawn.raw());
   ledgers_.erase(pawn.raw());
   claim_outcomes_.erase(pawn.raw());
+  use_held_.erase(pawn.raw());
+  use_buckets_.erase(pawn.raw());
 }
 
 void ReferenceGame::place_pawn(EntityRef pawn, const Placement& where) {
@@ -83,10 +114,21 @@ void ReferenceGame::set_frozen(EntityRef pawn, bool frozen) {
   if (it != pawns_.end()) it->second.frozen = frozen;
 }
 
-void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick, double dt_s) {
+void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) {
   auto it = pawns_.find(pawn.raw());
   if (it == pawns_.end()) return;
   const PawnState before = it->second;
+  // A Use press (the button's edge) acts from where the pawn stood entering the tick, looking where
+  // this input looks (the mover takes its yaw and pitch from the command).
+  bool& held = use_held_[pawn.raw()];
+  const bool use = button_held(input.cmd.buttons, kButtonUse);
+  if (use && !held) {
+    PawnState aiming = before;
+    aiming.yaw_deg = input.cmd.yaw_deg;
+    aiming.pitch_deg = input.cmd.pitch_deg;
+    use_press(pawn, aiming, tick);
+  }
+  held = use;
   it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_.boxes());
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
   outcome = protocol::ClaimOutcome::none;
@@ -121,6 +163,11 @@ bool ReferenceGame::judge_claim(EntityRef pawn, const PawnState& before, const p
 }
 
 void ReferenceGame::step_world(Tick tick, double dt_s) {
+  if (logic_) {
+    touching_.clear();
+    for (const auto& [ref, state] : pawns_) touching_.push_back(TouchingPawn{ref, state.feet});
+    logic_->advance(tick, touching_);
+  }
   // Flickering lights: intensity follows a slow wave, each light at its own phase.
   const double t = static_cast<double>(tick.value()) * dt_s;
   for (uint32_t index : flickering_) {
@@ -229,14 +276,80 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
   }
 }
 
+// The client named a map object: a hint, judged again from the pawn's eye and look as the server
+// holds them. An action byte is not read: a Use is the reference game's one verb.
 void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
-  // Pawns are the only entities the room's slots hold in the reference game; a use aimed at a pawn
-  // does nothing (within the contract's range or not: those past it are counted). Map objects are
-  // toggled through toggle_object (by object index).
+  if (!resolves_target(target)) {
+    use_refusals_.add(UseRefusal::unknown_target);
+    return;
+  }
+  (void)use_object(actor, target.handle().raw() - kMapObjectEntityIdBase);
+}
+
+bool ReferenceGame::resolves_target(EntityRef target) const {
+  const uint32_t id = target.handle().raw();
+  return target.generation() == 0 && target.flags() == 0 && id >= kMapObjectEntityIdBase &&
+         id - kMapObjectEntityIdBase < objects_.size();
+}
+
+bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {
   const PawnState* from = pawn(actor);
-  const PawnState* to = pawn(target);
-  if (from == nullptr || to == nullptr) return;
-  if (static_cast<double>((to->feet - from->feet).length()) > interaction_range_m_) ++interactions_out_of_range_;
+  if (from == nullptr) {
+    use_refusals_.add(UseRefusal::no_pawn);
+    return false;
+  }
+  if (object_index >= objects_.size()) {
+    use_refusals_.add(UseRefusal::unknown_target);
+    return false;
+  }
+  if (!logic_ || logic_->use_input(object_index).empty()) {
+    use_refusals_.add(UseRefusal::not_interactive);
+    return false;
+  }
+  const Vec3 at = map_.objects()[map_positions_[object_index]].position;
+  if (const std::optional<UseRefusal> refusal = judge_use(use_ray(*from), at, interaction_range_m_)) {
+    use_refusals_.add(*refusal);
+    return false;
+  }
+  ++uses_;
+  return logic_->use(object_index, LogicActivator{actor.raw()});
+}
+
+// A press names nothing: the server picks the best-aligned interactive object in reach. Presses
+// are held to the contract's interactions per second, as named interactions are by the room.
+void ReferenceGame::use_press(EntityRef pawn, const PawnState& state, Tick tick) {
+  if (!logic_) return;
+  auto bucket = use_buckets_.try_emplace(pawn.raw(), interactions_per_second_, interactions_per_second_).first;
+  if (!bucket->second.take(MonoTime::from_ns(tick.value() * tick_length_.ns()))) {
+    use_refusals_.add(UseRefusal::rate_limited);
+    return;
+  }
+  const UsePick pick = pick_use_target(use_ray(state), usable_, interaction_range_m_);
+  if (!pick.object_index) {
+    use_refusals_.add(pick.refusal);
+    return;
+  }
+  ++uses_;
+  (void)logic_->use(*pick.object_index, LogicActivator{pawn.raw()});
+}
+
+void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
+  std::string name;
+  visit_nonzero(use_refusals_, [&](UseRefusal reason, uint64_t count) {
+    name.assign("use.refusal.").append(reason_name(reason));
+    visit(name, count);
+  });
+  if (!logic_) return;
+  visit_nonzero(logic_->runtime().drops(), [&](LogicDrop reason, uint64_t count) {
+    name.assign("logic.drop.").append(reason_name(reason));
+    visit(name, count);
+  });
+}
+
+const ObjectComponent& ReferenceGame::object_component(uint32_t object_index, std::size_t component) const {
+  TW_ASSERT(object_index < objects_.size() && component < objects_[object_index].components.size(),
+            "a component of a live object");
+  return objects_[object_index].components[component];
 }
 
 void ReferenceGame::toggle_object(uint32_t object_index) {

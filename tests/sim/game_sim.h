@@ -73,6 +73,8 @@ class WatchedGame final : public Simulation {
   void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
     game_.interact(actor, target, action, tick);
   }
+  bool resolves_target(EntityRef target) const override { return game_.resolves_target(target); }
+  void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
 
   std::function<void(EntityRef, const TickInput&)> on_input;
   std::function<void(Tick)> after_tick;
@@ -140,7 +142,7 @@ struct SimGameClient {
 inline RoomPolicy game_sim_policy(const GameSimConfig& config) {
   RoomPolicy policy = test_room_policy(config.tick_rate_hz, config.forgiveness);
   policy.cadence.snapshot_rate_hz = config.snapshot_rate_hz == 0 ? config.tick_rate_hz : config.snapshot_rate_hz;
-  policy.vocabulary = world::reference_vocabulary();
+  world::apply_reference_policy(policy);
   return policy;
 }
 

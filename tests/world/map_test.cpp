@@ -42,11 +42,15 @@ TEST(ReferenceMap, LoadsWithTheExpectedCounts) {
   EXPECT_EQ(map.name(), "reference");
   EXPECT_EQ(map.boxes().size(), 25u);  // floor, 4 walls, 20 crates
   EXPECT_EQ(map.spawn_points().size(), 16u);
-  EXPECT_EQ(map.objects().size(), 315u);
+  EXPECT_EQ(map.format_version(), 2u);
+  EXPECT_EQ(map.objects().size(), 318u);
   EXPECT_EQ(count_kind(map, "light"), 301u);
   EXPECT_EQ(count_kind(map, "door"), 4u);
   EXPECT_EQ(count_kind(map, "button"), 4u);
   EXPECT_EQ(count_kind(map, "crate_prop"), 6u);
+  EXPECT_EQ(count_kind(map, "lift"), 1u);
+  EXPECT_EQ(count_kind(map, "plate"), 1u);
+  EXPECT_EQ(count_kind(map, "trigger"), 1u);
   std::size_t tags[3] = {};
   for (const BoxSurface& s : map.box_surfaces()) {
     tags[0] += s.tag == "floor";
@@ -116,8 +120,8 @@ MapContent awkward_content() {
   o.position = {1.17549435e-38f, -2.5f, -99999.992f};
   o.rotation = Quat{0.5f, -0.5f, 0.5f, -0.5f};
   o.scale = Vec3{0.001f, 1000.0f, 1.0f / 7.0f};
-  o.components = {ObjectComponent{"light", {3.4028235e38f, 1e-45f, -1e-38f, 0.1f}, 4, 0xA5},
-                  ObjectComponent{"mover", {0.25f}, 1, 0}, ObjectComponent{"empty", {}, 0, 0}};
+  o.components = {ObjectComponent{"light", {3.4028235e38f, 1e-45f, -1e-38f, 0.1f}, 4, 0xA5, {}},
+                  ObjectComponent{"mover", {0.25f}, 1, 0, {}}, ObjectComponent{"empty", {}, 0, 0, {}}};
   c.objects = {o};
   return c;
 }

@@ -35,7 +35,7 @@ NetcodeContract reference_contract(double forgiveness) {
   RoomPolicy policy;
   policy.identity = {"room", "tickwire-reference", "test", "1", "test", "", ""};
   policy.input.forgiveness = forgiveness;
-  policy.vocabulary = reference_vocabulary();
+  apply_reference_policy(policy);
   const ContractResolution resolved = resolve_netcode_contract(policy);
   TW_ASSERT(resolved.ok(), "the reference policy resolves");
   return *resolved.contract;

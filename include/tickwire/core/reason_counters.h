@@ -33,4 +33,13 @@ class ReasonCounters {
   std::array<uint64_t, N> counts_{};
 };
 
+// Calls `visit(reason, count)` for every nonzero counter, in the enum's order.
+template <class Reason, std::size_t N, class Visit>
+void visit_nonzero(const ReasonCounters<Reason, N>& counters, Visit&& visit) {
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto reason = static_cast<Reason>(i);
+    if (counters[reason] != 0) visit(reason, counters[reason]);
+  }
+}
+
 }  // namespace tickwire

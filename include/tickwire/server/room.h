@@ -49,7 +49,7 @@ struct RoomSession {
 TW_REASONS(InteractRefusal,
            no_session,        // no admitted session for that owner
            unknown_flags,     // the target ref carries flag bits this build does not know
-           stale_or_foreign,  // the target's generation is not the live one (or no such entity)
+           stale_or_foreign,  // not a live slot at that generation, nor a target the game resolves
            rate_limited)      // past the session's interactions per second (the contract's limits)
 
 // The completed seam: told of each tick once everything in it has been simulated.

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "tickwire/clock/tick.h"
@@ -59,6 +61,18 @@ class Simulation : public RestRecordSource {
   virtual void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) {
     (void)actor_pawn, (void)target, (void)action, (void)tick;
   }
+  // Whether `target` names something the game holds itself, outside the room's entity slots (the
+  // reference game's map objects): the room lets an interaction naming it through to interact()
+  // after its rate check, and the game judges it. False (the default): only live slots pass.
+  virtual bool resolves_target(EntityRef target) const {
+    (void)target;
+    return false;
+  }
+
+  // The game's own counted reasons (its interaction refusals, its logic's drops), each as a name
+  // and a nonzero count: the server's stats list them as "game.<name>".
+  using ReasonVisitor = std::function<void(std::string_view name, uint64_t count)>;
+  virtual void visit_game_reasons(const ReasonVisitor& visit) const { (void)visit; }
 };
 
 }  // namespace tickwire

@@ -8,8 +8,11 @@
 
 namespace tickwire::world {
 
-// The one format version this build reads and writes ("version" in the file).
-inline constexpr uint32_t kMapFormatVersion = 1;
+// The newest format version this build reads and writes ("version" in the file). Version 2 added
+// component settings and object outputs (the map's logic wiring); version 1 files still read, and
+// a map is written in the version it was read in.
+inline constexpr uint32_t kMapFormatVersion = 2;
+inline constexpr uint32_t kMapFormatOldestVersion = 1;
 // The "format" marker every map file carries, so a stray JSON file is refused by name.
 inline constexpr const char* kMapFormatMarker = "tickwire-map";
 
@@ -22,6 +25,15 @@ inline constexpr std::size_t kMaxMapObjects = 16384;     // object indices fit a
 inline constexpr std::size_t kMaxObjectComponents = 4;   // the wire's component sections per object
 inline constexpr std::size_t kMaxComponentChannels = 4;  // a KindPayload's float channels
 inline constexpr std::size_t kMaxMapStringBytes = 64;    // any name, key, kind, tag or material
+
+// Version 2: the map's logic (docs/map-format.md, "Logic"). Each is within the logic runtime's own
+// caps (LogicLimits), so a map that loads also loads into the runtime.
+inline constexpr std::size_t kMaxComponentSettings = 8;  // named settings of one component
+inline constexpr std::size_t kMaxSettingValues = 4;      // numbers in one setting (an axis takes 3)
+inline constexpr std::size_t kMaxObjectOutputs = 16;     // named outputs of one object
+inline constexpr std::size_t kMaxOutputActions = 32;     // calls and delays in one output's list
+inline constexpr float kMaxLogicDelaySeconds = 86400.0f;  // one delay or interval: 24 h of game time
+inline constexpr float kMaxSettingMagnitude = 1000000.0f;  // any setting or call parameter lies within +-1e6
 
 // Positions and box corners lie within this distance of the origin on every axis.
 inline constexpr float kMaxMapCoordinateMetres = 100000.0f;

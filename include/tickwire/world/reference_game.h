@@ -1,23 +1,29 @@
 // ReferenceGame: the reference game's side of the Simulation seam. Pawns move by the shared
 // CharacterMover against the map's static boxes and are placed through the PawnPlacer at the map's
-// spawn points; the map's networked objects stand at their authored state, a few lights flicker so
-// object records always carry some load, and a "use" on a door or button toggles it. What both ends
-// hold (the map) is the baseline: a snapshot carries every pawn and only the objects that differ
-// from the authored map.
+// spawn points; the map's networked objects start at their authored state and the map's logic
+// (MapLogicHost: doors, buttons, lights, plates, triggers, relays, timers...) runs once per tick,
+// driven by Use presses, interactions and pawns' feet on plates; a few lights flicker so object
+// records always carry some load. What both ends hold (the map) is the baseline: a snapshot carries
+// every pawn and only the objects that differ from the authored map.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
+#include "tickwire/clock/token_bucket.h"
+#include "tickwire/core/reason_counters.h"
 #include "tickwire/server/forgiveness_gate.h"
 #include "tickwire/server/simulation.h"
 #include "tickwire/world/character_mover.h"
 #include "tickwire/world/map.h"
+#include "tickwire/world/map_logic_host.h"
 #include "tickwire/world/map_object_table.h"
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
+#include "tickwire/world/use_reach.h"
 
 namespace tickwire::world {
 
@@ -34,6 +40,15 @@ inline constexpr uint32_t map_object_entity_id(uint32_t object_index) { return k
 // and the delta codec needs (an object missing from it reads as gone).
 enum class ObjectRecords : uint8_t { changed, whole };
 
+// The reference game's own numbers in a room policy: its vocabulary and its reach (kUseReachM).
+void apply_reference_policy(RoomPolicy& policy);
+
+// A map object as an interaction names it: its entity id (map_object_entity_id) in the handle,
+// generation 0 and no flags. The room lets it through to the game (resolves_target).
+inline EntityRef map_object_ref(uint32_t object_index) {
+  return EntityRef::from_raw(uint64_t{map_object_entity_id(object_index)} << 32);
+}
+
 class ReferenceGame final : public Simulation {
  public:
   explicit ReferenceGame(const Map& map, const MoverSettings& settings = {});
@@ -48,7 +63,11 @@ class ReferenceGame final : public Simulation {
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override;
   protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override;
   void write_records(Tick tick, TickRecords& out) const override;
+  // A client's interaction naming a map object (map_object_ref): the target is a hint the server
+  // re-judges (reach from the pawn's eye, the look cone) before routing a Use into its logic.
   void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
+  bool resolves_target(EntityRef target) const override;
+  void visit_game_reasons(const ReasonVisitor& visit) const override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
 
@@ -65,16 +84,25 @@ class ReferenceGame final : public Simulation {
   void set_noclip(EntityRef pawn, bool noclip);
   void set_frozen(EntityRef pawn, bool frozen);
 
-  // Toggles a map object's state by index (a door opens/closes, a button or light switches).
+  // Toggles a map object's state by index (flips bit 0 of every component, or the enabled flag of
+  // an object without components), outside its logic: an admin's switch.
   void toggle_object(uint32_t object_index);
+  // A Use of a map object by a pawn, judged as a press is (reach, cone, interactive): true if its
+  // logic took it. Refusals are counted in use_refusals().
+  bool use_object(EntityRef pawn, uint32_t object_index);
+  // A live object's component as the game holds it now (what the records carry).
+  const ObjectComponent& object_component(uint32_t object_index, std::size_t component) const;
 
   const Map& map() const { return map_; }
   const CharacterMover& mover() const { return mover_; }
   const PawnState* pawn(EntityRef pawn) const;
   const ForgivenessGate& gate() const { return gate_; }
   std::size_t pawn_count() const { return pawns_.size(); }
-  // Uses aimed at a pawn further than the contract's interaction range (nothing happens).
-  uint64_t interactions_out_of_range() const { return interactions_out_of_range_; }
+  const ReasonCounters<UseRefusal>& use_refusals() const { return use_refusals_; }
+  uint64_t uses() const { return uses_; }
+  // The map's logic (null until begin(): its ticks follow the contract's tick rate).
+  const MapLogicHost* logic() const { return logic_.get(); }
+  MapLogicHost* logic() { return logic_.get(); }
   // Map objects whose state differs from the authored map right now.
   std::size_t changed_objects() const;
 
@@ -86,7 +114,9 @@ class ReferenceGame final : public Simulation {
   protocol::Record object_record(uint32_t index) const;
   protocol::Record whole_object_record(uint32_t index) const;
   void install_objects();
+  void install_logic();
   bool differs_from_map(uint32_t index) const;
+  void use_press(EntityRef pawn, const PawnState& state, Tick tick);
 
   const Map& map_;
   CharacterMover mover_;
@@ -105,8 +135,16 @@ class ReferenceGame final : public Simulation {
   ObjectRecords object_records_ = ObjectRecords::whole;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   uint32_t next_spawn_ = 0;
-  double interaction_range_m_ = 0;
-  uint64_t interactions_out_of_range_ = 0;
+  double interaction_range_m_ = kUseReachM;
+  uint32_t interactions_per_second_ = 0;
+  Duration tick_length_;                        // zero until begin()
+  std::unique_ptr<MapLogicHost> logic_;
+  std::map<uint64_t, bool> use_held_;           // each pawn's Use button on its last step
+  std::map<uint64_t, TokenBucket> use_buckets_;  // each pawn's Use presses per second
+  std::vector<UseCandidate> usable_;            // the objects a press may pick, with their positions
+  std::vector<TouchingPawn> touching_;          // scratch: every pawn's feet for the touch volumes
+  ReasonCounters<UseRefusal> use_refusals_;
+  uint64_t uses_ = 0;
 };
 
 }  // namespace tickwire::world

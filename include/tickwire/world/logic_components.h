@@ -1,0 +1,46 @@
+// The reference game's logic components, named once: which component of a map object is a logic
+// behaviour (a mover, a button, a light, a plate, a trigger volume, a relay, timer, counter or
+// gate), which settings each takes, their ranges and defaults. The map loader checks a file's
+// settings against this table (so a typo or an out-of-range speed is refused with its JSON path),
+// and the logic host reads the same table when it builds the behaviours, so the two never drift.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "tickwire/world/map.h"
+
+namespace tickwire::world {
+
+// What a setting holds: one number in [min, max], a flag (exactly 0 or 1), or a vector of `count`
+// numbers each in [min, max] (an axis: not all zero).
+enum class SettingShape : uint8_t { number, flag, vector };
+
+struct SettingSpec {
+  std::string_view name;
+  SettingShape shape = SettingShape::number;
+  uint8_t count = 1;  // numbers in the setting (vector: 3)
+  float min = 0;
+  float max = 0;
+  std::array<float, kMaxSettingValues> fallback{};  // the value when the map leaves it out
+};
+
+struct LogicComponentSpec {
+  std::string_view component;  // the component's name in the map ("mover", "button"...)
+  std::span<const SettingSpec> settings;
+};
+
+// The logic component named `component`, or nullptr (not a logic component: it has no settings).
+const LogicComponentSpec* logic_component_spec(std::string_view component);
+// Every logic component, in the table's order.
+std::span<const LogicComponentSpec> logic_component_specs();
+
+// A setting of `component` as the map states it or, absent, its fallback. Asserts the name is one
+// of the component's settings (a host reads only what the table defines).
+std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name);
+float setting_number(const ObjectComponent& component, std::string_view name);
+bool setting_flag(const ObjectComponent& component, std::string_view name);
+
+}  // namespace tickwire::world

@@ -1,0 +1,98 @@
+// MapLogicHost: the reference game's binding of the logic runtime to its map objects (the seed's
+// NetLogicHost, without the network: the game's object records already carry what it writes). It
+// builds one node per logic object (node id = object index, node name = the object's key, wiring
+// from the object's outputs, one behaviour per logic component from logic_components.h), advances
+// the runtime once per simulation tick after checking every pawn's feet against the plates and
+// trigger volumes, routes a validated Use into the object's node, and writes each behaviour's
+// visible state back into the object's component, where the records and the rest table read it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tickwire/clock/tick.h"
+#include "tickwire/logic/logic_runtime.h"
+#include "tickwire/world/map.h"
+#include "tickwire/world/map_object_table.h"
+#include "tickwire/world/vec3.h"
+
+namespace tickwire::world {
+
+class ObjectBehaviour;
+
+// A pawn as the touch volumes see it: who (the activator of what it sets off) and where its feet are.
+struct TouchingPawn {
+  uint64_t ref = 0;  // EntityRef raw: the LogicActivator
+  Vec3 feet;
+};
+
+class MapLogicHost final : public ILogicHost {
+ public:
+  // The game's live copy of an object's component (by object index and component index): what the
+  // host writes a behaviour's visible state into. It must stay valid for the host's lifetime.
+  using ComponentState = std::function<ObjectComponent&(uint32_t object_index, std::size_t component)>;
+
+  // Loads every logic object of `map` in object-table order. `settings.tick_length` x time scale is
+  // the game time one tick advances (a door's step and every delay follow it).
+  MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings, ComponentState state);
+  ~MapLogicHost() override;
+  MapLogicHost(const MapLogicHost&) = delete;
+  MapLogicHost& operator=(const MapLogicHost&) = delete;
+
+  // One simulation tick: pawns entering and leaving the touch volumes (endTouch before startTouch,
+  // volumes in object order, pawns by ref), then the runtime's due continuations and wakes. The
+  // runtime's own tick count stays consecutive if the room declared ticks it did not run.
+  void advance(Tick tick, std::span<const TouchingPawn> pawns);
+
+  // The input a Use delivers to the object (a button's press, a usable door's toggle); empty when
+  // a Use does nothing to it (not interactive).
+  std::string_view use_input(uint32_t object_index) const;
+  // The objects a Use can do something to, in object order.
+  std::span<const uint32_t> usable_objects() const { return usable_; }
+  // A Use the game has validated (reach, look cone): delivers the object's use input with the
+  // pawn as the activator. False when the object is not interactive or nothing handled it.
+  bool use(uint32_t object_index, LogicActivator activator);
+
+  // The behaviour of component `component` of an object, or nullptr (no logic there).
+  const LogicBehaviour* behaviour(uint32_t object_index, std::size_t component) const;
+  const LogicRuntime& runtime() const { return *runtime_; }
+  LogicRuntime& runtime() { return *runtime_; }
+  std::size_t logic_objects() const;
+  uint64_t outputs_fired() const { return outputs_fired_; }
+
+  // Where the trace goes (one line per call): a test's sink, or spdlog at debug level when unset.
+  void set_trace_sink(std::function<void(std::string_view)> sink) { trace_sink_ = std::move(sink); }
+
+  // ILogicHost.
+  void state_changed(LogicNodeId node, std::size_t behaviour_index) override;
+  void output_fired(LogicNodeId node, std::string_view output, LogicActivator activator) override;
+  bool tracing() const override;
+  void trace(std::string_view line) override;
+
+ private:
+  struct Node;
+  Node* node_of(uint32_t object_index);
+  const Node* node_of(uint32_t object_index) const;
+  void load(uint32_t object_index, const MapObject& object);
+  void settle_touches(Node& node, std::span<const TouchingPawn> pawns);
+
+  const Map& map_;
+  ComponentState state_;
+  std::unique_ptr<LogicRuntime> runtime_;
+  std::vector<Node> nodes_;              // the logic objects, in object order
+  std::vector<int32_t> node_by_object_;  // object index -> place in nodes_, or -1
+  std::vector<uint32_t> usable_;
+  std::vector<uint32_t> touch_nodes_;    // places in nodes_ of the objects with a touch volume
+  std::vector<uint64_t> scratch_inside_;
+  uint64_t outputs_fired_ = 0;
+  std::function<void(std::string_view)> trace_sink_;
+};
+
+}  // namespace tickwire::world

@@ -1,0 +1,80 @@
+// The table of the reference game's logic components and their settings (docs/map-format.md).
+#include "tickwire/world/logic_components.h"
+
+#include "tickwire/core/assert.h"
+
+namespace tickwire::world {
+namespace {
+
+constexpr float kMaxSlideM = 100.0f;       // a mover's travel
+constexpr float kMaxSlideSpeedMps = 100.0f;
+constexpr float kMaxVolumeHalfM = 100.0f;  // a plate's or trigger's half extent on an axis
+
+constexpr SettingSpec kMover[] = {
+    {"axis", SettingShape::vector, 3, -1, 1, {1, 0, 0, 0}},  // the slide, in the object's own frame
+    {"distance_m", SettingShape::number, 1, 0.01f, kMaxSlideM, {2, 0, 0, 0}},
+    {"speed_mps", SettingShape::number, 1, 0.001f, kMaxSlideSpeedMps, {1, 0, 0, 0}},
+    {"usable", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},  // a Use toggles it
+};
+constexpr SettingSpec kButton[] = {
+    {"reset_s", SettingShape::number, 1, 0, kMaxLogicDelaySeconds, {0, 0, 0, 0}},  // 0: stays pressed
+};
+constexpr SettingSpec kVolume[] = {
+    {"half_extents", SettingShape::vector, 3, 0.01f, kMaxVolumeHalfM, {0.5f, 0.25f, 0.5f, 0}},
+};
+constexpr SettingSpec kRelay[] = {
+    {"start_disabled", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},
+};
+constexpr SettingSpec kTimer[] = {
+    {"interval_s", SettingShape::number, 1, 0, kMaxLogicDelaySeconds, {1, 0, 0, 0}},
+    {"refire", SettingShape::flag, 1, 0, 1, {1, 0, 0, 0}},
+    {"start_on", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},
+};
+constexpr SettingSpec kCounter[] = {
+    {"max", SettingShape::number, 1, -kMaxSettingMagnitude, kMaxSettingMagnitude, {1, 0, 0, 0}},
+    {"min", SettingShape::number, 1, -kMaxSettingMagnitude, kMaxSettingMagnitude, {0, 0, 0, 0}},
+    {"start", SettingShape::number, 1, -kMaxSettingMagnitude, kMaxSettingMagnitude, {0, 0, 0, 0}},
+};
+constexpr SettingSpec kGate[] = {
+    {"initial", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},
+};
+
+constexpr LogicComponentSpec kSpecs[] = {
+    {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
+    {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
+};
+
+const SettingSpec& spec_of(const ObjectComponent& component, std::string_view name) {
+  const LogicComponentSpec* spec = logic_component_spec(component.name);
+  TW_ASSERT(spec != nullptr, "settings are read only from logic components");
+  for (const SettingSpec& s : spec->settings)
+    if (s.name == name) return s;
+  TW_ASSERT(false, "a setting the component's table does not define");
+  return spec->settings.front();
+}
+
+}  // namespace
+
+const LogicComponentSpec* logic_component_spec(std::string_view component) {
+  for (const LogicComponentSpec& spec : kSpecs)
+    if (spec.component == component) return &spec;
+  return nullptr;
+}
+
+std::span<const LogicComponentSpec> logic_component_specs() { return kSpecs; }
+
+std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name) {
+  const SettingSpec& spec = spec_of(component, name);
+  const ComponentSetting* given = component.setting(name);
+  return given != nullptr ? given->values : spec.fallback;
+}
+
+float setting_number(const ObjectComponent& component, std::string_view name) {
+  return setting_values(component, name)[0];
+}
+
+bool setting_flag(const ObjectComponent& component, std::string_view name) {
+  return setting_number(component, name) != 0.0f;
+}
+
+}  // namespace tickwire::world
