@@ -1,37 +1,23 @@
-// `tickwire bench server-cost` as docs/benchmarks.md shows it, short: the default client count (a
-// room's most, 255) runs and decodes every body exactly, and a count past what a room serves is
-// refused by the command line rather than aborting in the bench.
+// `tickwire bench` as the README and docs/benchmarks.md show it, short: server-cost at its default
+// client count (a room's most, 255) decodes every body exactly, a count past what a room serves is
+// refused by the command line rather than aborting in the bench, and the three bandwidth scenarios
+// run and decode exactly.
 #include <gtest/gtest.h>
-
-#include <sys/wait.h>
-
-#include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "child_process.h"
+#include "cli_run.h"
 
 namespace tickwire {
 namespace {
 
-// Runs the CLI to its exit; returns its wait status and fills `output` with its stdout.
-int run_cli(const std::vector<std::string>& args, std::string& output) {
-  test::ChildProcess cli;
-  EXPECT_TRUE(cli.spawn(TICKWIRE_CLI_PATH, args));
-  (void)cli.wait_for_output("\n}", 120000);  // the JSON's last line, or the child exited
-  (void)cli.wait_for_output("never printed", 2000);  // the rest of its output, until it exits
-  const int status = cli.stop();
-  output = cli.output();
-  return status;
-}
+using test::run_cli;
 
 TEST(BenchCommand, ServerCostAtItsDefaultClientCountDecodesEveryBody) {
-  std::string output;
-  const int status = run_cli({"bench", "server-cost", "--ticks", "12", "--json"}, output);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
-  const nlohmann::json report = nlohmann::json::parse(output, nullptr, false);
-  ASSERT_FALSE(report.is_discarded()) << output;
+  const test::CliRun run = run_cli({"bench", "server-cost", "--ticks", "12", "--json"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  const nlohmann::json report = nlohmann::json::parse(run.output, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << run.output;
   EXPECT_EQ(report["clients"], 255);
   EXPECT_EQ(report["entities"], 2000);
   EXPECT_TRUE(report["correct"].get<bool>());
@@ -40,10 +26,22 @@ TEST(BenchCommand, ServerCostAtItsDefaultClientCountDecodesEveryBody) {
 }
 
 TEST(BenchCommand, MoreClientsThanARoomServesIsRefusedByTheCommandLine) {
-  std::string output;
-  const int status = run_cli({"bench", "server-cost", "--clients", "256", "--ticks", "12"}, output);
-  ASSERT_TRUE(WIFEXITED(status)) << "exits, does not abort";
-  EXPECT_NE(WEXITSTATUS(status), 0);
+  const test::CliRun run = run_cli({"bench", "server-cost", "--clients", "256", "--ticks", "12"});
+  ASSERT_TRUE(WIFEXITED(run.status)) << "exits, does not abort";
+  EXPECT_NE(WEXITSTATUS(run.status), 0);
+}
+
+TEST(BenchCommand, EveryBandwidthScenarioDecodesExactly) {
+  const test::CliRun run = run_cli({"bench", "all", "--ticks", "30", "--json"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  const nlohmann::json report = nlohmann::json::parse(run.output, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << run.output;
+  EXPECT_TRUE(report["correct"].get<bool>());
+  ASSERT_EQ(report["scenarios"].size(), 3u);
+  for (const auto& s : report["scenarios"]) {
+    EXPECT_EQ(s["client"]["mismatches"], 0) << s["scenario"];
+    EXPECT_EQ(s["client"]["decode_errors"], 0) << s["scenario"];
+  }
 }
 
 }  // namespace

@@ -1,0 +1,48 @@
+// The README's inspection commands: `tickwire map check [FILE]` (the built-in or a file's counts and
+// hash; a broken file's error at its JSON path, exit 2) and `tickwire schema` (the wire schema text).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_run.h"
+
+namespace tickwire {
+namespace {
+
+using test::run_cli;
+
+TEST(InspectionCommands, MapCheckCountsTheReferenceMap) {
+  const test::CliRun run = run_cli({"map", "check", std::string(TICKWIRE_SOURCE_DIR) + "/maps/reference.json"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  EXPECT_NE(run.output.find("(format 2)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("objects 318"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("wired objects"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("hash "), std::string::npos) << run.output;
+  const test::CliRun built_in = run_cli({"map", "check"});
+  ASSERT_TRUE(built_in.exited_with(0)) << built_in.output;
+  EXPECT_NE(built_in.output.find("objects 318"), std::string::npos) << built_in.output;
+}
+
+TEST(InspectionCommands, MapCheckNamesABrokenFilesPathAndExitsTwo) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("tickwire-bad-map-" + std::to_string(getpid()) + ".json");
+  std::ofstream(path) << R"({"format": "tickwire-map", "version": 2, "name": "x", "boxes": [], "spawns": [],
+                             "objects": [{"key": 1}]})";
+  const test::CliRun run = run_cli({"map", "check", path.string()});
+  std::filesystem::remove(path);
+  EXPECT_TRUE(run.exited_with(2));
+}
+
+TEST(InspectionCommands, SchemaPrintsTheWireSchemaText) {
+  const test::CliRun run = run_cli({"schema"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  EXPECT_EQ(run.output.rfind("tickwire-schema ", 0), 0u) << run.output.substr(0, 80);
+  EXPECT_NE(run.output.find("message "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tickwire
