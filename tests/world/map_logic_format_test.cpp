@@ -86,6 +86,22 @@ struct Case {
   std::string path;
 };
 
+// {"<prefix>0": value, "<prefix>1": value, ...}: `count` entries. Built by appending: `"x" +
+// std::string(...)` trips GCC 12's -Wrestrict at -O3 (GCC bug 105651).
+std::string numbered_object(const char* prefix, std::size_t count, const char* value) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0) s += ", ";
+    s += '"';
+    s += prefix;
+    s += std::to_string(i);
+    s += "\": ";
+    s += value;
+  }
+  s += '}';
+  return s;
+}
+
 std::string button_with(const std::string& settings, const std::string& outputs = "{}") {
   return R"({"key": "b", "kind": "button", "position": [0, 1, 1], "components": [{"name": "button", "settings": )" +
          settings + R"(}], "outputs": )" + outputs + "}";
@@ -122,11 +138,7 @@ TEST(MapFormatV2, EachMalformedLogicFieldIsRefusedWithItsErrorAndPath) {
        "objects[0].components[0].settings.distance_m"},
       {"5 numbers in a setting", component_with("plate", R"({"half_extents": [1, 1, 1, 1, 1]})"),
        MapErrorCode::count_over_max, "objects[0].components[0].settings.half_extents"},
-      {"9 settings", component_with("timer", "{" + [] {
-         std::string s;
-         for (int i = 0; i < 9; ++i) s += (i ? ", " : "") + std::string("\"s") + std::to_string(i) + "\": 1";
-         return s;
-       }() + "}"),
+      {"9 settings", component_with("timer", numbered_object("s", 9, "1")),
        MapErrorCode::count_over_max, "objects[0].components[0].settings"},
       {"a counter's min over its max", component_with("counter", R"({"min": 2, "max": 1})"), MapErrorCode::out_of_range,
        "objects[0].components[0].settings.min"},
@@ -149,17 +161,13 @@ TEST(MapFormatV2, EachMalformedLogicFieldIsRefusedWithItsErrorAndPath) {
        MapErrorCode::not_finite, "objects[0].outputs.onPressed[0].param"},
       {"a parameter past a million", pressed(R"({"target": "d", "input": "add", "param": 2000000})"),
        MapErrorCode::out_of_range, "objects[0].outputs.onPressed[0].param"},
-      {"an over-long output name", button_with("{}", "{\"" + std::string(kMaxMapStringBytes + 1, 'o') + "\": []}"),
+      {"an over-long output name", button_with("{}", numbered_object(std::string(kMaxMapStringBytes, 'o').c_str(), 1, "[]")),
        MapErrorCode::string_over_cap, "objects[0].outputs"},
       {"a setting name with a space", component_with("mover", R"({"speed mps": 1})"), MapErrorCode::invalid_string,
        "objects[0].components[0].settings"},
       {"33 actions", pressed(repeated(call, kMaxOutputActions + 1)), MapErrorCode::count_over_max,
        "objects[0].outputs.onPressed"},
-      {"17 outputs", button_with("{}", "{" + [] {
-         std::string s;
-         for (std::size_t i = 0; i <= kMaxObjectOutputs; ++i) s += (i ? ", " : "") + std::string("\"on") + std::to_string(i) + "\": []";
-         return s;
-       }() + "}"),
+      {"17 outputs", button_with("{}", numbered_object("on", kMaxObjectOutputs + 1, "[]")),
        MapErrorCode::count_over_max, "objects[0].outputs"},
   };
   for (const Case& c : cases) {
