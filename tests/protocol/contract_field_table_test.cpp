@@ -12,7 +12,6 @@ namespace tickwire {
 namespace {
 
 struct Lane {
-  static constexpr std::string_view wire_name = "Lane";
   std::string name = "pose";
   uint32_t rate_hz = 30;
   template <class W>
@@ -23,7 +22,6 @@ struct Lane {
 };
 
 struct PartV1 {
-  static constexpr std::string_view wire_name = "Part";
   uint32_t budget_bytes = 1000;
   std::vector<Lane> lanes{Lane{}};
   template <class W>
@@ -35,7 +33,6 @@ struct PartV1 {
 
 // Version 2: PartV1 plus one line.
 struct PartV2 {
-  static constexpr std::string_view wire_name = "Part";
   uint32_t budget_bytes = 1000;
   std::vector<Lane> lanes{Lane{}};
   double radius_m = 100.0;
@@ -48,7 +45,6 @@ struct PartV2 {
 };
 
 struct Outer {
-  static constexpr std::string_view wire_name = "Outer";
   PartV2 part;
   template <class W>
   void fields(W& w) {
