@@ -23,7 +23,7 @@ inline constexpr wire::QuantSpec kPitchSpec{-90.0, 90.0, 180.0 / 16383.0};
 inline constexpr unsigned kInputButtonBits = 8;
 
 // One tick's input: the engine's two movement axes and look angles, and eight button bits whose
-// meaning is the game's (GameVocabulary::buttons: jump, crouch, fire...).
+// meaning is the game's, registered in GameVocabulary::buttons.
 struct InputCmd {
   static constexpr std::string_view wire_name = "InputCmd";
   uint32_t buttons = 0;  // kInputButtonBits used

@@ -132,8 +132,8 @@ struct PawnValueDef {
 struct ButtonDef {
   uint8_t bit = 0;  // 0..7 of InputCmd::buttons
   std::string name;
-  // A posture (crouch), not an action: held through a starved run's zeroed ticks, so a dead link
-  // never stands a pawn up under a ledge.
+  // A posture, not an action: held through a starved run's zeroed ticks, so a dead link never
+  // changes a held stance the game simulates.
   bool posture = false;
   friend bool operator==(const ButtonDef&, const ButtonDef&) = default;
 
