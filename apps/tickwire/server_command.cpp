@@ -48,19 +48,22 @@ struct ServerOptions {
   double block_at_s = 10;   // when
 };
 
-// Queues `mb` megabytes to every admitted client; returns the bytes queued per client.
+// Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
+// bytes queued per client.
 std::size_t send_block(Server& server, double mb) {
   const auto total = static_cast<std::size_t>(mb * 1024 * 1024);
   std::vector<uint8_t> part(kBlockPartBytes);
-  std::size_t queued = 0;
+  std::vector<OwnerId> owners;
   for (const ClientLink& c : server.clients()) {
-    if (!c.admitted) continue;
-    queued = 0;
-    for (std::size_t at = 0; at < total; at += kBlockPartBytes) {
-      const std::size_t n = std::min(kBlockPartBytes, total - at);
-      for (std::size_t i = 0; i < n; ++i) part[i] = static_cast<uint8_t>((at + i) * 131);
-      if (server.send(c.owner, kBlockPartType, std::span<const uint8_t>(part.data(), n))) queued += n;
-    }
+    if (c.admitted) owners.push_back(c.owner);
+  }
+  std::size_t queued = 0;
+  for (std::size_t at = 0; at < total; at += kBlockPartBytes) {
+    const std::size_t n = std::min(kBlockPartBytes, total - at);
+    for (std::size_t i = 0; i < n; ++i) part[i] = static_cast<uint8_t>((at + i) * 131);
+    bool all = !owners.empty();
+    for (const OwnerId owner : owners) all = server.send(owner, kBlockPartType, std::span<const uint8_t>(part.data(), n)) && all;
+    if (all) queued += n;
   }
   return queued;
 }
