@@ -19,6 +19,7 @@ void GameClient::on_welcome(MonoTime now) {
   accumulator_.emplace(period);
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
+  objects_.reset();  // a new session names its objects afresh
   quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
   if (model_ != nullptr) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
@@ -64,7 +65,13 @@ void GameClient::take_snapshots(MonoTime now) {
     }
     mark_carried(tick);
     (void)interpolator_->on_snapshot(tick, samples_);
+    objects_.on_snapshot(tick, snapshot_.records);
   }
+}
+
+std::optional<ObjectSample> GameClient::object(uint32_t object_index) const {
+  if (!interpolator_) return std::nullopt;
+  return objects_.sample(object_index, interpolator_->render_tick());
 }
 
 // Between world-lane ticks only the pose lane runs: an entity whose state is the one the previous

@@ -24,6 +24,8 @@ Room::Room(const RoomConfig& config, Simulation& simulation)
       simulation_(simulation),
       entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity) {
   TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
+  TW_ASSERT(config.entity_capacity < EntityNetHandle::kGameIndexBase,
+            "the room's slots stay below the indices a game names itself");
   simulation_.begin(contract_);
 }
 

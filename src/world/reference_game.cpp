@@ -10,21 +10,10 @@
 #include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire::world {
-namespace {
-
-ComponentWireId component_wire_id(const std::string& name) {
-  if (name == "light") return ComponentWireId::light;
-  if (name == "mover") return ComponentWireId::mover;
-  if (name == "button") return ComponentWireId::button;
-  if (name == "physics_prop") return ComponentWireId::physics_prop;
-  return ComponentWireId::other;
-}
-
-}  // namespace
-
 void apply_reference_policy(RoomPolicy& policy) {
   policy.vocabulary = reference_vocabulary();
   policy.limits.interaction_range_m = kUseReachM;
+  policy.limits.interactions_per_second = kUsesPerSecond;
 }
 
 ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
@@ -283,13 +272,12 @@ void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
     use_refusals_.add(UseRefusal::unknown_target);
     return;
   }
-  (void)use_object(actor, target.handle().raw() - kMapObjectEntityIdBase);
+  (void)use_object(actor, *map_object_index(target.handle().raw()));
 }
 
 bool ReferenceGame::resolves_target(EntityRef target) const {
-  const uint32_t id = target.handle().raw();
-  return target.generation() == 0 && target.flags() == 0 && id >= kMapObjectEntityIdBase &&
-         id - kMapObjectEntityIdBase < objects_.size();
+  const std::optional<uint32_t> index = map_object_index(target.handle().raw());
+  return target.generation() == 0 && target.flags() == 0 && index && *index < objects_.size();
 }
 
 bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {

@@ -31,7 +31,7 @@ struct Seed {
 // Bare object records (no sections, small ids) so a two-chunk table fits the fuzzer's -max_len.
 std::vector<protocol::Record> bare_objects(uint32_t count) {
   std::vector<protocol::Record> out;
-  for (uint32_t i = 0; i < count; ++i) out.push_back(protocol::Record{i + 1, protocol::ObjectRecord{i, 1, {}}});
+  for (uint32_t i = 0; i < count; ++i) out.push_back(protocol::Record{i + 1, protocol::ObjectRecord{i, 1, {}, {}}});
   return out;
 }
 

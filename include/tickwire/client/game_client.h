@@ -4,6 +4,7 @@
 // regulated TickAccumulator yields (one input per tick from the game's input source, none while
 // the regulator holds), predicts its own pawn through the game's PredictionModel (reconciled on
 // every owner detail, corrections eased), and draws remote entities on the server-tick timeline.
+// Map objects' records go to ObjectReplicas, sampled on the same timeline (channels lerp, bits snap).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "tickwire/client/clock_regulator.h"
 #include "tickwire/client/input_source.h"
+#include "tickwire/client/object_replicas.h"
 #include "tickwire/client/predictor.h"
 #include "tickwire/client/remote_interpolator.h"
 #include "tickwire/client/session_client.h"
@@ -56,6 +58,10 @@ class GameClient {
   // easing offsets (feet, and each of the game's pawn values). Zero until prediction started.
   protocol::Vec3 drawn_position() const;
   float drawn_value(std::size_t index) const;
+  // Every map object the snapshots named, and one of them as drawn at this frame's render time
+  // (nullopt: absent then, or before the first snapshot).
+  const ObjectReplicas& objects() const { return objects_; }
+  std::optional<ObjectSample> object(uint32_t object_index) const;
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
 
@@ -78,6 +84,7 @@ class GameClient {
   protocol::Snapshot snapshot_;
   std::vector<EntitySample> samples_;
   std::vector<EntitySample> previous_samples_;  // the previous snapshot's, by entity
+  ObjectReplicas objects_;
   std::vector<uint32_t> snapshot_sizes_;
   GameClientCounters counters_;
 };

@@ -58,6 +58,7 @@ struct EntityRecord {
   float yaw_deg = 0, pitch_deg = 0;
   uint8_t flags = 0;  // FlagDef bits of GameVocabulary::entity_flags
   std::optional<Rotation> rotation;
+  std::optional<Vec3> scale;  // stated only when somebody set one (absent: 1, 1, 1)
   KindPayload payload;
 
   template <class W>
@@ -70,6 +71,7 @@ struct EntityRecord {
     });
     w.u8("flags", flags);
     w.optional("rotation", rotation);
+    w.optional("scale", scale);
     w.shape("payload", payload);
   }
 };
@@ -97,16 +99,35 @@ struct ComponentSection {
   }
 };
 
+// Where a map object stands when it is not where its map put it (moved by logic, physics or an edit):
+// a position, and a rotation and a scale only when it has them. Absent from a record: the object
+// stands where the base (its rest entry, else the map) says.
+struct ObjectTransform {
+  static constexpr std::string_view wire_name = "ObjectTransform";
+  Vec3 position;
+  std::optional<Rotation> rotation;
+  std::optional<Vec3> scale;
+
+  template <class W>
+  void fields(W& w) {
+    w.shape("position", position);
+    w.optional("rotation", rotation);
+    w.optional("scale", scale);
+  }
+};
+
 struct ObjectRecord {
   static constexpr std::string_view wire_name = "ObjectRecord";
   uint32_t object_index = 0;
   uint8_t flags = 0;  // FlagDef bits of GameVocabulary::object_flags
+  std::optional<ObjectTransform> transform;
   std::vector<ComponentSection> sections;
 
   template <class W>
   void fields(W& w) {
     w.varu32("objectIndex", object_index);
     w.u8("flags", flags);
+    w.optional("transform", transform);
     w.list8("sections", sections, 0, MaxComponentSections);
   }
 };

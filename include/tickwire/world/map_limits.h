@@ -16,12 +16,12 @@ inline constexpr uint32_t kMapFormatOldestVersion = 1;
 // The "format" marker every map file carries, so a stray JSON file is refused by name.
 inline constexpr const char* kMapFormatMarker = "tickwire-map";
 
-inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;  // 4 MiB of JSON text
+inline constexpr std::size_t kMaxMapFileBytes = 16u << 20;  // 16 MiB of JSON text
 inline constexpr std::size_t kMaxMapJsonDepth = 8;          // deepest legal value sits at depth 6
-inline constexpr std::size_t kMaxMapJsonValues = 1u << 20;  // every JSON value, key and container
+inline constexpr std::size_t kMaxMapJsonValues = 4u << 20;  // every JSON value, key and container
 inline constexpr std::size_t kMaxMapBoxes = 4096;
 inline constexpr std::size_t kMaxMapSpawnPoints = 256;
-inline constexpr std::size_t kMaxMapObjects = 16384;     // object indices fit a 2-byte varu32
+inline constexpr std::size_t kMaxMapObjects = 65536;     // indices past 16,383 take a 3-byte varu32
 inline constexpr std::size_t kMaxObjectComponents = 4;   // the wire's component sections per object
 inline constexpr std::size_t kMaxComponentChannels = 4;  // a KindPayload's float channels
 inline constexpr std::size_t kMaxMapStringBytes = 64;    // any name, key, kind, tag or material

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tickwire/clock/token_bucket.h"
@@ -29,10 +30,19 @@ namespace tickwire::world {
 
 inline constexpr uint32_t kFlickerEveryNthLight = 40;  // about 8 of the reference map's lights
 
-// Map objects' entity ids sit past every authority-owned handle (owner byte 0, indices below 2^24),
-// so a pawn's id and an object's id never collide in a frame: id = base + object index.
-inline constexpr uint32_t kMapObjectEntityIdBase = uint32_t{1} << 24;
-inline constexpr uint32_t map_object_entity_id(uint32_t object_index) { return kMapObjectEntityIdBase + object_index; }
+// Map objects are the authority's (owner 0), at the indices a game names itself: id = the handle of
+// kGameIndexBase + object index, so a pawn's id and an object's id never collide in a frame.
+inline constexpr uint32_t kMapObjectEntityIdBase = EntityNetHandle::kGameIndexBase;
+inline constexpr uint32_t kMaxMapObjectIndex = EntityNetHandle::kMaxIndex - EntityNetHandle::kGameIndexBase;
+inline constexpr uint32_t map_object_entity_id(uint32_t object_index) {
+  return EntityNetHandle::make(EntityNetHandle::kAuthorityOwner, kMapObjectEntityIdBase + object_index).raw();
+}
+// The object index an entity id names, or nullopt (not a map object's id).
+inline constexpr std::optional<uint32_t> map_object_index(uint32_t entity_id) {
+  const EntityNetHandle handle = EntityNetHandle::from_raw(entity_id);
+  if (!handle.is_authority() || handle.index() < kMapObjectEntityIdBase) return std::nullopt;
+  return handle.index() - kMapObjectEntityIdBase;
+}
 
 // What write_records says about map objects. `changed`: only the objects that differ from the
 // authored map, each section sparse against it (clients fill the rest in from their own map).

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "tickwire/protocol/vocabulary.h"
 
@@ -28,8 +29,24 @@ inline constexpr uint8_t kFlagFrozen = 1u << 3;
 inline constexpr uint8_t kObjectEnabled = 1u << 0;
 inline constexpr uint8_t kObjectHidden = 1u << 1;
 
-// Component wire ids (values are only ever appended).
-enum class ComponentWireId : uint8_t { light = 1, mover = 2, button = 3, physics_prop = 4, other = 15 };
+// Component wire ids (seed 000's ComponentWireIds; values are only ever appended): 1..8 as the seed
+// numbers them, then the reference game's own. `other` carries a component the game gives no id.
+enum class ComponentWireId : uint8_t {
+  light = 1,
+  mover = 2,
+  button = 3,
+  pressure_plate = 4,
+  physics_prop = 5,
+  light_probe_volume = 6,
+  voxel_volume = 7,
+  instance = 8,
+  trigger_volume = 9,
+  other = 15,
+};
+
+// The wire id of a map component by its name in the map file ("light", "mover", "button", "plate",
+// "physics_prop", "light_probe_volume", "voxel_volume", "instance", "trigger"); anything else is `other`.
+ComponentWireId component_wire_id(std::string_view map_component_name);
 
 // The owner detail's pawn values, in registration order.
 inline constexpr std::size_t kValueStanceHeight = 0;  // the collision box's height

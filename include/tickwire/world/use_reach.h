@@ -17,6 +17,7 @@ namespace tickwire::world {
 
 inline constexpr double kUseReachM = 2.5;        // the reference game's interaction range (its policy)
 inline constexpr float kUseConeMinDot = 0.9f;    // the look-cone selection aid
+inline constexpr uint32_t kUsesPerSecond = 10;     // a session's interactions per second (token bucket)
 
 TW_REASONS(UseRefusal,
            no_pawn,          // the actor has no pawn

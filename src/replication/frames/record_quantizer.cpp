@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "tickwire/core/assert.h"
 #include "tickwire/replication/frames/smallest_three.h"
@@ -21,21 +22,36 @@ float position_of(int32_t steps, float quantum_m) {
   return static_cast<float>(static_cast<double>(steps) * static_cast<double>(quantum_m));
 }
 
-void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds, ReplicaState& s) {
-  s.form = ReplicaForm::entity;
-  s.kind = e.kind;
-  const ReplicaPrecision& p = kinds.of(s.kind);
-  s.position = {quantize_position(e.position.x, p.position_quantum_m), quantize_position(e.position.y, p.position_quantum_m),
-                quantize_position(e.position.z, p.position_quantum_m)};
-  s.yaw = static_cast<uint16_t>(wire::quantize(e.yaw_deg, protocol::kAngleSpec));
-  s.pitch = static_cast<uint16_t>(wire::quantize(e.pitch_deg, protocol::kAngleSpec));
-  s.flags = e.flags;
-  s.has_rotation = e.rotation.has_value();
+// Position, rotation and scale at a precision (both forms carry them; an object's at the objects').
+void quantize_pose(const protocol::Vec3& position, const std::optional<protocol::Rotation>& rotation,
+                   const std::optional<protocol::Vec3>& scale, const ReplicaPrecision& p, ReplicaState& s) {
+  s.position = {quantize_position(position.x, p.position_quantum_m), quantize_position(position.y, p.position_quantum_m),
+                quantize_position(position.z, p.position_quantum_m)};
+  s.has_rotation = rotation.has_value();
   if (s.has_rotation) {
-    const SmallestThree r = pack_smallest_three(e.rotation->q, rotation_max_step(p));
+    const SmallestThree r = pack_smallest_three(rotation->q, rotation_max_step(p));
     s.rotation_largest = r.largest;
     s.rotation = r.steps;
   }
+  s.has_scale = scale.has_value();
+  if (s.has_scale) s.scale = {scale->x, scale->y, scale->z};
+}
+
+void dequantize_pose(const ReplicaState& s, const ReplicaPrecision& p, protocol::Vec3& position,
+                     std::optional<protocol::Rotation>& rotation, std::optional<protocol::Vec3>& scale) {
+  position = {position_of(s.position[0], p.position_quantum_m), position_of(s.position[1], p.position_quantum_m),
+              position_of(s.position[2], p.position_quantum_m)};
+  if (s.has_rotation) rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_max_step(p))};
+  if (s.has_scale) scale = protocol::Vec3{s.scale[0], s.scale[1], s.scale[2]};
+}
+
+void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds, ReplicaState& s) {
+  s.form = ReplicaForm::entity;
+  s.kind = e.kind;
+  quantize_pose(e.position, e.rotation, e.scale, kinds.of(s.kind), s);
+  s.yaw = static_cast<uint16_t>(wire::quantize(e.yaw_deg, protocol::kAngleSpec));
+  s.pitch = static_cast<uint16_t>(wire::quantize(e.pitch_deg, protocol::kAngleSpec));
+  s.flags = e.flags;
   TW_ASSERT(e.payload.channels.size() <= protocol::MaxKindChannels, "a kind payload of more than 4 channels");
   s.payload_count = 1;
   ReplicaPayload& payload = s.payloads[0];
@@ -44,11 +60,12 @@ void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds,
   payload.bits = e.payload.bits;
 }
 
-void quantize_object(const protocol::ObjectRecord& o, ReplicaState& s) {
+void quantize_object(const protocol::ObjectRecord& o, const ReplicaKinds& kinds, ReplicaState& s) {
   s.form = ReplicaForm::object;
   s.object_index = o.object_index;
   s.flags = o.flags;
-  s.has_transform = false;  // the object record's transform section is not on the wire yet
+  s.has_transform = o.transform.has_value();
+  if (s.has_transform) quantize_pose(o.transform->position, o.transform->rotation, o.transform->scale, kinds.objects(), s);
   TW_ASSERT(o.sections.size() <= protocol::MaxComponentSections, "an object of more than 4 sections");
   s.payload_count = static_cast<uint8_t>(o.sections.size());
   for (std::size_t k = 0; k < o.sections.size(); ++k) {
@@ -74,7 +91,7 @@ void quantize_records(std::span<const protocol::Record> records, const ReplicaKi
     if (const auto* e = std::get_if<protocol::EntityRecord>(&record.body)) {
       quantize_entity(*e, kinds, s);
     } else {
-      quantize_object(std::get<protocol::ObjectRecord>(record.body), s);
+      quantize_object(std::get<protocol::ObjectRecord>(record.body), kinds, s);
     }
   }
   const auto by_id = [](const ReplicaState& a, const ReplicaState& b) { return a.id < b.id; };
@@ -88,6 +105,10 @@ void dequantize_state(const ReplicaState& s, const ReplicaKinds& kinds, protocol
     protocol::ObjectRecord o;
     o.object_index = s.object_index;
     o.flags = s.flags;
+    if (s.has_transform) {
+      protocol::ObjectTransform& t = o.transform.emplace();
+      dequantize_pose(s, kinds.objects(), t.position, t.rotation, t.scale);
+    }
     for (uint8_t k = 0; k < s.payload_count && k < protocol::MaxComponentSections; ++k) {
       const ReplicaPayload& payload = s.payloads[k];
       protocol::ComponentSection& section = o.sections.emplace_back();
@@ -102,13 +123,10 @@ void dequantize_state(const ReplicaState& s, const ReplicaKinds& kinds, protocol
   }
   protocol::EntityRecord e;
   e.kind = s.kind;
-  const ReplicaPrecision& p = kinds.of(s.kind);
-  e.position = {position_of(s.position[0], p.position_quantum_m), position_of(s.position[1], p.position_quantum_m),
-                position_of(s.position[2], p.position_quantum_m)};
+  dequantize_pose(s, kinds.of(s.kind), e.position, e.rotation, e.scale);
   e.yaw_deg = static_cast<float>(wire::dequantize(s.yaw, protocol::kAngleSpec));
   e.pitch_deg = static_cast<float>(wire::dequantize(s.pitch, protocol::kAngleSpec));
   e.flags = s.flags;
-  if (s.has_rotation) e.rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_max_step(p))};
   const ReplicaPayload& payload = s.payloads[0];
   for (uint8_t i = 0; i < payload.channel_count && i < protocol::MaxKindChannels; ++i) {
     e.payload.channels.push_back(protocol::KindChannel{payload.channels[i]});

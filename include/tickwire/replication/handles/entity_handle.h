@@ -16,6 +16,10 @@ class EntityNetHandle {
   static constexpr uint32_t kIndexBits = 24;
   static constexpr uint32_t kMaxIndex = (uint32_t{1} << kIndexBits) - 1;
   static constexpr uint8_t kAuthorityOwner = 0;
+  // The authority's index space is split in two: below kGameIndexBase the room's slots (pawns and
+  // runtime spawns, EntitySlots), from it up what a game names itself (its map objects: index =
+  // kGameIndexBase + object index), so the two can never collide and both decode as owner 0.
+  static constexpr uint32_t kGameIndexBase = uint32_t{1} << 23;
 
   constexpr EntityNetHandle() = default;  // raw 0: no entity (index 0 is never issued)
   static constexpr EntityNetHandle make(uint8_t owner, uint32_t index) {
