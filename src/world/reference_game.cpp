@@ -52,6 +52,8 @@ void ReferenceGame::install_logic() {
       *map_, object_tables_.of(*map_), settings,
       [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; });
   if (last_logic_tick_) logic_->continue_ticks_after(*last_logic_tick_);
+  for (uint32_t index = 0; index < objects_.size(); ++index)  // despawned before the logic began
+    if (!objects_[index].spawned) (void)logic_->despawn(index);
   refresh_usable();
 }
 

@@ -176,6 +176,19 @@ TEST(ObjectLifecycle, ARespawnedObjectIsAFreshNodeAtItsAuthoredState) {
   EXPECT_GT(rig.channel("door.1", 0), 0.0f) << "the relay's open, a second on, reached the fresh door";
 }
 
+TEST(ObjectLifecycle, AnObjectDespawnedBeforeTheLogicBeginsGetsNoNode) {
+  const Map map = rigs::load_rig_map(tickwire::test::kLifecycleMapText);
+  ReferenceGame game(map);
+  const uint32_t timer = *map.object_index("timer.1");
+  EXPECT_TRUE(game.despawn_object(timer));
+  game.begin(rigs::rig_contract());
+  ASSERT_NE(game.logic(), nullptr);
+  EXPECT_FALSE(game.logic()->spawned(timer));
+  EXPECT_EQ(game.logic()->logic_objects(), 7u);
+  EXPECT_TRUE(game.spawn_object(timer));
+  EXPECT_TRUE(game.logic()->spawned(timer));
+}
+
 // One cycle: work in flight on the object, despawn it a few ticks in, respawn it, then check that
 // nothing the old node scheduled surfaced on the node that took its id.
 void cycle(LifecycleRig& rig, std::string_view key, int ticks_in) {
