@@ -22,6 +22,8 @@ namespace tickwire::world {
 
 struct MapLogicHost::Node {
   uint32_t object = 0;
+  uint32_t map_position = 0;              // the object is map_.objects()[map_position]
+  bool loaded = false;
   Vec3 position;
   std::vector<std::size_t> components;    // behaviour i belongs to component components[i]
   std::vector<ObjectBehaviour*> visible;  // behaviour i as an ObjectBehaviour, or null (relay...)
@@ -89,28 +91,42 @@ std::unique_ptr<LogicBehaviour> make_behaviour(const ObjectComponent& c, double 
   return nullptr;
 }
 
+// An object is a node when it has a logic component or wiring of its own.
+bool is_logic_object(const MapObject& object) {
+  if (!object.outputs.empty()) return true;
+  return std::any_of(object.components.begin(), object.components.end(),
+                     [](const ObjectComponent& c) { return logic_component_spec(c.name) != nullptr; });
+}
+
 }  // namespace
 
 MapLogicHost::MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings,
                            ComponentState state)
     : map_(map), state_(std::move(state)), runtime_(std::make_unique<LogicRuntime>(settings, *this)) {
+  // Every slot first, so nodes_ never moves while a load (which may call back) is on the stack.
   node_by_object_.assign(table.size(), -1);
   for (uint32_t index = 0; index < table.size(); ++index) {
     const std::optional<uint32_t> at = map.object_index(table.key_of(index));
     TW_ASSERT(at.has_value(), "the object table names a key the map does not hold");
-    load(index, map.objects()[*at]);
+    const MapObject& object = map.objects()[*at];
+    if (!is_logic_object(object)) continue;
+    node_by_object_[index] = static_cast<int32_t>(nodes_.size());
+    Node node;
+    node.object = index;
+    node.map_position = *at;
+    node.position = object.position;
+    nodes_.push_back(std::move(node));
   }
+  for (Node& node : nodes_) (void)load(node);
 }
 
 MapLogicHost::~MapLogicHost() = default;
 
-std::size_t MapLogicHost::logic_objects() const { return nodes_.size(); }
-
-void MapLogicHost::load(uint32_t object_index, const MapObject& object) {
+// A fresh node from the object's authored record: one behaviour per logic component, its wiring.
+bool MapLogicHost::load(Node& node) {
+  TW_ASSERT(!node.loaded, "a slot is loaded once until it is unbound");
+  const MapObject& object = map_.objects()[node.map_position];
   const double seconds_per_tick = runtime_->clock().step().seconds_f();
-  Node node;
-  node.object = object_index;
-  node.position = object.position;
   LogicBehaviours behaviours;
   for (std::size_t k = 0; k < object.components.size(); ++k) {
     std::unique_ptr<LogicBehaviour> behaviour = make_behaviour(object.components[k], seconds_per_tick);
@@ -123,22 +139,60 @@ void MapLogicHost::load(uint32_t object_index, const MapObject& object) {
     node.visible.push_back(visible);
     behaviours.push_back(std::move(behaviour));
   }
-  if (behaviours.empty() && object.outputs.empty()) return;
-  // Placed before the load: a behaviour that starts on (a timer) may fire from inside it.
-  node_by_object_[object_index] = static_cast<int32_t>(nodes_.size());
-  nodes_.push_back(std::move(node));
-  if (runtime_->load(node_spec(object_index, object), std::move(behaviours)) != LogicLoad::loaded) {
-    nodes_.pop_back();  // refused whole (counted by the runtime's loads())
-    node_by_object_[object_index] = -1;
-    return;
+  // Marked before the load: a behaviour that starts on (a timer) may fire from inside it.
+  node.loaded = true;
+  if (runtime_->load(node_spec(node.object, object), std::move(behaviours)) != LogicLoad::loaded) {
+    unbind(node);  // refused whole (counted by the runtime's loads())
+    return false;
   }
-  if (!nodes_.back().use_input.empty()) usable_.push_back(object_index);
-  if (nodes_.back().touch != nullptr) touch_nodes_.push_back(static_cast<uint32_t>(nodes_.size() - 1));
+  ++loaded_nodes_;
+  if (!node.use_input.empty()) usable_.insert(std::lower_bound(usable_.begin(), usable_.end(), node.object), node.object);
+  if (node.touch != nullptr) {  // volumes settle in object order (slots are in object order)
+    const auto slot = static_cast<uint32_t>(node_by_object_[node.object]);
+    const auto at = std::lower_bound(touch_nodes_.begin(), touch_nodes_.end(), slot);
+    if (at == touch_nodes_.end() || *at != slot) touch_nodes_.insert(at, slot);
+  }
+  return true;
+}
+
+// The slot forgets its node (the runtime owned the behaviours it pointed at).
+void MapLogicHost::unbind(Node& node) {
+  if (!node.use_input.empty()) std::erase(usable_, node.object);
+  node.loaded = false;
+  node.components.clear();
+  node.visible.clear();
+  node.touch = nullptr;
+  node.use_input = {};
+  node.inside.clear();
+}
+
+bool MapLogicHost::despawn(uint32_t object_index) {
+  Node* node = node_of(object_index);
+  if (node == nullptr) return false;
+  if (node->touch != nullptr) settle_touches(*node, {});  // everyone inside leaves first
+  const bool unloaded = runtime_->unload(LogicNodeId{object_index});
+  TW_ASSERT(unloaded, "a loaded slot is a loaded node");
+  unbind(*node);
+  --loaded_nodes_;
+  return true;
+}
+
+bool MapLogicHost::spawn(uint32_t object_index) {
+  if (object_index >= node_by_object_.size() || node_by_object_[object_index] < 0) return false;
+  Node& node = nodes_[static_cast<std::size_t>(node_by_object_[object_index])];
+  return !node.loaded && load(node);
+}
+
+LogicRuntimeSizes MapLogicHost::despawn_all() {
+  for (Node& node : nodes_)
+    if (node.loaded) (void)despawn(node.object);
+  return runtime_->sizes();
 }
 
 MapLogicHost::Node* MapLogicHost::node_of(uint32_t object_index) {
   if (object_index >= node_by_object_.size() || node_by_object_[object_index] < 0) return nullptr;
-  return &nodes_[static_cast<std::size_t>(node_by_object_[object_index])];
+  Node& node = nodes_[static_cast<std::size_t>(node_by_object_[object_index])];
+  return node.loaded ? &node : nullptr;
 }
 
 const MapLogicHost::Node* MapLogicHost::node_of(uint32_t object_index) const {
@@ -146,8 +200,10 @@ const MapLogicHost::Node* MapLogicHost::node_of(uint32_t object_index) const {
 }
 
 void MapLogicHost::advance(Tick tick, std::span<const TouchingPawn> pawns) {
-  for (uint32_t place : touch_nodes_) settle_touches(nodes_[place], pawns);
-  const std::optional<Tick> last = runtime_->last_tick();
+  for (uint32_t slot : touch_nodes_)
+    if (nodes_[slot].loaded) settle_touches(nodes_[slot], pawns);
+  std::optional<Tick> last = runtime_->last_tick();
+  if (!last) last = continue_after_;
   runtime_->advance(last ? *last + 1 : tick);
 }
 
@@ -195,7 +251,10 @@ void MapLogicHost::state_changed(LogicNodeId id, std::size_t behaviour_index) {
     visible->write_state(state_(node->object, node->components[behaviour_index]));
 }
 
-void MapLogicHost::output_fired(LogicNodeId, std::string_view, LogicActivator) { ++outputs_fired_; }
+void MapLogicHost::output_fired(LogicNodeId node, std::string_view output, LogicActivator activator) {
+  ++outputs_fired_;
+  if (fired_sink_) fired_sink_(node.value, output, activator);
+}
 
 bool MapLogicHost::tracing() const { return trace_sink_ ? true : spdlog::should_log(spdlog::level::debug); }
 

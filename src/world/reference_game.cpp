@@ -16,7 +16,7 @@ void apply_reference_policy(RoomPolicy& policy) {
   policy.limits.interactions_per_second = kUsesPerSecond;
 }
 
-ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(map), mover_(settings) {
+ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(&map), mover_(settings) {
   install_objects();
 }
 
@@ -30,26 +30,49 @@ void ReferenceGame::begin(const NetcodeContract& contract) {
   install_logic();
 }
 
-// A new runtime over the objects as they stand (their authored state after install_objects):
-// whatever the old one had scheduled is discarded with it.
+// A new runtime over the objects as they stand (their authored state after install_objects),
+// its ticks going on from the runtime discarded before it.
 void ReferenceGame::install_logic() {
-  logic_.reset();
-  usable_.clear();
+  discard_logic();
   if (tick_length_ == Duration{}) return;
   LogicSettings settings;
   settings.tick_length = tick_length_;
   logic_ = std::make_unique<MapLogicHost>(
-      map_, object_tables_.of(map_), settings,
+      *map_, object_tables_.of(*map_), settings,
       [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; });
+  if (last_logic_tick_) logic_->continue_ticks_after(*last_logic_tick_);
+  for (uint32_t index = 0; index < objects_.size(); ++index)  // despawned before the logic began
+    if (!objects_[index].spawned) (void)logic_->despawn(index);
+  refresh_usable();
+}
+
+// The old runtime goes, and everything it had scheduled with it: its touch volumes settle at empty
+// first (onEndTouch fires into the objects it still writes), then every node is unloaded, so what
+// it still holds is nothing (asserted, and kept for the stats with its drops).
+void ReferenceGame::discard_logic() {
+  usable_.clear();
+  if (!logic_) return;
+  lifecycle_.last_discarded = logic_->despawn_all();
+  TW_ASSERT(lifecycle_.last_discarded == LogicRuntimeSizes{}, "a runtime with every node unloaded holds nothing");
+  ++lifecycle_.runtimes_discarded;
+  discarded_logic_drops_.merge(logic_->runtime().drops());
+  if (const std::optional<Tick> last = logic_->runtime().last_tick()) last_logic_tick_ = last;
+  logic_.reset();
+}
+
+// The objects a press may pick: the loaded interactive ones, with their positions.
+void ReferenceGame::refresh_usable() {
+  usable_.clear();
+  if (!logic_) return;
   for (uint32_t index : logic_->usable_objects())
-    usable_.push_back(UseCandidate{index, map_.objects()[map_positions_[index]].position});
+    usable_.push_back(UseCandidate{index, map_->objects()[map_positions_[index]].position});
 }
 
 // Every map object at its authored state, held by its object index (the MapObjectTable's).
 void ReferenceGame::install_objects() {
-  logic_.reset();  // it writes into objects_: gone before they are rebuilt
-  const MapObjectTable& table = object_tables_.of(map_);
-  const auto objects = map_.objects();
+  discard_logic();  // it writes into objects_: gone before they are rebuilt
+  const MapObjectTable& table = object_tables_.of(*map_);
+  const auto objects = map_->objects();
   objects_.clear();
   map_positions_.clear();
   flickering_.clear();
@@ -57,10 +80,10 @@ void ReferenceGame::install_objects() {
   map_positions_.reserve(table.size());
   uint32_t lights = 0;
   for (uint32_t index = 0; index < table.size(); ++index) {
-    const std::optional<uint32_t> at = map_.object_index(table.key_of(index));
+    const std::optional<uint32_t> at = map_->object_index(table.key_of(index));
     TW_ASSERT(at.has_value(), "the object table names a key the map does not hold");
     map_positions_.push_back(*at);
-    objects_.push_back(ObjectState{objects[*at].components, true});
+    objects_.push_back(ObjectState{objects[*at].components, true, true});
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
   ++map_generation_;
@@ -71,12 +94,49 @@ void ReferenceGame::reinstall_objects() {
   install_logic();
 }
 
-void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
-  const auto spawns = map_.spawn_points();
+bool ReferenceGame::object_spawned(uint32_t object_index) const {
+  return object_index < objects_.size() && objects_[object_index].spawned;
+}
+
+bool ReferenceGame::despawn_object(uint32_t object_index) {
+  if (!object_spawned(object_index)) return false;
+  if (logic_ && logic_->despawn(object_index)) refresh_usable();  // onEndTouch may still write into it
+  objects_[object_index].spawned = false;
+  ++map_generation_;  // the rest table stops naming it
+  ++lifecycle_.despawns;
+  return true;
+}
+
+bool ReferenceGame::spawn_object(uint32_t object_index) {
+  if (object_index >= objects_.size() || objects_[object_index].spawned) return false;
+  // The authored state first: the fresh node starts from it and may write into it as it loads.
+  objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
+  if (logic_ && logic_->spawn(object_index)) refresh_usable();
+  ++map_generation_;  // the rest table names it again
+  ++lifecycle_.spawns;
+  return true;
+}
+
+void ReferenceGame::switch_map(const Map& next) {
+  map_ = &next;
+  install_objects();  // discards the old logic first, over the old objects
+  install_logic();
+  next_spawn_ = 0;
+  for (auto& [ref, state] : pawns_) placer_.place(state, next_spawn_placement(), mover_.settings());
+  ++lifecycle_.map_switches;
+}
+
+// The map's spawn points in turn.
+Placement ReferenceGame::next_spawn_placement() {
+  const auto spawns = map_->spawn_points();
   TW_ASSERT(!spawns.empty(), "a valid map has a spawn point");
   const SpawnPoint& at = spawns[next_spawn_++ % spawns.size()];
+  return Placement{at.position, {}, at.yaw_deg, 0, false};
+}
+
+void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
   PawnState state;
-  placer_.place(state, Placement{at.position, {}, at.yaw_deg, 0, false}, mover_.settings());
+  placer_.place(state, next_spawn_placement(), mover_.settings());
   pawns_[pawn.raw()] = state;
 }
 
@@ -118,7 +178,7 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick,
     use_press(pawn, aiming, tick);
   }
   held = use;
-  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_.boxes());
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_->boxes());
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
   outcome = protocol::ClaimOutcome::none;
   if (input.fresh() && input.claim) {
@@ -161,6 +221,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   const double t = static_cast<double>(tick.value()) * dt_s;
   for (uint32_t index : flickering_) {
     ObjectState& state = objects_[index];
+    if (!state.spawned) continue;
     for (ObjectComponent& c : state.components) {
       if (c.name != "light" || c.channel_count < 4) continue;
       const double phase = static_cast<double>(index) * 0.37;
@@ -185,12 +246,12 @@ const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
 }
 
 bool ReferenceGame::differs_from_map(uint32_t index) const {
-  return !objects_[index].enabled || objects_[index].components != map_.objects()[map_positions_[index]].components;
+  return !objects_[index].enabled || objects_[index].components != map_->objects()[map_positions_[index]].components;
 }
 
 std::size_t ReferenceGame::changed_objects() const {
   std::size_t n = 0;
-  for (uint32_t i = 0; i < objects_.size(); ++i) n += differs_from_map(i) ? 1 : 0;
+  for (uint32_t i = 0; i < objects_.size(); ++i) n += objects_[i].spawned && differs_from_map(i) ? 1 : 0;
   return n;
 }
 
@@ -199,7 +260,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
   protocol::ObjectRecord record;
   record.object_index = index;
   record.flags = state.enabled ? kObjectEnabled : 0;
-  const auto& authored = map_.objects()[map_positions_[index]].components;
+  const auto& authored = map_->objects()[map_positions_[index]].components;
   for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
     const ObjectComponent& now = state.components[c];
     protocol::ComponentSection section;
@@ -243,7 +304,8 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
 }
 
 void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const {
-  for (uint32_t i = 0; i < objects_.size(); ++i) out.push_back(whole_object_record(i));
+  for (uint32_t i = 0; i < objects_.size(); ++i)
+    if (objects_[i].spawned) out.push_back(whole_object_record(i));
 }
 
 void ReferenceGame::write_records(Tick, TickRecords& out) const {
@@ -257,6 +319,7 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
     out.add(protocol::Record{EntityRef::from_raw(ref).handle().raw(), std::move(record)});
   }
   for (uint32_t i = 0; i < objects_.size(); ++i) {
+    if (!objects_[i].spawned) continue;  // its networked entity is gone: it leaves every snapshot
     if (object_records_ == ObjectRecords::whole) {
       out.add(whole_object_record(i));
     } else if (differs_from_map(i)) {
@@ -277,7 +340,7 @@ void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
 
 bool ReferenceGame::resolves_target(EntityRef target) const {
   const std::optional<uint32_t> index = map_object_index(target.handle().raw());
-  return target.generation() == 0 && target.flags() == 0 && index && *index < objects_.size();
+  return target.generation() == 0 && target.flags() == 0 && index && object_spawned(*index);
 }
 
 bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {
@@ -286,7 +349,7 @@ bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {
     use_refusals_.add(UseRefusal::no_pawn);
     return false;
   }
-  if (object_index >= objects_.size()) {
+  if (!object_spawned(object_index)) {
     use_refusals_.add(UseRefusal::unknown_target);
     return false;
   }
@@ -294,7 +357,7 @@ bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {
     use_refusals_.add(UseRefusal::not_interactive);
     return false;
   }
-  const Vec3 at = map_.objects()[map_positions_[object_index]].position;
+  const Vec3 at = map_->objects()[map_positions_[object_index]].position;
   if (const std::optional<UseRefusal> refusal = judge_use(use_ray(*from), at, interaction_range_m_)) {
     use_refusals_.add(*refusal);
     return false;
@@ -327,8 +390,16 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
     name.assign("use.refusal.").append(reason_name(reason));
     visit(name, count);
   });
-  if (!logic_) return;
-  visit_nonzero(logic_->runtime().drops(), [&](LogicDrop reason, uint64_t count) {
+  const auto visit_count = [&](std::string_view counted, uint64_t count) {
+    if (count != 0) visit(counted, count);
+  };
+  visit_count("object.spawn", lifecycle_.spawns);
+  visit_count("object.despawn", lifecycle_.despawns);
+  visit_count("map.switch", lifecycle_.map_switches);
+  // Every runtime's drops, the discarded ones' included, so the stats never go backwards.
+  ReasonCounters<LogicDrop> drops = discarded_logic_drops_;
+  if (logic_) drops.merge(logic_->runtime().drops());
+  visit_nonzero(drops, [&](LogicDrop reason, uint64_t count) {
     name.assign("logic.drop.").append(reason_name(reason));
     visit(name, count);
   });
@@ -341,7 +412,7 @@ const ObjectComponent& ReferenceGame::object_component(uint32_t object_index, st
 }
 
 void ReferenceGame::toggle_object(uint32_t object_index) {
-  if (object_index >= objects_.size()) return;
+  if (!object_spawned(object_index)) return;
   ObjectState& state = objects_[object_index];
   for (ObjectComponent& c : state.components) c.bits = static_cast<uint8_t>(c.bits ^ 1u);
   if (state.components.empty()) state.enabled = !state.enabled;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "game_profiles.h"
+#include "object_records_match.h"
 #include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire {
@@ -18,22 +19,6 @@ using namespace tickwire::test;
 
 // The server's whole records of each map object at one tick, by object index.
 using ObjectsAtTick = std::map<uint32_t, protocol::ObjectRecord>;
-
-// Whether every field `client` carries equals the server's (a record thinned against the rest
-// table carries only what differs; what it leaves out the client fills from the table).
-bool same_fields(const protocol::ObjectRecord& client, const protocol::ObjectRecord& server) {
-  if (client.flags != server.flags) return false;
-  for (const protocol::ComponentSection& c : client.sections) {
-    const protocol::ComponentSection* s = nullptr;
-    for (const auto& candidate : server.sections) s = candidate.wire_id == c.wire_id ? &candidate : s;
-    if (s == nullptr) return false;
-    for (int ch = 0; ch < 4; ++ch)
-      if ((c.dirty & (1u << ch)) != 0 && c.channel[ch] != s->channel[ch]) return false;
-    if ((c.dirty & (1u << 4)) != 0 && c.channel_count != s->channel_count) return false;
-    if ((c.dirty & (1u << 5)) != 0 && c.bits != s->bits) return false;
-  }
-  return true;
-}
 
 TEST(GameLogic, AUsePressOpensTheDoorOnEveryClientAndEveryRecordMatchesTheServer) {
   const uint64_t seed = 1717;

@@ -17,59 +17,13 @@
 #include "tickwire/world/pawn_buttons.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
+#include "game_rig.h"
 
 namespace tickwire::world {
 namespace {
 
-constexpr uint32_t kHz = 60;
-constexpr double kDt = 1.0 / kHz;
-
-NetcodeContract contract() {
-  RoomPolicy policy;
-  policy.identity = {"room", "tickwire-reference", "test", "1", "test", "", ""};
-  policy.cadence.tick_rate_hz = kHz;
-  policy.cadence.snapshot_rate_hz = kHz;
-  apply_reference_policy(policy);
-  const ContractResolution resolved = resolve_netcode_contract(policy);
-  TW_ASSERT(resolved.ok(), "the reference policy resolves");
-  return *resolved.contract;
-}
-
-Map reference() { return std::move(load_map(reference_map_text())).value(); }
-
-TickInput still(uint32_t sequence, float yaw_deg, bool use = false) {
-  TickInput input;
-  input.cmd.yaw_deg = yaw_deg;
-  input.cmd.buttons = use ? uint32_t{kButtonUse} : 0u;
-  input.sequence = sequence;
-  input.has_sequence = true;
-  input.source = TickInputSource::fresh;
-  return input;
-}
-
-struct Rig {
-  Rig() : game(map) {
-    game.begin(contract());
-    game.spawn_pawn(pawn, 1, Tick::from_value(0));
-  }
-  uint32_t index(std::string_view key) const { return *map.object_index(key); }
-  // Stands the pawn at `feet` looking along `yaw_deg` (0 faces +z).
-  void stand(Vec3 feet, float yaw_deg) { game.place_pawn(pawn, Placement{feet, {}, yaw_deg, 0, false}); }
-  // One tick: the pawn stands still (holding Use if asked), then the world steps.
-  void tick(bool use = false) {
-    ++now;
-    game.step_pawn(pawn, still(static_cast<uint32_t>(now), game.pawn(pawn)->yaw_deg, use), Tick::from_value(now), kDt);
-    game.step_world(Tick::from_value(now), kDt);
-  }
-  float channel(std::string_view key, std::size_t ch) const { return game.object_component(index(key), 0).channels[ch]; }
-  uint8_t bits(std::string_view key) const { return game.object_component(index(key), 0).bits; }
-  uint64_t refused(UseRefusal reason) const { return game.use_refusals()[reason]; }
-
-  Map map = reference();
-  ReferenceGame game;
-  EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
-  int64_t now = 0;
-};
+using rigs::Rig;
+constexpr uint32_t kHz = rigs::kRigHz;
 
 // In front of the north button (at x 1.75, 1.25 m up, 31.75 north), facing it.
 constexpr Vec3 kBeforeNorthButton{1.75f, 0, 30.25f};
@@ -198,9 +152,9 @@ TEST(ReferenceLogic, EachRefusedUseIsCountedByItsReason) {
 }
 
 TEST(ReferenceLogic, TheRoomLetsAnInteractionNamingAMapObjectThroughToTheGame) {
-  const Map map = reference();
+  const Map map = rigs::load_rig_map(reference_map_text());
   ReferenceGame game(map);
-  Room room(RoomConfig{contract(), MonoTime{}}, game);
+  Room room(RoomConfig{rigs::rig_contract(), MonoTime{}}, game);
   const std::optional<EntityRef> pawn = room.admit(1);
   ASSERT_TRUE(pawn.has_value());
   game.place_pawn(*pawn, Placement{kBeforeNorthButton, {}, 0, 0, false});

@@ -5,6 +5,8 @@
 // the runtime once per simulation tick after checking every pawn's feet against the plates and
 // trigger volumes, routes a validated Use into the object's node, and writes each behaviour's
 // visible state back into the object's component, where the records and the rest table read it.
+// Objects join and leave one at a time (spawn, despawn) with no rebuild: every other node keeps
+// its state; a despawned object's touch volume is settled at empty first, and its node unloaded.
 #pragma once
 
 #include <cstddef>
@@ -40,7 +42,8 @@ class MapLogicHost final : public ILogicHost {
   using ComponentState = std::function<ObjectComponent&(uint32_t object_index, std::size_t component)>;
 
   // Loads every logic object of `map` in object-table order. `settings.tick_length` x time scale is
-  // the game time one tick advances (a door's step and every delay follow it).
+  // the game time one tick advances (a door's step and every delay follow it). The game's live
+  // components must stand at the map's authored state: a node starts from its object's record.
   MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings, ComponentState state);
   ~MapLogicHost() override;
   MapLogicHost(const MapLogicHost&) = delete;
@@ -50,11 +53,30 @@ class MapLogicHost final : public ILogicHost {
   // volumes in object order, pawns by ref), then the runtime's due continuations and wakes. The
   // runtime's own tick count stays consecutive if the room declared ticks it did not run.
   void advance(Tick tick, std::span<const TouchingPawn> pawns);
+  // A host that takes over from a discarded one (a map switch, a reinstall): its runtime's ticks go
+  // on from `last`, so the logic's tick count stays consecutive across the change.
+  void continue_ticks_after(Tick last) { continue_after_ = last; }
+
+  // --- objects joining and leaving, one at a time ------------------------------------------------
+  // Takes a logic object out: its touch volume settles at empty first (each pawn inside gets
+  // endTouch, so onEndTouch fires with that pawn as the activator), then its node is unloaded with
+  // every continuation and wake it had in flight. Calls naming it are dropped in silence (the
+  // runtime's absent_target) until it spawns back. False when no node of it is loaded.
+  bool despawn(uint32_t object_index);
+  // Brings a logic object back as a fresh node built from its authored record (the game has put its
+  // live components back at the authored state first). False when it is loaded already, is not a
+  // logic object, or the runtime refused it (counted by the runtime's loads()).
+  bool spawn(uint32_t object_index);
+  // Whether the object's node is loaded.
+  bool spawned(uint32_t object_index) const { return node_of(object_index) != nullptr; }
+  // Despawns every loaded object (touch volumes settled first): what a discarded runtime must hold
+  // afterwards is nothing, which the returned sizes say.
+  LogicRuntimeSizes despawn_all();
 
   // The input a Use delivers to the object (a button's press, a usable door's toggle); empty when
   // a Use does nothing to it (not interactive).
   std::string_view use_input(uint32_t object_index) const;
-  // The objects a Use can do something to, in object order.
+  // The loaded objects a Use can do something to, in object order.
   std::span<const uint32_t> usable_objects() const { return usable_; }
   // A Use the game has validated (reach, look cone): delivers the object's use input with the
   // pawn as the activator. False when the object is not interactive or nothing handled it.
@@ -64,11 +86,15 @@ class MapLogicHost final : public ILogicHost {
   const LogicBehaviour* behaviour(uint32_t object_index, std::size_t component) const;
   const LogicRuntime& runtime() const { return *runtime_; }
   LogicRuntime& runtime() { return *runtime_; }
-  std::size_t logic_objects() const;
+  // The logic objects loaded now.
+  std::size_t logic_objects() const { return loaded_nodes_; }
   uint64_t outputs_fired() const { return outputs_fired_; }
 
   // Where the trace goes (one line per call): a test's sink, or spdlog at debug level when unset.
   void set_trace_sink(std::function<void(std::string_view)> sink) { trace_sink_ = std::move(sink); }
+  // Told of every output fired (the object, the output, the activator), before its wiring runs.
+  using FiredSink = std::function<void(uint32_t object_index, std::string_view output, LogicActivator activator)>;
+  void set_fired_sink(FiredSink sink) { fired_sink_ = std::move(sink); }
 
   // ILogicHost.
   void state_changed(LogicNodeId node, std::size_t behaviour_index) override;
@@ -78,21 +104,25 @@ class MapLogicHost final : public ILogicHost {
 
  private:
   struct Node;
-  Node* node_of(uint32_t object_index);
+  Node* node_of(uint32_t object_index);  // loaded nodes only
   const Node* node_of(uint32_t object_index) const;
-  void load(uint32_t object_index, const MapObject& object);
+  bool load(Node& node);
+  void unbind(Node& node);
   void settle_touches(Node& node, std::span<const TouchingPawn> pawns);
 
   const Map& map_;
   ComponentState state_;
   std::unique_ptr<LogicRuntime> runtime_;
-  std::vector<Node> nodes_;              // the logic objects, in object order
-  std::vector<int32_t> node_by_object_;  // object index -> place in nodes_, or -1
-  std::vector<uint32_t> usable_;
-  std::vector<uint32_t> touch_nodes_;    // places in nodes_ of the objects with a touch volume
+  std::vector<Node> nodes_;              // one slot per logic object, in object order, loaded or not
+  std::vector<int32_t> node_by_object_;  // object index -> slot in nodes_, or -1 (no logic)
+  std::size_t loaded_nodes_ = 0;
+  std::optional<Tick> continue_after_;
+  std::vector<uint32_t> usable_;         // loaded and interactive, in object order
+  std::vector<uint32_t> touch_nodes_;    // slots in nodes_ of the objects with a touch volume
   std::vector<uint64_t> scratch_inside_;
   uint64_t outputs_fired_ = 0;
   std::function<void(std::string_view)> trace_sink_;
+  FiredSink fired_sink_;
 };
 
 }  // namespace tickwire::world

@@ -4,7 +4,8 @@
 // (MapLogicHost: doors, buttons, lights, plates, triggers, relays, timers...) runs once per tick,
 // driven by Use presses, interactions and pawns' feet on plates; a few lights flicker so object
 // records always carry some load. What both ends hold (the map) is the baseline: a snapshot carries
-// every pawn and only the objects that differ from the authored map.
+// every pawn and only the objects that differ from the authored map. Objects spawn and despawn one
+// at a time, and the whole map switches live through one seam (switch_map).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "tickwire/world/map.h"
 #include "tickwire/world/map_logic_host.h"
 #include "tickwire/world/map_object_table.h"
+#include "tickwire/world/object_lifecycle.h"
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
@@ -61,6 +63,7 @@ inline EntityRef map_object_ref(uint32_t object_index) {
 
 class ReferenceGame final : public Simulation {
  public:
+  // `map` (and every map later given to switch_map) is the caller's and must outlive the game.
   explicit ReferenceGame(const Map& map, const MoverSettings& settings = {});
 
   // The room's contract: its forgiveness (below 1.0 a client's claim may be adopted, through the
@@ -86,6 +89,24 @@ class ReferenceGame final : public Simulation {
   void reinstall_objects();
   void set_object_records(ObjectRecords mode) { object_records_ = mode; }
 
+  // --- objects joining and leaving (no rebuild: every other object keeps its state) ---------------
+  // Takes one map object out: its touch volume settles at empty first (onEndTouch fires for each
+  // pawn inside), its node is unloaded with everything it had in flight, it leaves the records and
+  // the rest table (map_generation() moves, so the room retakes it and no client fills in a ghost).
+  // Calls naming it are dropped in silence until it is back. False when it is not spawned.
+  bool despawn_object(uint32_t object_index);
+  // Brings a despawned object back at its authored state, as a fresh node (nothing its previous
+  // node scheduled reaches it); map_generation() moves. False when it is spawned already.
+  bool spawn_object(uint32_t object_index);
+  bool object_spawned(uint32_t object_index) const;
+  // The live map switch: the old map's touch volumes settle at empty, its logic is discarded with
+  // every continuation, `next`'s objects are installed at their authored state with a new runtime
+  // (its ticks going on from the old one's), map_generation() moves (the rest table is retaken) and
+  // every pawn is placed at the new map's spawn points (its placement epoch moves: clients snap).
+  // `next` is the caller's and must outlive the game (or the next switch).
+  void switch_map(const Map& next);
+  const ObjectLifecycleCounts& lifecycle() const { return lifecycle_; }
+
   // An admin teleport or a respawn: puts the pawn at `where` through the PawnPlacer (which bumps its
   // placement epoch, so its client snaps and the claims simulated before it are refused).
   void place_pawn(EntityRef pawn, const Placement& where);
@@ -103,7 +124,7 @@ class ReferenceGame final : public Simulation {
   // A live object's component as the game holds it now (what the records carry).
   const ObjectComponent& object_component(uint32_t object_index, std::size_t component) const;
 
-  const Map& map() const { return map_; }
+  const Map& map() const { return *map_; }
   const CharacterMover& mover() const { return mover_; }
   const PawnState* pawn(EntityRef pawn) const;
   const ForgivenessGate& gate() const { return gate_; }
@@ -120,15 +141,19 @@ class ReferenceGame final : public Simulation {
   struct ObjectState {
     std::vector<ObjectComponent> components;
     bool enabled = true;
+    bool spawned = true;  // false: out of the game (no records, no rest record, no node)
   };
   protocol::Record object_record(uint32_t index) const;
   protocol::Record whole_object_record(uint32_t index) const;
   void install_objects();
   void install_logic();
+  void discard_logic();
+  void refresh_usable();
+  Placement next_spawn_placement();
   bool differs_from_map(uint32_t index) const;
   void use_press(EntityRef pawn, const PawnState& state, Tick tick);
 
-  const Map& map_;
+  const Map* map_;  // the caller's; switch_map points it elsewhere
   CharacterMover mover_;
   PawnPlacer placer_;
   // Whether the claim was adopted.
@@ -155,6 +180,9 @@ class ReferenceGame final : public Simulation {
   std::vector<TouchingPawn> touching_;          // scratch: every pawn's feet for the touch volumes
   ReasonCounters<UseRefusal> use_refusals_;
   uint64_t uses_ = 0;
+  ObjectLifecycleCounts lifecycle_;
+  ReasonCounters<LogicDrop> discarded_logic_drops_;  // the drops of every runtime discarded so far
+  std::optional<Tick> last_logic_tick_;              // the last discarded runtime's last tick
 };
 
 }  // namespace tickwire::world
