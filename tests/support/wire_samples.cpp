@@ -47,6 +47,7 @@ RecordBatch sample_records() {
   crate.rotation = Rotation{wire::Quat{0.0f, 0.0f, 0.38268343f, 0.9238795f}};
   crate.payload.channels = {KindChannel{0.5f}, KindChannel{-1.0f}};
   crate.payload.bits = 0x81;
+  crate.scale = Vec3{0.5f, 0.5f, 2.0f};
   ObjectRecord lamp;
   lamp.object_index = 1583;
   lamp.flags = 0b01;
@@ -61,7 +62,13 @@ RecordBatch sample_records() {
   mover.channel[1] = 0.01f;
   mover.channel_count = 2;
   lamp.sections = {light, mover};
-  batch.records = {Record{7, pawn}, Record{300, crate}, Record{100000, lamp}};
+  // An object a record moved, past index 16,383 (a three-byte varu32), with its transform section.
+  ObjectRecord shoved;
+  shoved.object_index = 20000;
+  shoved.flags = 0b01;
+  shoved.transform = ObjectTransform{Vec3{3.0f, 0.5f, -2.0f}, Rotation{wire::Quat{0.0f, 0.6f, 0.0f, 0.8f}},
+                                     Vec3{1.0f, 2.0f, 1.0f}};
+  batch.records = {Record{7, pawn}, Record{300, crate}, Record{100000, lamp}, Record{100001, shoved}};
   batch.record_count = static_cast<uint16_t>(batch.records.size());
   batch.rest_revision = 42;
   return batch;

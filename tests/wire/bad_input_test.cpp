@@ -135,8 +135,8 @@ TEST(WireBadInput, FlagsAndPresenceAndSparseMask) {
   batch.records = {Record{1, lamp}};
   batch.record_count = 1;
   auto obj = body_of(batch);
-  // entityId, tag, objectIndex, flags, section count, wireId, then the sparse mask.
-  obj[22 + 6] = 0x40;  // bit 6: there are only 6 members
+  // entityId, tag, objectIndex, flags, transform presence, section count, wireId, then the sparse mask.
+  obj[22 + 7] = 0x40;  // bit 6: there are only 6 members
   EXPECT_EQ(decode_error<RecordBatch>(obj), Error::unknown_flag_bits);
 }
 

@@ -97,8 +97,8 @@ TEST(SchemaWalker, TreeHoldsNamedValues) {
   EXPECT_EQ(root.field("restRevision").as_u64(), 42u);
   EXPECT_EQ(root.field("extensions").kind(), DynKind::block);
   const DynValue records = root.field("records");
-  ASSERT_EQ(records.size(), 3u);
-  EXPECT_EQ(root.field("recordCount").as_u64(), 3u);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(root.field("recordCount").as_u64(), 4u);
   const DynValue pawn = records[0].field("body");
   EXPECT_EQ(pawn.case_name(), "entity");
   EXPECT_EQ(pawn.case_value().field("kind").as_u64(), 1u);  // the game's kind: a plain byte
@@ -116,6 +116,11 @@ TEST(SchemaWalker, TreeHoldsNamedValues) {
   EXPECT_EQ(mover.field("channel1").as_f64(), static_cast<double>(0.01f));
   EXPECT_EQ(mover.field("channel2").kind(), DynKind::unset);
   EXPECT_EQ(mover.field("channelCount").as_u64(), 2u);
+  EXPECT_NEAR(crate.field("scale").value().field("z").as_f64(), 2.0, 1e-9);
+  const DynValue shoved = records[3].field("body").case_value();
+  EXPECT_EQ(shoved.field("objectIndex").as_u64(), 20000u);  // a three-byte varu32
+  EXPECT_NEAR(shoved.field("transform").value().field("position").field("x").as_f64(), 3.0, 1e-9);
+  EXPECT_NEAR(shoved.field("transform").value().field("rotation").value().field("q").as_quat().y, 0.6, 0.01);
 
   ASSERT_TRUE(decode_message(our_schema(), *our_schema().find_message("serverInfo"), body_of(all, "serverInfo.bin").bytes, tree).ok());
   EXPECT_FALSE(tree.root().field("region").member_name().empty());  // enums and flags by name

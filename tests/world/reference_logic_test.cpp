@@ -134,16 +134,16 @@ TEST(ReferenceLogic, EachRefusedUseIsCountedByItsReason) {
   rig.game.interact(nobody, map_object_ref(button), 0, Tick::from_value(0));
   EXPECT_EQ(rig.refused(UseRefusal::no_pawn), 1u);
 
-  // Presses past the contract's interactions per second (8, the bucket starting full).
+  // Presses past the contract's interactions per second (10, the seed's, the bucket starting full).
   rig.stand({0, 0, 0}, 0);  // nothing in reach: each press that passes the bucket is out_of_reach
-  // A press every other tick (30/s) against 8/s with a burst of 8: the first 10 pass (8 + 2 refilled
-  // over a third of a second), the 11th and 12th do not.
-  for (int i = 0; i < 12; ++i) {
+  // A press every other tick (30/s) against 10/s with a burst of 10: the k-th press (from 0) finds
+  // 10 + k/3 - (presses passed) tokens, so presses 0..13 pass and the 15th (0.67 tokens) does not.
+  for (int i = 0; i < 15; ++i) {
     rig.tick(true);
     rig.tick(false);
   }
-  EXPECT_EQ(rig.refused(UseRefusal::out_of_reach), 1u + 10u);
-  EXPECT_EQ(rig.refused(UseRefusal::rate_limited), 2u);
+  EXPECT_EQ(rig.refused(UseRefusal::out_of_reach), 1u + 14u);
+  EXPECT_EQ(rig.refused(UseRefusal::rate_limited), 1u);
 
   std::vector<std::string> names;
   rig.game.visit_game_reasons([&](std::string_view name, uint64_t) { names.emplace_back(name); });
