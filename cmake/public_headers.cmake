@@ -16,6 +16,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/contract_error.h
   tickwire/protocol/contract_fields.h
   tickwire/protocol/contract_hash.h
+  tickwire/protocol/entity_event.h
   tickwire/protocol/input_frame.h
   tickwire/protocol/netcode_contract.h
   tickwire/protocol/pawn_values.h

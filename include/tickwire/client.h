@@ -28,6 +28,7 @@
 #include "tickwire/client/input_source.h"
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/clock/time.h"
+#include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/vocabulary.h"
@@ -123,6 +124,13 @@ class Client {
   // The next game message for this client (from another client, or from the server: from 0),
   // oldest first.
   std::optional<GameMessage> receive_message();
+
+  // The interaction channel: ask the server to act on an entity (`target_ref`: an EntityRef raw, a
+  // snapshot's entity id in its handle) with the game's verb, reliable. The server re-judges reach,
+  // look and rate itself and answers with an entity event. False when not playing or the channel is full.
+  bool interact(uint64_t target_ref, uint8_t action);
+  // The next entity event for this client (the server's answers and announcements), oldest first.
+  std::optional<protocol::EntityEvent> receive_event();
 
   ClientStats stats() const;
   struct Parts;  // the machinery (defined with the implementation)

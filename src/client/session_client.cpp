@@ -29,6 +29,7 @@ void SessionClient::on_connection() {
   latest_.reset();
   queue_.clear();
   game_messages_.clear();
+  entity_events_.clear();
   delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
@@ -77,6 +78,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::RestTableChunk::wire_id: on_rest_chunk(message.body); return;
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     case protocol::RelayRefused::wire_id: on_relay_refused(message.body); return;
+    case protocol::EntityEvent::wire_id: on_entity_event(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
 }
@@ -238,6 +240,34 @@ void SessionClient::on_relay_refused(std::span<const uint8_t> body) {
     return;
   }
   relay_refusals_.add(refused.reason);
+}
+
+void SessionClient::on_entity_event(std::span<const uint8_t> body) {
+  protocol::EntityEvent event;
+  if (!wire::decode_counted(body, event, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (entity_events_.full()) {
+    (void)entity_events_.pop();
+    drops_.add(ClientDrop::entity_event_overflow);
+  }
+  (void)entity_events_.push(std::move(event));
+  ++entity_events_received_;
+}
+
+bool SessionClient::send_interact(uint64_t target_ref, uint8_t action) {
+  if (!welcome_ || refused_ || !net_) return false;
+  protocol::InteractRequest request;
+  request.target_ref = target_ref;
+  request.action = action;
+  return wire::send_message(*net_, config_.reliable_channel, request).ok();
+}
+
+bool SessionClient::pop_entity_event(protocol::EntityEvent& out) {
+  if (entity_events_.empty()) return false;
+  out = entity_events_.pop();
+  return true;
 }
 
 bool SessionClient::send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable) {

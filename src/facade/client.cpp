@@ -167,6 +167,16 @@ std::optional<GameMessage> Client::receive_message() {
   return message;
 }
 
+bool Client::interact(uint64_t target_ref, uint8_t action) {
+  return parts_->game->session().send_interact(target_ref, action);
+}
+
+std::optional<protocol::EntityEvent> Client::receive_event() {
+  protocol::EntityEvent event;
+  if (!parts_->game->session().pop_entity_event(event)) return std::nullopt;
+  return event;
+}
+
 ClientStats Client::stats() const {
   const GameClient& game = *parts_->game;
   const SessionClient& session = game.session();

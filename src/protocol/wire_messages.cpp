@@ -1,6 +1,7 @@
 // The list of registered messages, built once.
 #include "tickwire/protocol/wire_messages.h"
 
+#include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fixed_frame.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -21,7 +22,7 @@ const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
-                             RelayRefused>();
+                             RelayRefused, EntityEvent>();
   return messages;
 }
 

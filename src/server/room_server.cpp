@@ -73,11 +73,36 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
+  send_entity_events();
   for (const auto& c : connections_) {
     if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
   }
   transport_.send(now);
   return update;
+}
+
+// The game's entity events of this update (its answers to this update's interactions included),
+// each to its session or to every session, reliable; what cannot go is counted by reason.
+void RoomServer::send_entity_events() {
+  events_.clear();
+  room_.simulation().take_events(events_);
+  const auto send_one = [&](Connection& c, const protocol::EntityEvent& event) {
+    if (!wire::send_message(c.net, config_.reliable_channel, event).ok()) drops_.add(SessionDrop::event_unsent);
+  };
+  for (const GameEvent& e : events_) {
+    if (e.to != kAuthorityOwner) {
+      Connection* c = admitted_connection(e.to);
+      if (c == nullptr) {
+        drops_.add(SessionDrop::event_no_client);
+      } else {
+        send_one(*c, e.event);
+      }
+      continue;
+    }
+    for (const auto& c : connections_) {
+      if (c && c->admitted) send_one(*c, e.event);
+    }
+  }
 }
 
 void RoomServer::take_events() {

@@ -134,10 +134,11 @@ Placement ReferenceGame::next_spawn_placement() {
   return Placement{at.position, {}, at.yaw_deg, 0, false};
 }
 
-void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId, Tick) {
+void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId owner, Tick) {
   PawnState state;
   placer_.place(state, next_spawn_placement(), mover_.settings());
   pawns_[pawn.raw()] = state;
+  owners_[pawn.raw()] = owner;
 }
 
 void ReferenceGame::despawn_pawn(EntityRef pawn) {
@@ -146,6 +147,7 @@ void ReferenceGame::despawn_pawn(EntityRef pawn) {
   claim_outcomes_.erase(pawn.raw());
   use_held_.erase(pawn.raw());
   use_buckets_.erase(pawn.raw());
+  owners_.erase(pawn.raw());
 }
 
 void ReferenceGame::place_pawn(EntityRef pawn, const Placement& where) {
@@ -332,10 +334,48 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
 // holds them. An action byte is not read: a Use is the reference game's one verb.
 void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
   if (!resolves_target(target)) {
-    use_refusals_.add(UseRefusal::unknown_target);
+    refuse_use(actor, target.handle().raw(), UseRefusal::unknown_target);
     return;
   }
   (void)use_object(actor, *map_object_index(target.handle().raw()));
+}
+
+void ReferenceGame::raise(EntityRef actor, const protocol::EntityEvent& event) {
+  const auto owner = owners_.find(actor.raw());
+  if (owner == owners_.end()) return;  // no session's pawn: nobody to answer
+  if (events_.size() >= kMaxPendingEvents) {
+    ++events_dropped_;
+    return;
+  }
+  events_.push_back(GameEvent{owner->second, event});
+}
+
+void ReferenceGame::refuse_use(EntityRef actor, uint32_t target_id, UseRefusal reason) {
+  use_refusals_.add(reason);
+  protocol::EntityEvent event;
+  event.source_id = target_id;
+  event.event_kind = kEventUseRefused;
+  event.payload.bits = static_cast<uint8_t>(reason);
+  raise(actor, event);
+}
+
+void ReferenceGame::take_use(EntityRef actor, uint32_t object_index) {
+  ++uses_;
+  const bool handled = logic_->use(object_index, LogicActivator{actor.raw()});
+  protocol::EntityEvent event;
+  event.source_id = map_object_entity_id(object_index);
+  event.event_kind = handled ? kEventUseTaken : kEventUseUnhandled;
+  const std::vector<ObjectComponent>& components = objects_[object_index].components;
+  if (!components.empty()) {  // the state the use left, as the object's first section carries it
+    for (float channel : components.front().active_channels()) event.payload.channels.push_back(protocol::KindChannel{channel});
+    event.payload.bits = components.front().bits;
+  }
+  raise(actor, event);
+}
+
+void ReferenceGame::take_events(std::vector<GameEvent>& out) {
+  out.insert(out.end(), events_.begin(), events_.end());
+  events_.clear();
 }
 
 bool ReferenceGame::resolves_target(EntityRef target) const {
@@ -344,26 +384,27 @@ bool ReferenceGame::resolves_target(EntityRef target) const {
 }
 
 bool ReferenceGame::use_object(EntityRef actor, uint32_t object_index) {
+  const uint32_t target_id = map_object_entity_id(object_index);
   const PawnState* from = pawn(actor);
   if (from == nullptr) {
-    use_refusals_.add(UseRefusal::no_pawn);
+    use_refusals_.add(UseRefusal::no_pawn);  // no pawn, no session to answer
     return false;
   }
   if (!object_spawned(object_index)) {
-    use_refusals_.add(UseRefusal::unknown_target);
+    refuse_use(actor, target_id, UseRefusal::unknown_target);
     return false;
   }
   if (!logic_ || logic_->use_input(object_index).empty()) {
-    use_refusals_.add(UseRefusal::not_interactive);
+    refuse_use(actor, target_id, UseRefusal::not_interactive);
     return false;
   }
   const Vec3 at = map_->objects()[map_positions_[object_index]].position;
   if (const std::optional<UseRefusal> refusal = judge_use(use_ray(*from), at, interaction_range_m_)) {
-    use_refusals_.add(*refusal);
+    refuse_use(actor, target_id, *refusal);
     return false;
   }
-  ++uses_;
-  return logic_->use(object_index, LogicActivator{actor.raw()});
+  take_use(actor, object_index);
+  return true;
 }
 
 // A press names nothing: the server picks the best-aligned interactive object in reach. Presses
@@ -372,16 +413,15 @@ void ReferenceGame::use_press(EntityRef pawn, const PawnState& state, Tick tick)
   if (!logic_) return;
   auto bucket = use_buckets_.try_emplace(pawn.raw(), interactions_per_second_, interactions_per_second_).first;
   if (!bucket->second.take(MonoTime::from_ns(tick.value() * tick_length_.ns()))) {
-    use_refusals_.add(UseRefusal::rate_limited);
+    refuse_use(pawn, 0, UseRefusal::rate_limited);
     return;
   }
   const UsePick pick = pick_use_target(use_ray(state), usable_, interaction_range_m_);
   if (!pick.object_index) {
-    use_refusals_.add(pick.refusal);
+    refuse_use(pawn, 0, pick.refusal);  // a press names nothing: the event's source is none
     return;
   }
-  ++uses_;
-  (void)logic_->use(*pick.object_index, LogicActivator{pawn.raw()});
+  take_use(pawn, *pick.object_index);
 }
 
 void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
@@ -393,6 +433,7 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
   const auto visit_count = [&](std::string_view counted, uint64_t count) {
     if (count != 0) visit(counted, count);
   };
+  visit_count("event.drop.overflow", events_dropped_);
   visit_count("object.spawn", lifecycle_.spawns);
   visit_count("object.despawn", lifecycle_.despawns);
   visit_count("map.switch", lifecycle_.map_switches);

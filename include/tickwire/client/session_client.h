@@ -17,6 +17,8 @@
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/ring_buffer.h"
 #include "tickwire/protocol/contract_guard.h"
+#include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/relay_refused.h"
@@ -33,6 +35,7 @@ namespace tickwire {
 
 inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots awaiting the game
 inline constexpr std::size_t kSessionGameMessageQueue = 64;  // game messages awaiting the game
+inline constexpr std::size_t kSessionEntityEventQueue = 64;  // entity events awaiting the game
 
 struct SessionClientConfig {
   std::string build_name = "tickwire";
@@ -57,7 +60,8 @@ TW_REASONS(ClientDrop,
   delta_unresolved,       // a delta snapshot with a missing reference or a malformed body (deltas().drops())
   vocabulary_mismatch,    // the welcome's contract carries another game's vocabulary: the session is refused
   owner_malformed,        // an owner detail whose pawn values are not the vocabulary's count
-  game_message_overflow   // the game did not drain its game messages: the oldest was dropped
+  game_message_overflow,  // the game did not drain its game messages: the oldest was dropped
+  entity_event_overflow   // the game did not drain its entity events: the oldest was dropped
 )
 
 class SessionClient {
@@ -106,6 +110,13 @@ class SessionClient {
   // The game's messages for this client (relayed from another client, or the server's own), oldest first.
   bool pop_game_message(GameMessage& out);
   uint64_t game_messages_received() const { return game_messages_received_; }
+  // The interaction channel (seed 000): a request to act on `target` (an EntityRef raw: a snapshot's
+  // entity id in the handle) with the game's verb, on the reliable channel; false when not welcomed
+  // or the channel refused it. The server re-judges everything (the target is only a hint).
+  bool send_interact(uint64_t target_ref, uint8_t action);
+  // The server's entity events for this client (its answers and announcements), oldest first.
+  bool pop_entity_event(protocol::EntityEvent& out);
+  uint64_t entity_events_received() const { return entity_events_received_; }
   // The server's refusals of our addressed messages, by reason.
   const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
@@ -123,6 +134,7 @@ class SessionClient {
   void on_fragment(std::span<const uint8_t> body);
   void on_game_message(const NetMessage& message);
   void on_relay_refused(std::span<const uint8_t> body);
+  void on_entity_event(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
   SchemaCache& cache_;
@@ -153,6 +165,8 @@ class SessionClient {
   wire::DecodeErrorCounters decode_errors_;
   RingBuffer<GameMessage, kSessionGameMessageQueue> game_messages_;
   uint64_t game_messages_received_ = 0;
+  RingBuffer<protocol::EntityEvent, kSessionEntityEventQueue> entity_events_;
+  uint64_t entity_events_received_ = 0;
   ReasonCounters<protocol::RelayRefusal> relay_refusals_;
 };
 

@@ -47,7 +47,9 @@ TW_REASONS(SessionDrop,
   undecodable,      // a message that did not decode as its shape
   unexpected,       // a message this side never takes (or one before admission)
   snapshot_unsent,  // the transport refused a snapshot or one of its fragments (queue full)
-  admit_refused    // the room had no room (owner taken or no entity slot): the client is dropped
+  admit_refused,   // the room had no room (owner taken or no entity slot): the client is dropped
+  event_unsent,    // the transport refused a game's entity event (reliable queue full)
+  event_no_client  // a game's entity event for an owner with no admitted session
 )
 
 // One connection's view, for tests, the report and diagnostics.
@@ -104,6 +106,7 @@ class RoomServer : public TickObserver {
   };
 
   void take_events();
+  void send_entity_events();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
   void after_message(uint32_t slot);
@@ -125,6 +128,7 @@ class RoomServer : public TickObserver {
   RelayGate relay_;
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
+  std::vector<GameEvent> events_;                       // scratch: the game's entity events of one update
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tickwire/clock/tick.h"
+#include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
@@ -23,6 +24,13 @@ namespace tickwire {
 
 // The rest table's source (RestRecordSource: write_rest_records, map_generation) is part of the
 // seam: a game with map objects overrides both.
+// An entity event (seed 000, "Interaction channel") for one session's client (`to`: its owner) or
+// for every session (`to` = 0, the authority's id: a broadcast).
+struct GameEvent {
+  OwnerId to = 0;
+  protocol::EntityEvent event;
+};
+
 class Simulation : public RestRecordSource {
  public:
   ~Simulation() override = default;
@@ -68,6 +76,11 @@ class Simulation : public RestRecordSource {
     (void)target;
     return false;
   }
+
+  // The entity events the game raised since it was last asked (answers to interactions,
+  // announcements): the server drains them after every update and sends each on the reliable
+  // channel to its session (or to every session). The default raises none.
+  virtual void take_events(std::vector<GameEvent>& out) { (void)out; }
 
   // The game's own counted reasons (its interaction refusals, its logic's drops), each as a name
   // and a nonzero count: the server's stats list them as "game.<name>".

@@ -52,6 +52,12 @@ inline constexpr std::optional<uint32_t> map_object_index(uint32_t entity_id) {
 // and the delta codec needs (an object missing from it reads as gone).
 enum class ObjectRecords : uint8_t { changed, whole };
 
+// The reference game's entity event kinds (values are only ever appended).
+inline constexpr uint8_t kEventUseTaken = 1;
+inline constexpr uint8_t kEventUseRefused = 2;
+inline constexpr uint8_t kEventUseUnhandled = 3;
+inline constexpr std::size_t kMaxPendingEvents = 1024;  // between two takes; past it counted, dropped
+
 // The reference game's own numbers in a room policy: its vocabulary and its reach (kUseReachM).
 void apply_reference_policy(RoomPolicy& policy);
 
@@ -81,6 +87,11 @@ class ReferenceGame final : public Simulation {
   void interact(EntityRef actor_pawn, EntityRef target, uint8_t action, Tick tick) override;
   bool resolves_target(EntityRef target) const override;
   void visit_game_reasons(const ReasonVisitor& visit) const override;
+  // Every Use, named (interact) or pressed, is answered to its pawn's client: an entity event
+  // kEventUseTaken (its source the object, its payload the state the use left in the object's first
+  // section), kEventUseUnhandled (taken, but its logic did nothing), or kEventUseRefused (the
+  // reason, a UseRefusal, in the payload's bits).
+  void take_events(std::vector<GameEvent>& out) override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
 
@@ -152,6 +163,9 @@ class ReferenceGame final : public Simulation {
   Placement next_spawn_placement();
   bool differs_from_map(uint32_t index) const;
   void use_press(EntityRef pawn, const PawnState& state, Tick tick);
+  void take_use(EntityRef actor, uint32_t object_index);
+  void refuse_use(EntityRef actor, uint32_t target_id, UseRefusal reason);
+  void raise(EntityRef actor, const protocol::EntityEvent& event);
 
   const Map* map_;  // the caller's; switch_map points it elsewhere
   CharacterMover mover_;
@@ -179,6 +193,9 @@ class ReferenceGame final : public Simulation {
   std::vector<UseCandidate> usable_;            // the objects a press may pick, with their positions
   std::vector<TouchingPawn> touching_;          // scratch: every pawn's feet for the touch volumes
   ReasonCounters<UseRefusal> use_refusals_;
+  std::map<uint64_t, OwnerId> owners_;  // each pawn's session (who an answer goes to)
+  std::vector<GameEvent> events_;       // raised since the server last took them (capped)
+  uint64_t events_dropped_ = 0;
   uint64_t uses_ = 0;
   ObjectLifecycleCounts lifecycle_;
   ReasonCounters<LogicDrop> discarded_logic_drops_;  // the drops of every runtime discarded so far
