@@ -8,6 +8,7 @@
 #include <string>
 
 #include "map_records_rig.h"
+#include "support.h"
 #include "tickwire/world/logic_components.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/map_object_table.h"
@@ -202,6 +203,15 @@ TEST(MapRecords, SourcesNoPlacementNamesStillResolveAndLoad) {
   EXPECT_TRUE(map.objects().empty());
   EXPECT_EQ(map.content().sources.size(), 4u);
   EXPECT_EQ(map.content().sources[0].name, "cart") << "sources are kept in name order";
+}
+
+TEST(MapRecords, TheRecordsSeedIsCanonicalAndResolvesEverySlot) {
+  const auto loaded = load_map_file(test::source_dir() / "tests" / "fixtures" / "fuzz" / "fuzz_map_loader" / "records.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().text();
+  EXPECT_EQ(loaded->format_version(), 3u);
+  EXPECT_EQ(save_map(*loaded), test::read_file_text(test::source_dir() / "tests" / "fixtures" / "fuzz" / "fuzz_map_loader" / "records.json"))
+      << save_map(*loaded);
+  EXPECT_EQ(loaded->objects().size(), 7u) << "crate.1, crate.2, cart.1 + lamp + spare, lamp.1, light.1";
 }
 
 }  // namespace

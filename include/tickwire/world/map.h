@@ -1,6 +1,6 @@
 // A loaded map: the static collision boxes, the spawn points and the networked map objects, each
-// object's index being its place in the file (stable, identical on every end that loaded the same
-// map). Built only through Map::build, which checks every rule in docs/map-format.md, so a Map in
+// object's index being its place in the file, or in a version 3 file its place once the records
+// are resolved (stable, identical on every end that loaded the same map). Built only through Map::build, which checks every rule in docs/map-format.md, so a Map in
 // hand is always valid; its content hash lets two peers confirm they hold the same map.
 #pragma once
 

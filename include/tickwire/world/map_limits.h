@@ -20,7 +20,7 @@ inline constexpr uint32_t kMapFormatOldestVersion = 1;
 inline constexpr const char* kMapFormatMarker = "tickwire-map";
 
 inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;  // 4 MiB of JSON text
-inline constexpr std::size_t kMaxMapJsonDepth = 8;          // deepest legal value sits at depth 6
+inline constexpr std::size_t kMaxMapJsonDepth = 10;  // deepest legal value: 6 flat, 8 in a carried child override
 inline constexpr std::size_t kMaxMapJsonValues = 1u << 20;  // every JSON value, key and container
 inline constexpr std::size_t kMaxMapBoxes = 4096;
 inline constexpr std::size_t kMaxMapSpawnPoints = 256;
