@@ -124,6 +124,15 @@ TEST(MapRecords, APlacementOverridesAndAddsCarriedChildren) {
   EXPECT_EQ(object(map, "cart.1/spare").kind, "crate_prop");
 }
 
+TEST(MapRecords, AnInlineOverrideOfACarriedChildFitsTheJsonDepthCap) {
+  // The deepest legal value of a version 3 file: a placement's override of a carried child's
+  // component setting array, two levels under the flat format's deepest.
+  const Map map = load_ok(v3_map(kAllSources, R"({"key": "cart.1", "source": "cart", "objects": [{"key": "load",)"
+                                              R"( "components": [{"name": "physics_prop", "settings": {"size": [2, 3, 4]}}]}]})"));
+  EXPECT_EQ(prop(object(map, "cart.1/load"), "size"), (std::array<float, kMaxSettingValues>{2, 3, 4, 0}));
+  EXPECT_EQ(prop(object(map, "cart.1/load"), "mass")[0], 80.0f);
+}
+
 TEST(MapRecords, RemovedTrueRemovesAComponentAnOutputASettingAndAChild) {
   const Map map = load_ok(v3_map(kAllSources,
                                  R"({"key": "a", "source": "lamp", "outputs": {"onTurnedOn": {"removed": true}},)"
