@@ -1,6 +1,8 @@
 // The table of the reference game's logic components and their settings (docs/map-format.md).
 #include "tickwire/world/logic_components.h"
 
+#include <iterator>
+
 #include "tickwire/core/assert.h"
 
 namespace tickwire::world {
@@ -39,14 +41,23 @@ constexpr SettingSpec kGate[] = {
     {"initial", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},
 };
 
+constexpr float kMaxPropMassKg = 100000.0f;
+constexpr float kMaxPropSizeM = 100.0f;
+constexpr SettingSpec kPhysicsProp[] = {
+    {"mass", SettingShape::number, 1, 0.01f, kMaxPropMassKg, {10, 0, 0, 0}},  // kilograms
+    {"material", SettingShape::index, 1, 0, float(std::size(kPropMaterials) - 1), {0, 0, 0, 0}},
+    {"size", SettingShape::vector, 3, 0.01f, kMaxPropSizeM, {1, 1, 1, 0}},  // the box's edges, metres
+};
+constexpr LogicComponentSpec kPhysicsPropSpec{"physics_prop", kPhysicsProp};
+
 constexpr LogicComponentSpec kSpecs[] = {
     {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
 };
 
 const SettingSpec& spec_of(const ObjectComponent& component, std::string_view name) {
-  const LogicComponentSpec* spec = logic_component_spec(component.name);
-  TW_ASSERT(spec != nullptr, "settings are read only from logic components");
+  const LogicComponentSpec* spec = component_settings_spec(component.name);
+  TW_ASSERT(spec != nullptr, "settings are read only from components that take them");
   for (const SettingSpec& s : spec->settings)
     if (s.name == name) return s;
   TW_ASSERT(false, "a setting the component's table does not define");
@@ -62,6 +73,12 @@ const LogicComponentSpec* logic_component_spec(std::string_view component) {
 }
 
 std::span<const LogicComponentSpec> logic_component_specs() { return kSpecs; }
+
+const LogicComponentSpec& physics_prop_spec() { return kPhysicsPropSpec; }
+
+const LogicComponentSpec* component_settings_spec(std::string_view component) {
+  return component == kPhysicsPropSpec.component ? &kPhysicsPropSpec : logic_component_spec(component);
+}
 
 std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name) {
   const SettingSpec& spec = spec_of(component, name);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "map_record_resolver.h"
 #include "map_validate.h"
 #include "tickwire/core/hex.h"
 #include "tickwire/world/map_writer.h"
@@ -29,12 +30,37 @@ bool same_box(const Aabb& a, const Aabb& b) { return a.min == b.min && a.max == 
 
 // Settings and outputs in name order, as a file's JSON objects read (validation then finds a name
 // given twice as neighbours); a stable sort keeps a duplicate's authored order for its error.
+// A record's layers are sorted the same way, at every level of carried children, and the sources
+// by name (the order the file's `sources` object reads in, which the resolver searches).
+constexpr auto kByName = [](const auto& a, const auto& b) { return a.name < b.name; };
+
+void sort_by_name(ObjectRecord& record) {
+  std::stable_sort(record.outputs.begin(), record.outputs.end(), kByName);
+  for (ComponentOverride& c : record.components)
+    std::stable_sort(c.settings.begin(), c.settings.end(),
+                     [](const SettingOverride& a, const SettingOverride& b) { return a.setting.name < b.setting.name; });
+  for (ObjectRecord& child : record.objects) sort_by_name(child);
+}
+
 void sort_by_name(MapContent& content) {
-  const auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   for (MapObject& o : content.objects) {
-    std::stable_sort(o.outputs.begin(), o.outputs.end(), by_name);
-    for (ObjectComponent& c : o.components) std::stable_sort(c.settings.begin(), c.settings.end(), by_name);
+    std::stable_sort(o.outputs.begin(), o.outputs.end(), kByName);
+    for (ObjectComponent& c : o.components) std::stable_sort(c.settings.begin(), c.settings.end(), kByName);
   }
+  std::stable_sort(content.sources.begin(), content.sources.end(), kByName);
+  for (SourceDefinition& source : content.sources) sort_by_name(source.record);
+  for (ObjectRecord& placement : content.placements) sort_by_name(placement);
+}
+
+// Version 3: the records resolve into the flat objects, which then meet every flat rule, each
+// refused at the path of the record that made the object.
+std::optional<MapError> resolve_records(MapContent& content) {
+  if (content.version < 3) return std::nullopt;
+  auto resolved = detail::resolve_map_records(content);
+  if (!resolved) return resolved.error();
+  if (auto e = detail::check_objects(resolved->objects, content.version, &resolved->origins)) return e;
+  content.objects = std::move(resolved->objects);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -53,12 +79,14 @@ const ObjectComponent* MapObject::component(std::string_view wanted) const {
 
 bool operator==(const MapContent& a, const MapContent& b) {
   return a.version == b.version && a.name == b.name && std::equal(a.boxes.begin(), a.boxes.end(), b.boxes.begin(), b.boxes.end(), same_box) &&
-         a.box_surfaces == b.box_surfaces && a.spawn_points == b.spawn_points && a.objects == b.objects;
+         a.box_surfaces == b.box_surfaces && a.spawn_points == b.spawn_points && a.objects == b.objects &&
+         a.sources == b.sources && a.placements == b.placements;
 }
 
 MapResult<Map> Map::build(MapContent content) {
   sort_by_name(content);
   if (auto error = detail::validate_map_content(content)) return std::move(*error);
+  if (auto error = resolve_records(content)) return std::move(*error);
   Map map;
   map.content_ = std::move(content);
   const auto& objects = map.content_.objects;

@@ -11,7 +11,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(MapErrorCode::co
     "json_too_many_values", "duplicate_field", "not_a_map", "unsupported_version", "missing_field",
     "unknown_field", "wrong_type",    "wrong_length",    "count_over_max",  "not_finite",
     "out_of_range", "box_inverted",   "string_over_cap", "invalid_string",  "duplicate_key",
-    "duplicate_component", "rotation_not_unit", "no_spawn_point", "unexpected",
+    "duplicate_component", "rotation_not_unit", "no_spawn_point", "unknown_source", "source_cycle",
+    "record_too_deep", "duplicate_override", "remove_missing", "override_names_source", "unexpected",
 };
 
 }  // namespace

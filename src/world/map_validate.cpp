@@ -23,6 +23,8 @@ bool identifier_char(char c) {
          c == '.' || c == ':' || c == '/';
 }
 
+}  // namespace
+
 // Identifiers (keys, kinds, component names, tags, materials): 1..64 of [A-Za-z0-9_.:/-].
 Found check_identifier(const std::string& value, const std::string& path) {
   if (value.size() > kMaxMapStringBytes)
@@ -32,6 +34,8 @@ Found check_identifier(const std::string& value, const std::string& path) {
     return fail(MapErrorCode::invalid_string, path, "allowed characters are A-Z a-z 0-9 _ - . : /");
   return std::nullopt;
 }
+
+namespace {
 
 // The map's display name: 1..64 printable ASCII characters.
 Found check_name(const std::string& value, const std::string& path) {
@@ -45,6 +49,8 @@ Found check_name(const std::string& value, const std::string& path) {
 
 bool finite3(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
+}  // namespace
+
 Found check_point(Vec3 v, const std::string& path) {
   if (!finite3(v)) return fail(MapErrorCode::not_finite, path, "expected 3 finite numbers");
   const float limit = kMaxMapCoordinateMetres;
@@ -52,6 +58,8 @@ Found check_point(Vec3 v, const std::string& path) {
     return fail(MapErrorCode::out_of_range, path, "coordinates must lie within +-100000 m");
   return std::nullopt;
 }
+
+namespace {
 
 Found check_boxes(const MapContent& c) {
   TW_ASSERT(c.boxes.size() == c.box_surfaces.size(), "every box needs its surface");
@@ -81,23 +89,32 @@ Found check_spawn_points(const MapContent& c) {
   return std::nullopt;
 }
 
+}  // namespace
+
+Found check_rotation(const Quat& q, const std::string& path) {
+  if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z) || !std::isfinite(q.w))
+    return fail(MapErrorCode::not_finite, path, "expected 4 finite numbers");
+  const double length = std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
+  if (!(std::fabs(length - 1.0) <= kRotationUnitTolerance))
+    return fail(MapErrorCode::rotation_not_unit, path, "a rotation quaternion must have length 1 (+-0.001)");
+  return std::nullopt;
+}
+
+Found check_scale(const Vec3& scale, const std::string& path) {
+  if (!finite3(scale)) return fail(MapErrorCode::not_finite, path, "expected 3 finite numbers");
+  for (float s : {scale.x, scale.y, scale.z})
+    if (!(s > 0 && s <= kMaxObjectScale)) return fail(MapErrorCode::out_of_range, path, "scale must lie in (0, 1000]");
+  return std::nullopt;
+}
+
+namespace {
+
 Found check_transform(const MapObject& o, const std::string& at) {
   if (auto e = check_point(o.position, path_field(at, "position"))) return e;
-  if (o.rotation) {
-    const Quat q = *o.rotation;
-    const std::string path = path_field(at, "rotation");
-    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z) || !std::isfinite(q.w))
-      return fail(MapErrorCode::not_finite, path, "expected 4 finite numbers");
-    const double length = std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
-    if (!(std::fabs(length - 1.0) <= kRotationUnitTolerance))
-      return fail(MapErrorCode::rotation_not_unit, path, "a rotation quaternion must have length 1 (+-0.001)");
-  }
-  if (o.scale) {
-    const std::string path = path_field(at, "scale");
-    if (!finite3(*o.scale)) return fail(MapErrorCode::not_finite, path, "expected 3 finite numbers");
-    for (float s : {o.scale->x, o.scale->y, o.scale->z})
-      if (!(s > 0 && s <= kMaxObjectScale)) return fail(MapErrorCode::out_of_range, path, "scale must lie in (0, 1000]");
-  }
+  if (o.rotation)
+    if (auto e = check_rotation(*o.rotation, path_field(at, "rotation"))) return e;
+  if (o.scale)
+    if (auto e = check_scale(*o.scale, path_field(at, "scale"))) return e;
   return std::nullopt;
 }
 
@@ -124,6 +141,8 @@ Found check_setting(const ComponentSetting& setting, const SettingSpec& spec, co
     any_nonzero = any_nonzero || v != 0.0f;
     if (spec.shape == SettingShape::flag && v != 0.0f && v != 1.0f)
       return fail(MapErrorCode::out_of_range, path, "a flag is 0 or 1");
+    if (spec.shape == SettingShape::index && v != std::floor(v))
+      return fail(MapErrorCode::out_of_range, path, "an index is a whole number");
     if (v < spec.min || v > spec.max)
       return fail(MapErrorCode::out_of_range, path,
                   "expected within [" + std::to_string(spec.min) + ", " + std::to_string(spec.max) + "]");
@@ -133,24 +152,35 @@ Found check_setting(const ComponentSetting& setting, const SettingSpec& spec, co
   return std::nullopt;
 }
 
-// Settings are defined per logic component (logic_components.h): any other is refused by name.
+}  // namespace
+
+Found check_component_setting(std::string_view component, const ComponentSetting& setting, const std::string& at) {
+  const LogicComponentSpec* spec = component_settings_spec(component);
+  if (spec == nullptr)
+    return fail(MapErrorCode::unknown_field, at, "component \"" + std::string(component) + "\" takes no settings");
+  const std::string path = path_field(at, setting.name);
+  const SettingSpec* known = nullptr;
+  for (const SettingSpec& s : spec->settings) known = s.name == setting.name ? &s : known;
+  if (known == nullptr)
+    return fail(MapErrorCode::unknown_field, path, "not a setting of \"" + std::string(component) + "\"");
+  return check_setting(setting, *known, path);
+}
+
+namespace {
+
+// Settings are defined per component (logic_components.h): any other is refused by name.
 Found check_settings(const ObjectComponent& comp, const std::string& at) {
   if (comp.settings.empty()) return std::nullopt;
   if (auto e = check_count(comp.settings.size(), kMaxComponentSettings, at)) return e;
   if (auto e = check_names(comp.settings, at)) return e;
-  const LogicComponentSpec* spec = logic_component_spec(comp.name);
-  if (spec == nullptr) return fail(MapErrorCode::unknown_field, at, "component \"" + comp.name + "\" takes no settings");
-  for (const ComponentSetting& setting : comp.settings) {
-    const std::string path = path_field(at, setting.name);
-    const SettingSpec* known = nullptr;
-    for (const SettingSpec& s : spec->settings) known = s.name == setting.name ? &s : known;
-    if (known == nullptr) return fail(MapErrorCode::unknown_field, path, "not a setting of \"" + comp.name + "\"");
-    if (auto e = check_setting(setting, *known, path)) return e;
-  }
+  for (const ComponentSetting& setting : comp.settings)
+    if (auto e = check_component_setting(comp.name, setting, at)) return e;
   if (comp.name == "counter" && setting_number(comp, "min") > setting_number(comp, "max"))
     return fail(MapErrorCode::out_of_range, path_field(at, "min"), "a counter's min must not exceed its max");
   return std::nullopt;
 }
+
+}  // namespace
 
 Found check_action(const MapAction& action, const std::string& at) {
   if (const auto* delay = std::get_if<MapDelay>(&action)) {
@@ -171,6 +201,8 @@ Found check_action(const MapAction& action, const std::string& at) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 Found check_outputs(const MapObject& o, const std::string& object_at) {
   const std::string at = path_field(object_at, "outputs");
@@ -218,35 +250,36 @@ Found check_version_2(uint32_t version, const MapObject& o, const std::string& a
   return std::nullopt;
 }
 
-Found check_objects(const MapContent& c) {
-  if (auto e = check_count(c.objects.size(), kMaxMapObjects, "objects")) return e;
-  for (std::size_t i = 0; i < c.objects.size(); ++i) {
-    const MapObject& o = c.objects[i];
-    const std::string at = path_index("objects", i);
+}  // namespace
+
+Found check_objects(std::span<const MapObject> objects, uint32_t version, const std::vector<std::string>* origins) {
+  const auto origin = [&](std::size_t i) { return origins != nullptr ? (*origins)[i] : path_index("objects", i); };
+  if (auto e = check_count(objects.size(), kMaxMapObjects, "objects")) return e;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const MapObject& o = objects[i];
+    const std::string at = origin(i);
     if (auto e = check_identifier(o.key, path_field(at, "key"))) return e;
     if (auto e = check_identifier(o.kind, path_field(at, "kind"))) return e;
     if (auto e = check_transform(o, at)) return e;
-    if (auto e = check_version_2(c.version, o, at)) return e;
+    if (auto e = check_version_2(version, o, at)) return e;
     if (auto e = check_components(o, at)) return e;
     if (auto e = check_outputs(o, at)) return e;
   }
   // Unique keys: sort indices by key, compare neighbours, report the later one at its own path.
-  std::vector<uint32_t> order(c.objects.size());
+  std::vector<uint32_t> order(objects.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.objects[a].key < c.objects[b].key; });
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return objects[a].key < objects[b].key; });
   std::optional<std::pair<uint32_t, uint32_t>> first_duplicate;  // (earlier, later) with the smallest later
   for (std::size_t i = 1; i < order.size(); ++i) {
-    if (c.objects[order[i - 1]].key != c.objects[order[i]].key) continue;
+    if (objects[order[i - 1]].key != objects[order[i]].key) continue;
     if (!first_duplicate || order[i] < first_duplicate->second) first_duplicate = {order[i - 1], order[i]};
   }
   if (first_duplicate)
-    return fail(MapErrorCode::duplicate_key, path_field(path_index("objects", first_duplicate->second), "key"),
-                "key \"" + c.objects[first_duplicate->second].key + "\" also at " +
-                    path_index("objects", first_duplicate->first));
+    return fail(MapErrorCode::duplicate_key, path_field(origin(first_duplicate->second), "key"),
+                "key \"" + objects[first_duplicate->second].key + "\" also at " + origin(first_duplicate->first));
   return std::nullopt;
 }
 
-}  // namespace
 
 std::string path_index(std::string_view path, std::size_t index) {
   return std::string(path) + "[" + std::to_string(index) + "]";
@@ -268,7 +301,11 @@ Found validate_map_content(const MapContent& content) {
   if (auto e = check_name(content.name, "name")) return e;
   if (auto e = check_boxes(content)) return e;
   if (auto e = check_spawn_points(content)) return e;
-  return check_objects(content);
+  if (content.version >= 3) return check_map_records(content);
+  if (!content.sources.empty() || !content.placements.empty())
+    return fail(MapErrorCode::unsupported_version, content.sources.empty() ? "objects" : "sources",
+                "records are a version 3 part");
+  return check_objects(content.objects, content.version, nullptr);
 }
 
 }  // namespace tickwire::world::detail

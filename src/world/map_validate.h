@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -10,7 +12,25 @@
 
 namespace tickwire::world::detail {
 
+// Versions 1 and 2: every rule. Version 3: every rule of the authored records (map_record_validate.cpp);
+// what only the resolved objects can show is check_objects' once Map::build has resolved them.
 std::optional<MapError> validate_map_content(const MapContent& content);
+// The version 3 records as authored: identifiers, values, caps, one override per part.
+std::optional<MapError> check_map_records(const MapContent& content);
+// The flat objects: each part's rules and unique keys. origins[i] names object i's path in the file
+// (a placement, or the carried child it came from); nullptr: "objects[i]", the flat file's own.
+std::optional<MapError> check_objects(std::span<const MapObject> objects, uint32_t version,
+                                      const std::vector<std::string>* origins);
+
+// Single values, shared with the record checks; each refuses at `path`.
+std::optional<MapError> check_identifier(const std::string& value, const std::string& path);
+std::optional<MapError> check_point(Vec3 v, const std::string& path);
+std::optional<MapError> check_rotation(const Quat& q, const std::string& path);
+std::optional<MapError> check_scale(const Vec3& scale, const std::string& path);
+// A setting against the table of the component it belongs to (`at` is the settings object's path).
+std::optional<MapError> check_component_setting(std::string_view component, const ComponentSetting& setting,
+                                                const std::string& at);
+std::optional<MapError> check_action(const MapAction& action, const std::string& at);
 
 // A list count against its cap: the JSON reader checks before it allocates, validation again.
 std::optional<MapError> check_count(std::size_t count, std::size_t cap, std::string_view path);

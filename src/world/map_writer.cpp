@@ -113,16 +113,20 @@ void append_action(std::string& out, const MapAction& action) {
   out.push_back('}');
 }
 
+void append_actions(std::string& out, const std::vector<MapAction>& actions) {
+  out.push_back('[');
+  for (std::size_t a = 0; a < actions.size(); ++a) {
+    if (a > 0) out.append(", ");
+    append_action(out, actions[a]);
+  }
+  out.push_back(']');
+}
+
 void append_outputs(std::string& out, const std::vector<MapOutput>& outputs) {
   out.push_back('{');
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     append_member(out, outputs[i].name, i == 0);
-    out.push_back('[');
-    for (std::size_t a = 0; a < outputs[i].actions.size(); ++a) {
-      if (a > 0) out.append(", ");
-      append_action(out, outputs[i].actions[a]);
-    }
-    out.push_back(']');
+    append_actions(out, outputs[i].actions);
   }
   out.push_back('}');
 }
@@ -156,6 +160,126 @@ void append_object(std::string& out, const MapObject& o) {
     append_outputs(out, o.outputs);
   }
   out.push_back('}');
+}
+
+// Version 3 records: the same member order as an object, each part only when the layer states it.
+constexpr std::string_view kRemoved = "{\"removed\": true}";
+
+void append_setting_overrides(std::string& out, const std::vector<SettingOverride>& settings) {
+  out.push_back('{');
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    const ComponentSetting& s = settings[i].setting;
+    append_member(out, s.name, i == 0);
+    if (settings[i].removed) {
+      out.append(kRemoved);
+    } else if (s.count == 1) {
+      append_number(out, s.values[0]);
+    } else {
+      append_floats(out, s.active_values());
+    }
+  }
+  out.push_back('}');
+}
+
+void append_component_override(std::string& out, const ComponentOverride& c) {
+  out.push_back('{');
+  append_member(out, "name", true);
+  append_string(out, c.name);
+  if (c.removed) {
+    append_member(out, "removed", false);
+    out.append("true}");
+    return;
+  }
+  if (c.channels) {
+    append_member(out, "channels", false);
+    append_floats(out, *c.channels);
+  }
+  if (c.bits) {
+    append_member(out, "bits", false);
+    out.append(std::to_string(unsigned{*c.bits}));
+  }
+  if (!c.settings.empty()) {
+    append_member(out, "settings", false);
+    append_setting_overrides(out, c.settings);
+  }
+  out.push_back('}');
+}
+
+void append_output_overrides(std::string& out, const std::vector<OutputOverride>& outputs) {
+  out.push_back('{');
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    append_member(out, outputs[i].name, i == 0);
+    if (outputs[i].removed) {
+      out.append(kRemoved);
+    } else {
+      append_actions(out, outputs[i].actions);
+    }
+  }
+  out.push_back('}');
+}
+
+// Writes a record's members after whatever came first; `first` says whether any did.
+class RecordMembers {
+ public:
+  RecordMembers(std::string& out, bool first) : out_(out), first_(first) {}
+  std::string& operator()(std::string_view key) {
+    append_member(out_, key, first_);
+    first_ = false;
+    return out_;
+  }
+
+ private:
+  std::string& out_;
+  bool first_;
+};
+
+void append_record(std::string& out, const ObjectRecord& r, std::string_view source_field, bool keyed) {
+  out.push_back('{');
+  RecordMembers member(out, true);
+  if (keyed) append_string(member("key"), r.key);
+  if (!r.source.empty()) append_string(member(source_field), r.source);
+  if (r.removed) {
+    member("removed").append("true}");
+    return;
+  }
+  if (r.kind) append_string(member("kind"), *r.kind);
+  if (r.position) append_vec3(member("position"), *r.position);
+  if (r.rotation) {
+    const float q[] = {r.rotation->x, r.rotation->y, r.rotation->z, r.rotation->w};
+    append_floats(member("rotation"), q);
+  }
+  if (r.scale) append_vec3(member("scale"), *r.scale);
+  if (!r.components.empty()) {
+    member("components").push_back('[');
+    for (std::size_t i = 0; i < r.components.size(); ++i) {
+      if (i > 0) out.append(", ");
+      append_component_override(out, r.components[i]);
+    }
+    out.push_back(']');
+  }
+  if (!r.outputs.empty()) append_output_overrides(member("outputs"), r.outputs);
+  if (!r.objects.empty()) {
+    member("objects").push_back('[');
+    for (std::size_t i = 0; i < r.objects.size(); ++i) {
+      if (i > 0) out.append(", ");
+      append_record(out, r.objects[i], "source", true);
+    }
+    out.push_back(']');
+  }
+  out.push_back('}');
+}
+
+// `"sources": {` + one definition per line + `},`; written only when the map has sources.
+void append_sources(std::string& out, const std::vector<SourceDefinition>& sources) {
+  if (sources.empty()) return;
+  out.append("  \"sources\": {");
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    out.append(i == 0 ? "\n    " : ",\n    ");
+    append_string(out, sources[i].name);
+    out.append(": ");
+    append_record(out, sources[i].record, "inherits", false);
+  }
+  out.append("\n  },\n");
 }
 
 // `"key": [` + one entry per line + `]`; an empty list is `[]`.
@@ -196,7 +320,13 @@ std::string canonical_map_text(const MapContent& c) {
   out.append(",\n");
   append_list(out, "boxes", c.boxes, [&](std::size_t i) { append_box(out, c.boxes[i], c.box_surfaces[i]); }, false);
   append_list(out, "spawns", c.spawn_points, [&](std::size_t i) { append_spawn(out, c.spawn_points[i]); }, false);
-  append_list(out, "objects", c.objects, [&](std::size_t i) { append_object(out, c.objects[i]); }, true);
+  if (c.version >= 3) {  // the records as authored; the resolved objects are never written
+    append_sources(out, c.sources);
+    append_list(out, "objects", c.placements, [&](std::size_t i) { append_record(out, c.placements[i], "source", true); },
+                true);
+  } else {
+    append_list(out, "objects", c.objects, [&](std::size_t i) { append_object(out, c.objects[i]); }, true);
+  }
   out.append("}\n");
   return out;
 }

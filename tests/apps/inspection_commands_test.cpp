@@ -1,5 +1,6 @@
 // The README's inspection commands: `tickwire map check [FILE]` (the built-in or a file's counts and
-// hash; a broken file's error at its JSON path, exit 2) and `tickwire schema` (the wire schema text).
+// hash, a version 3 file's records resolved; a broken file's error at its JSON path, exit 2) and
+// `tickwire schema` (the wire schema text).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -35,6 +36,26 @@ TEST(InspectionCommands, MapCheckNamesABrokenFilesPathAndExitsTwo) {
   const test::CliRun run = run_cli({"map", "check", path.string()});
   std::filesystem::remove(path);
   EXPECT_TRUE(run.exited_with(2));
+}
+
+TEST(InspectionCommands, MapCheckResolvesAVersion3MapsRecords) {
+  const test::CliRun run =
+      run_cli({"map", "check", std::string(TICKWIRE_SOURCE_DIR) + "/tests/fixtures/fuzz/fuzz_map_loader/records.json"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  EXPECT_NE(run.output.find("(format 3)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("objects 7"), std::string::npos) << "placements and their carried children: " << run.output;
+  EXPECT_NE(run.output.find("  crate_prop 3"), std::string::npos) << run.output;
+}
+
+TEST(InspectionCommands, MapCheckRefusesABrokenRecordWithExitTwo) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("tickwire-bad-records-" + std::to_string(getpid()) + ".json");
+  std::ofstream(path) << R"({"format": "tickwire-map", "version": 3, "name": "x", "spawns": [{"position": [0, 0, 0], "yaw_deg": 0}],
+                             "objects": [{"key": "a", "source": "crate"}]})";
+  const test::CliRun run = run_cli({"map", "check", path.string()});
+  std::filesystem::remove(path);
+  EXPECT_TRUE(run.exited_with(2)) << "an unknown source refuses the map (its path goes to stderr)";
+  EXPECT_EQ(run.output.find("hash "), std::string::npos) << run.output;
 }
 
 TEST(InspectionCommands, SchemaPrintsTheWireSchemaText) {

@@ -1,6 +1,7 @@
 // The seed corpus of fuzz_map_loader (tests/fixtures/fuzz/fuzz_map_loader/): every seed but the one
 // meant to be refused loads and saves to text that loads back to the same content, and the wired
-// seed builds a node for each of its nine logic objects.
+// seed builds a node for each of its nine logic objects; the records seed (version 3) resolves its
+// sources, carried children and placements into objects the logic host runs like any other.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,7 +31,7 @@ TEST(MapFuzzSeeds, EverySeedLoadsOrIsRefusedAsNamed) {
     ASSERT_TRUE(again.ok()) << again.error().text();
     EXPECT_EQ(again->content(), loaded->content());
   }
-  EXPECT_GE(seeds, 6u);
+  EXPECT_GE(seeds, 7u);
 }
 
 TEST(MapFuzzSeeds, TheWiredSeedLoadsEveryLogicObject) {
@@ -52,6 +53,22 @@ TEST(MapFuzzSeeds, TheWiredSeedLoadsEveryLogicObject) {
   for (int64_t t = 41; t <= 80; ++t) host.advance(Tick::from_value(t), nobody);
   EXPECT_EQ(state[2][0].bits & 1, 0) << "and off at 4 s";
   EXPECT_EQ(host.runtime().drops().total(), 0u);
+}
+
+TEST(MapFuzzSeeds, TheRecordsSeedResolvesIntoObjectsTheLogicHostRuns) {
+  const auto loaded = load_map_file(kSeeds / "records.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().text();
+  EXPECT_EQ(loaded->format_version(), 3u);
+  EXPECT_TRUE(loaded->object_index("cart.1/lamp").has_value());
+  EXPECT_FALSE(loaded->object_index("cart.1/load").has_value()) << "removed by the placement";
+  const MapObjectTable table = MapObjectTable::build(*loaded);
+  std::vector<std::vector<ObjectComponent>> state;
+  for (const MapObject& o : loaded->objects()) state.push_back(o.components);
+  LogicSettings settings;
+  settings.tick_length = Duration::milliseconds(50);
+  MapLogicHost host(*loaded, table, settings,
+                    [&](uint32_t index, std::size_t component) -> ObjectComponent& { return state[index][component]; });
+  EXPECT_EQ(host.logic_objects(), 4u) << "cart.1's mover, the lamp it carries, lamp.1's button and light.1";
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ std::vector<Case> malformed_maps() {
       {"invalid UTF-8", map_text(kBox, kSpawn, object("a"), ", \"x\": \"\xff\""), MapErrorCode::json_syntax, ""},
       {"root is an array", "[" + base + "]", MapErrorCode::not_a_map, ""},
       {"another format", R"({"format": "other", "version": 1})", MapErrorCode::not_a_map, "format"},
-      {"future version", R"({"format": "tickwire-map", "version": 3})", MapErrorCode::unsupported_version, "version"},
+      {"future version", R"({"format": "tickwire-map", "version": 4})", MapErrorCode::unsupported_version, "version"},
       {"version 0", R"({"format": "tickwire-map", "version": 0})", MapErrorCode::unsupported_version, "version"},
       {"outputs in a version 1 map", map_text(kBox, kSpawn, object("a", R"(, "outputs": {})")),
        MapErrorCode::unknown_field, "objects[0].outputs"},

@@ -117,7 +117,7 @@ TEST(MapFormatV2, EachMalformedLogicFieldIsRefusedWithItsErrorAndPath) {
   const std::vector<Case> cases = {
       {"unknown setting", button_with(R"({"reset_t": 1})"), MapErrorCode::unknown_field,
        "objects[0].components[0].settings.reset_t"},
-      {"settings on a component with none", component_with("physics_prop", R"({"mass": 1})"), MapErrorCode::unknown_field,
+      {"settings on a component with none", component_with("sound", R"({"volume": 1})"), MapErrorCode::unknown_field,
        "objects[0].components[0].settings"},
       {"settings not an object", button_with("[1]"), MapErrorCode::wrong_type, "objects[0].components[0].settings"},
       {"setting of text", button_with(R"({"reset_s": "soon"})"), MapErrorCode::wrong_type,

@@ -14,9 +14,10 @@
 
 namespace tickwire::world {
 
-// What a setting holds: one number in [min, max], a flag (exactly 0 or 1), or a vector of `count`
-// numbers each in [min, max] (an axis: not all zero).
-enum class SettingShape : uint8_t { number, flag, vector };
+// What a setting holds: one number in [min, max], a flag (exactly 0 or 1), a vector of `count`
+// numbers each in [min, max] (an axis: not all zero), or an index: a whole number in [min, max]
+// naming a row of a table (a physics prop's material, kPropMaterials).
+enum class SettingShape : uint8_t { number, flag, vector, index };
 
 struct SettingSpec {
   std::string_view name;
@@ -36,6 +37,15 @@ struct LogicComponentSpec {
 const LogicComponentSpec* logic_component_spec(std::string_view component);
 // Every logic component, in the table's order.
 std::span<const LogicComponentSpec> logic_component_specs();
+
+// The physics prop's settings (`physics_prop`: mass, size, material): no behaviour runs it, but the
+// game's body reads them, so a map is checked against them like a logic component's.
+const LogicComponentSpec& physics_prop_spec();
+// The materials a physics prop's `material` index names, in index order.
+inline constexpr std::string_view kPropMaterials[] = {"wood", "metal", "stone", "rubber"};
+// The settings table of any component that takes settings (a logic component or the physics
+// prop), or nullptr: that component takes none.
+const LogicComponentSpec* component_settings_spec(std::string_view component);
 
 // A setting of `component` as the map states it or, absent, its fallback. Asserts the name is one
 // of the component's settings (a host reads only what the table defines).

@@ -37,6 +37,12 @@ enum class MapErrorCode : uint8_t {
   duplicate_component,  // one object naming a component twice
   rotation_not_unit,    // a rotation quaternion whose length is not 1
   no_spawn_point,       // a map with nowhere to put a player
+  unknown_source,       // a record naming a source the map does not define
+  source_cycle,         // sources that name one another in a loop
+  record_too_deep,      // records laid over one another more than kMaxRecordDepth times
+  duplicate_override,   // one layer naming a component, child, setting or output twice
+  remove_missing,       // "removed": true of something the source does not have
+  override_names_source,  // an override of an inherited child naming a source of its own
   unexpected,           // an exception the loader did not foresee (a bug: please report)
   count_,
 };

@@ -9,15 +9,18 @@
 namespace tickwire::world {
 
 // The newest format version this build reads and writes ("version" in the file). Version 2 added
-// component settings and object outputs (the map's logic wiring); version 1 files still read, and
-// a map is written in the version it was read in.
-inline constexpr uint32_t kMapFormatVersion = 2;
+// component settings and object outputs (the map's logic wiring); version 3 added records (sources,
+// inherits, carried children, placements); versions 1 and 2 still read, and a map is written in
+// the version it was read in.
+inline constexpr uint32_t kMapFormatVersion = 3;
+// The newest version whose objects are authored flat (no records): what hand-built content is.
+inline constexpr uint32_t kMapFormatFlatVersion = 2;
 inline constexpr uint32_t kMapFormatOldestVersion = 1;
 // The "format" marker every map file carries, so a stray JSON file is refused by name.
 inline constexpr const char* kMapFormatMarker = "tickwire-map";
 
 inline constexpr std::size_t kMaxMapFileBytes = 16u << 20;  // 16 MiB of JSON text
-inline constexpr std::size_t kMaxMapJsonDepth = 8;          // deepest legal value sits at depth 6
+inline constexpr std::size_t kMaxMapJsonDepth = 10;  // deepest legal value: 6 flat, 8 in a carried child override
 inline constexpr std::size_t kMaxMapJsonValues = 4u << 20;  // every JSON value, key and container
 inline constexpr std::size_t kMaxMapBoxes = 4096;
 inline constexpr std::size_t kMaxMapSpawnPoints = 256;
@@ -34,6 +37,16 @@ inline constexpr std::size_t kMaxObjectOutputs = 16;     // named outputs of one
 inline constexpr std::size_t kMaxOutputActions = 32;     // calls and delays in one output's list
 inline constexpr float kMaxLogicDelaySeconds = 86400.0f;  // one delay or interval: 24 h of game time
 inline constexpr float kMaxSettingMagnitude = 1000000.0f;  // any setting or call parameter lies within +-1e6
+
+// Version 3: records (docs/map-format.md, "Records and overrides").
+inline constexpr std::size_t kMaxMapSources = 1024;     // named definitions in `sources`
+inline constexpr std::size_t kMaxCarriedChildren = 16;  // carried children one record states
+// Records laid over one another to make one object: a source's inherits chain plus the sources its
+// carried children name, walked while resolving (a placement of a variant of an object is 3).
+inline constexpr std::size_t kMaxRecordDepth = 8;
+// Objects the sources resolve into, counted over every source and every carried child at every
+// level, so a few short definitions cannot multiply into an unbounded tree before any is placed.
+inline constexpr std::size_t kMaxSourceObjects = 16384;
 
 // Positions and box corners lie within this distance of the origin on every axis.
 inline constexpr float kMaxMapCoordinateMetres = 100000.0f;
