@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fixed_frame.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -214,6 +215,11 @@ std::vector<WireSample> wire_samples() {
   }
   out.push_back(make_wire_sample("mapRestTable.bin", chunk));
   out.push_back(make_wire_sample("relayRefused.bin", RelayRefused{7, 300, RelayRefusal::rate_limited}));
+  EntityEvent used;  // a Use taken: a door's object (past a 2-byte varu32), the state it left
+  used.source_id = (uint32_t{1} << 23) + 20000;
+  used.event_kind = 1;
+  used.payload.channels = {KindChannel{0.25f}, KindChannel{0.01f}};
+  out.push_back(make_wire_sample("entityEvent.bin", used));
   return out;
 }
 
