@@ -10,6 +10,7 @@
 
 #include "tickwire/world/drawn_map_object.h"
 #include "tickwire/world/map_loader.h"
+#include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
 #include "tickwire/world/section_kinds.h"
@@ -90,6 +91,29 @@ TEST(ObjectCatalog, EveryObjectOfTheMapByIndexWithItsKeyKindPoseAndComponents) {
   uint32_t lights = 0;
   for (uint32_t i = 0; i < catalog.size(); ++i) lights += catalog.entry(i)->kind == kKindLight ? 1u : 0u;
   EXPECT_EQ(lights, 301u);
+}
+
+// The server's own records through the same section_kind the client calls: every object the map
+// gives a kind is written as a record of that kind, so a client of the same map draws every one.
+TEST(ObjectCatalog, EveryRecordTheServerWritesHasTheKindItsObjectIsAuthoredAs) {
+  const Map map = load_reference();
+  const ObjectCatalog catalog = ObjectCatalog::build(map, reference_vocabulary());
+  ReferenceGame game(map);
+  std::vector<protocol::Record> rest;
+  game.write_rest_records(rest);
+  ASSERT_EQ(rest.size(), catalog.size());
+  ResolveCounters counters;
+  for (const protocol::Record& record : rest) {
+    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
+    ASSERT_NE(object, nullptr);
+    const ObjectSample sample = object_sample(*object);
+    EXPECT_EQ(section_kind(sample), catalog.entry(object->object_index)->kind) << catalog.entry(object->object_index)->key;
+    (void)resolve(catalog, sample, counters);
+  }
+  EXPECT_EQ(counters.kind_mismatch, 0u);
+  EXPECT_EQ(counters.unknown_object, 0u);
+  EXPECT_EQ(counters.unregistered_kind, 1u);  // the trigger volume: no kind, nothing a client draws
+  EXPECT_EQ(counters.drawn, catalog.size() - 1);
 }
 
 TEST(ObjectCatalog, TwoLoadsOfOneMapGiveOneCatalog) {
