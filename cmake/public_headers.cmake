@@ -4,6 +4,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/client.h
   tickwire/client/game_message.h
   tickwire/client/input_source.h
+  tickwire/client/object_sample.h
   tickwire/client/prediction_model.h
   tickwire/clock/system_clock.h
   tickwire/clock/tick.h

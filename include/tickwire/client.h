@@ -26,6 +26,7 @@
 
 #include "tickwire/client/game_message.h"
 #include "tickwire/client/input_source.h"
+#include "tickwire/client/object_sample.h"
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/protocol/entity_event.h"
@@ -117,6 +118,13 @@ class Client {
   float own_value(std::size_t index) const;
   // Every remote entity at this frame's render time for its kind's profile.
   const std::vector<DrawnEntity>& remote_entities() const { return drawn_; }
+  // A map object (its index in the map's object table) at this frame's render time: its channels
+  // lerped, its bits and flags snapped, its pose when a record moved it (else where the map puts
+  // it: the game's catalog of the same map). nullopt while no snapshot at that time names it.
+  std::optional<ObjectSample> map_object(uint32_t object_index) const;
+  // The map objects whose state changes within the held history (a door easing, a lamp that just
+  // flipped), ascending: the ones to redraw. Every other object rests as its last sample left it.
+  std::span<const uint32_t> changing_objects() const;
 
   // A game message (type >= 256) to another client, through the server, which never reads it.
   // False when it could not be queued (not playing, or the channel is full).

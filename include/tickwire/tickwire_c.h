@@ -318,6 +318,20 @@ typedef struct tw_drawn_entity {
   bool extrapolated; /* past its newest sample */
 } tw_drawn_entity;
 
+/* A map object as drawn this frame: channels lerped, bits and flags snapped at the render time. */
+typedef struct tw_drawn_object {
+  uint32_t object_index; /* its place in the map's object table */
+  uint8_t flags;         /* object flag bits the vocabulary names */
+  bool has_pose;         /* a record moved it; otherwise it stands where the map puts it */
+  tw_vec3 position_m;
+  bool has_rotation;
+  float rotation[4]; /* quaternion x, y, z, w (when has_rotation) */
+  bool has_scale;
+  tw_vec3 scale;
+  uint8_t section_count;
+  tw_component_section sections[TW_MAX_COMPONENT_SECTIONS];
+} tw_drawn_object;
+
 /* A game message another client addressed to this one; `payload` is the client's until its next call. */
 typedef struct tw_game_message {
   uint8_t from;
@@ -369,6 +383,12 @@ tw_vec3 tw_client_own_position(const tw_client* client);
 float tw_client_own_value(const tw_client* client, size_t index);
 /* Copies up to `capacity` remote entities drawn this frame into `out`; returns how many there are. */
 size_t tw_client_remote_entities(const tw_client* client, tw_drawn_entity* out, size_t capacity);
+/* Map object `object_index` at this frame's render time into `out`, or TW_ERR_EMPTY while no
+   snapshot at that time names it. */
+tw_result tw_client_map_object(tw_client* client, uint32_t object_index, tw_drawn_object* out);
+/* Copies up to `capacity` indices of the map objects whose state changes within the held history
+   (ascending: the ones to redraw) into `out`; returns how many there are. */
+size_t tw_client_changing_objects(const tw_client* client, uint32_t* out, size_t capacity);
 /* Sends a game message (type >= TW_FIRST_GAME_MESSAGE_TYPE) to client `target` through the server. */
 tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
                             bool reliable);

@@ -42,21 +42,19 @@ void ObjectReplicas::take(int64_t tick, uint32_t entity_id, const protocol::Obje
   Replica& replica = replicas_[record.object_index];
   if (replica.seen_at == tick) return;  // one record per object and tick: the first stands
   ObjectSample state = object_sample(record);
-  // Back after it left, or another object under the same index (its sections are another set: a
-  // new map's): a fresh object, nothing of the old one blended into it.
-  const bool returning = replica.gone_at >= 0 || replica.runs.empty() || !same_sections(replica.runs.back().state, state);
-  if (returning) {
-    replica.runs.clear();  // a fresh object: nothing it was before it left is blended into it
-    replica.gone_at = -1;
-    ++counters_.appeared;
-  }
+  // First seen, back after it left, or another object under the same index (its sections are
+  // another set: a new map's): a fresh object, nothing of the old one blended into it. The old
+  // life's runs stay, so a render tick still behind the change draws the old object until then.
+  const bool fresh = replica.runs.empty() || replica.runs.back().gone_at >= 0 ||
+                     !same_sections(replica.runs.back().state, state);
+  if (fresh) ++counters_.appeared;
   replica.seen_at = tick;
   replica.entity_id = entity_id;
   scratch_.push_back(record.object_index);
-  if (!replica.runs.empty() && replica.runs.back().state == state) {
+  if (!fresh && replica.runs.back().state == state) {
     replica.runs.back().last = tick;
   } else {
-    replica.runs.push_back(Run{tick, tick, std::move(state)});
+    replica.runs.push_back(Run{tick, tick, fresh, -1, std::move(state)});
   }
   prune(replica, tick);
 }
@@ -78,7 +76,7 @@ void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Reco
   for (uint32_t index : present_) {
     Replica& replica = replicas_[index];
     if (replica.seen_at != tick) {
-      replica.gone_at = tick;
+      replica.runs.back().gone_at = tick;
       ++counters_.left;
     }
   }
@@ -93,22 +91,36 @@ void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Reco
 
 std::optional<ObjectSample> ObjectReplicas::sample(uint32_t object_index, double render_tick) const {
   if (object_index >= replicas_.size()) return std::nullopt;
-  const Replica& replica = replicas_[object_index];
-  if (replica.runs.empty()) return std::nullopt;
-  if (replica.gone_at >= 0 && render_tick >= static_cast<double>(replica.gone_at)) return std::nullopt;
-  const std::vector<Run>& runs = replica.runs;
+  return sample_runs(replicas_[object_index].runs, render_tick);
+}
+
+std::optional<ObjectSample> ObjectReplicas::sample_runs(const std::vector<Run>& runs, double render_tick) const {
+  if (runs.empty()) return std::nullopt;
+  // Before the oldest run held: absent if the object appeared with it, else (older runs were
+  // pruned) its oldest state.
   if (render_tick < static_cast<double>(runs.front().first)) {
-    // Before the oldest run held: absent if that run is where the object appeared, else its oldest state.
-    return runs.size() < settings_.runs_per_object ? std::nullopt : std::optional<ObjectSample>(runs.front().state);
+    return runs.front().fresh ? std::nullopt : std::optional<ObjectSample>(runs.front().state);
   }
   // The first run that ends at or after the render tick.
   const auto it = std::lower_bound(runs.begin(), runs.end(), render_tick,
                                    [](const Run& run, double t) { return static_cast<double>(run.last) < t; });
-  if (it == runs.end()) return runs.back().state;  // past the newest: held
-  if (render_tick >= static_cast<double>(it->first)) return it->state;
-  const Run& older = *(it - 1);  // it is not the first run: render_tick >= runs.front().first
+  if (it != runs.end() && render_tick >= static_cast<double>(it->first)) return it->state;
+  const Run& older = *(it - 1);  // not the first run: render_tick >= runs.front().first
+  // Between `older` and the next run (or past the newest): gone once a snapshot stopped naming it.
+  if (older.gone_at >= 0 && render_tick >= static_cast<double>(older.gone_at)) return std::nullopt;
+  if (it == runs.end() || it->fresh) return older.state;  // held: never extrapolated, never blended into a new life
   const double alpha = (render_tick - static_cast<double>(older.last)) / static_cast<double>(it->first - older.last);
   return blend_objects(older.state, it->state, std::clamp(alpha, 0.0, 1.0));
+}
+
+std::size_t ObjectReplicas::held_states(uint32_t object_index) const {
+  return object_index < replicas_.size() ? replicas_[object_index].runs.size() : 0;
+}
+
+std::size_t ObjectReplicas::held_states() const {
+  std::size_t total = 0;
+  for (const Replica& replica : replicas_) total += replica.runs.size();
+  return total;
 }
 
 uint32_t ObjectReplicas::entity_id(uint32_t object_index) const {

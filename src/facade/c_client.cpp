@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,35 @@ tw_drawn_entity to_c(const tickwire::DrawnEntity& d) {
   std::copy_n(d.channels, out.channel_count, out.channels);
   out.bits = d.bits;
   out.extrapolated = d.extrapolated;
+  return out;
+}
+
+tw_drawn_object to_c(const tickwire::ObjectSample& o) {
+  tw_drawn_object out{};
+  out.object_index = o.object_index;
+  out.flags = o.flags;
+  if (o.pose) {
+    out.has_pose = true;
+    out.position_m = tickwire::capi::to_c(o.pose->position);
+    if (o.pose->rotation) {
+      out.has_rotation = true;
+      const tickwire::wire::Quat& q = *o.pose->rotation;
+      out.rotation[0] = q.x, out.rotation[1] = q.y, out.rotation[2] = q.z, out.rotation[3] = q.w;
+    }
+    if (o.pose->scale) {
+      out.has_scale = true;
+      out.scale = tickwire::capi::to_c(*o.pose->scale);
+    }
+  }
+  out.section_count = static_cast<uint8_t>(std::min<std::size_t>(o.section_count, TW_MAX_COMPONENT_SECTIONS));
+  for (uint8_t k = 0; k < out.section_count; ++k) {
+    const tickwire::SectionSample& in = o.sections[k];
+    tw_component_section& section = out.sections[k];
+    section.wire_id = in.wire_id;
+    section.channel_count = static_cast<uint8_t>(std::min<std::size_t>(in.channel_count, TW_MAX_KIND_CHANNELS));
+    std::copy_n(in.channels.begin(), section.channel_count, section.channels);
+    section.bits = in.bits;
+  }
   return out;
 }
 
@@ -206,6 +236,23 @@ size_t tw_client_remote_entities(const tw_client* client, tw_drawn_entity* out, 
     for (std::size_t i = 0; i < n; ++i) out[i] = to_c(drawn[i]);
   }
   return drawn.size();
+}
+
+tw_result tw_client_map_object(tw_client* client, uint32_t object_index, tw_drawn_object* out) {
+  return on_client(client, [&](tickwire::Client& c) -> tw_result {
+    if (out == nullptr) return fail(client->error, TW_ERR_INVALID_ARGUMENT, "out: null");
+    const std::optional<tickwire::ObjectSample> sample = c.map_object(object_index);
+    if (!sample) return TW_ERR_EMPTY;
+    *out = to_c(*sample);
+    return TW_OK;
+  });
+}
+
+size_t tw_client_changing_objects(const tw_client* client, uint32_t* out, size_t capacity) {
+  if (client == nullptr || client->client == nullptr) return 0;
+  const std::span<const uint32_t> changing = client->client->changing_objects();
+  if (out != nullptr) std::copy_n(changing.begin(), std::min(capacity, changing.size()), out);
+  return changing.size();
 }
 
 tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,

@@ -130,6 +130,9 @@ const NetcodeContract* Client::contract() const {
 protocol::Vec3 Client::own_position() const { return parts_->game->drawn_position(); }
 float Client::own_value(std::size_t index) const { return parts_->game->drawn_value(index); }
 
+std::optional<ObjectSample> Client::map_object(uint32_t object_index) const { return parts_->game->object(object_index); }
+std::span<const uint32_t> Client::changing_objects() const { return parts_->game->objects().changing(); }
+
 // Every entity the standard render time's snapshot holds, each sampled at its kind's profile.
 void Client::draw() {
   drawn_.clear();

@@ -15,6 +15,8 @@
 #define RELAY_TYPE 300
 #define KIND_DOT 1
 #define KIND_UNREGISTERED 9
+#define COMPONENT_LAMP 1
+#define LAMP_INDEX 7 /* the one map object the game replicates */
 
 static int failures = 0;
 
@@ -37,6 +39,7 @@ static tw_vocabulary* dots_vocabulary(void) {
   dot.name = "dot";
   CHECK(tw_vocabulary_add_kind(v, &dot) == TW_OK);
   CHECK(tw_vocabulary_add_button(v, 0, "dash", false) == TW_OK);
+  CHECK(tw_vocabulary_add_component(v, COMPONENT_LAMP, "lamp", 1) == TW_OK);
   return v;
 }
 
@@ -130,7 +133,17 @@ static void pawn_detail(void* user, uint64_t pawn, tw_pawn_state* out) {
 static void write_records(void* user, int64_t tick, tw_records* out) {
   game* g = user;
   tw_entity_record record;
+  tw_object_record lamp;
   (void)tick;
+  memset(&lamp, 0, sizeof lamp);
+  lamp.id = 5000;
+  lamp.object_index = LAMP_INDEX;
+  lamp.section_count = 1;
+  lamp.sections[0].wire_id = COMPONENT_LAMP;
+  lamp.sections[0].channel_count = 1;
+  lamp.sections[0].channels[0] = 0.5f;
+  lamp.sections[0].bits = 1;
+  CHECK(tw_records_add_object(out, &lamp) == TW_OK);
   for (int i = 0; i < 4; ++i) {
     if (g->pawns[i] == 0) continue;
     memset(&record, 0, sizeof record);
@@ -247,7 +260,7 @@ static void test_session(tw_vocabulary* v) {
   char address[64];
   const struct timespec nap = {0, 2000000L};
   const uint8_t hello[] = {'h', 'e', 'l', 'l', 'o'};
-  int sent = 0, received = 0, drew_other = 0;
+  int sent = 0, received = 0, drew_other = 0, drew_lamp = 0;
   server_config(&config, v);
   CHECK(tw_server_open(&config, &simulation, &server, &error) == TW_OK);
   if (server == NULL) return;
@@ -267,7 +280,7 @@ static void test_session(tw_vocabulary* v) {
   CHECK(tw_client_send_to(client[0], 2, RELAY_TYPE, hello, sizeof hello, true) == TW_ERR_NOT_READY);
 
   const int64_t start = tw_mono_now_ns();
-  while (tw_mono_now_ns() - start < SESSION_SECONDS * 1000000000LL && !(received && drew_other)) {
+  while (tw_mono_now_ns() - start < SESSION_SECONDS * 1000000000LL && !(received && drew_other && drew_lamp)) {
     const int64_t now = tw_mono_now_ns();
     tw_game_message message;
     tw_drawn_entity drawn[4];
@@ -292,10 +305,23 @@ static void test_session(tw_vocabulary* v) {
     }
     CHECK(tw_client_receive_message(client[0], &message) == TW_ERR_EMPTY);
     if (tw_client_remote_entities(client[0], drawn, 4) == 1) drew_other = drawn[0].kind == KIND_DOT;
+    {
+      tw_drawn_object lamp;
+      if (tw_client_map_object(client[1], LAMP_INDEX, &lamp) == TW_OK) {
+        CHECK(lamp.object_index == LAMP_INDEX && !lamp.has_pose && lamp.section_count == 1);
+        CHECK(lamp.sections[0].wire_id == COMPONENT_LAMP && lamp.sections[0].bits == 1);
+        CHECK(lamp.sections[0].channel_count == 1 && fabsf(lamp.sections[0].channels[0] - 0.5f) < 1e-3f);
+        CHECK(tw_client_changing_objects(client[1], NULL, 0) == 0); /* it rests */
+        drew_lamp = 1;
+      }
+      CHECK(tw_client_map_object(client[1], LAMP_INDEX + 1, &lamp) == TW_ERR_EMPTY); /* never named */
+      CHECK(tw_client_map_object(client[1], LAMP_INDEX, NULL) == TW_ERR_INVALID_ARGUMENT);
+    }
     thrd_sleep(&nap, NULL);
   }
   CHECK(received == 1);
   CHECK(drew_other);
+  CHECK(drew_lamp);
   CHECK(reason_count(server, "c_api.record.id_repeated") > 0);
   CHECK(reason_count(server, "c_api.record.kind_unregistered") > 0);
   CHECK(reason_count(server, "c_api.record.position_not_finite") > 0);

@@ -5,7 +5,9 @@
 // render tick an object is sampled as a game draws it: inside a run, that run's state; between two
 // runs, blended (channels lerp, bits snap: ObjectSample); past the newest, held (objects are never
 // extrapolated); before it was first seen or once a snapshot no longer names it, absent (presence in
-// the snapshot is the whole lifecycle, seed 000).
+// the snapshot is the whole lifecycle, seed 000). An object back after it left, or whose record
+// carries another set of sections, is a fresh object: the old one is drawn until the render tick
+// reaches the new one, and nothing of it is blended into the new.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +24,8 @@ namespace tickwire {
 
 struct ObjectReplicaSettings {
   uint32_t max_objects = 1u << 17;  // object indices at or past it are ignored (counted)
-  uint32_t runs_per_object = 8;     // the oldest run goes first past it
+  uint32_t runs_per_object = 32;    // the oldest run goes first past it (a door easing open is one
+                                    // run a tick: this covers the render delay at 60 snapshots/s)
   uint32_t history_ticks = 128;     // runs that ended longer ago than this are dropped (one stays)
 };
 
@@ -49,6 +52,9 @@ class ObjectReplicas {
   std::span<const uint32_t> changing() const { return changing_; }
   // The objects the newest snapshot named.
   std::size_t present() const { return present_.size(); }
+  // The states held for one object (its runs), and for all of them: what the history costs.
+  std::size_t held_states(uint32_t object_index) const;
+  std::size_t held_states() const;
   const ObjectReplicaCounters& counters() const { return counters_; }
   // A new session or a new map: everything goes.
   void reset();
@@ -56,14 +62,16 @@ class ObjectReplicas {
  private:
   struct Run {
     int64_t first = 0, last = 0;  // the ticks of the first and last snapshot that held this state
+    bool fresh = false;           // the object appeared with it: absent before, nothing blends into it
+    int64_t gone_at = -1;         // the first snapshot tick after it that no longer named the object
     ObjectSample state;
   };
   struct Replica {
-    std::vector<Run> runs;     // ascending ticks
-    int64_t gone_at = -1;      // the first snapshot tick that no longer named it (-1: present)
-    int64_t seen_at = -1;      // the newest snapshot tick that named it
+    std::vector<Run> runs;  // ascending ticks; several lives of an object may follow one another
+    int64_t seen_at = -1;   // the newest snapshot tick that named it
     uint32_t entity_id = 0;
   };
+  std::optional<ObjectSample> sample_runs(const std::vector<Run>& runs, double render_tick) const;
   void take(int64_t tick, uint32_t entity_id, const protocol::ObjectRecord& record);
   void prune(Replica& replica, int64_t tick) const;
 

@@ -1,0 +1,61 @@
+// ObjectCatalog: what the client knows of each map object before any record arrives, built from
+// the same map the server loaded. A record names an object only by its index and states only what
+// differs from the map, so the catalog supplies the rest: the authored identity (its key, what a
+// saved edit or a console line persists), the kind the map says it is, where the map puts it, and
+// which components it carries. Indexed as the MapObjectTable indexes (one number, every end).
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tickwire/client/object_sample.h"
+#include "tickwire/protocol/vocabulary.h"
+#include "tickwire/world/map.h"
+#include "tickwire/world/map_object_table.h"
+
+namespace tickwire::world {
+
+struct CatalogEntry {
+  std::string key;  // the authored identity
+  uint8_t kind = 0;  // the NetKind the map's kind names (0: none the game registers)
+  ObjectPose pose;   // as authored
+  uint8_t component_count = 0;  // <= kMaxObjectComponents
+  std::array<uint8_t, kMaxObjectComponents> component_wire_ids{};
+
+  std::span<const uint8_t> components() const { return {component_wire_ids.data(), component_count}; }
+};
+
+// The NetKind an authored map kind stands for: light -> Light; door, mover and lift -> Door (each
+// is a mover); button -> Button; plate -> PressurePlate; crate_prop, physics_prop -> Prop; any other
+// (a trigger volume, a folder) -> 0.
+uint8_t authored_kind(std::string_view map_kind);
+
+class ObjectCatalog {
+ public:
+  ObjectCatalog() = default;
+  // Every object of `map`, in table order; a kind `vocabulary` does not register becomes 0.
+  static ObjectCatalog build(const Map& map, const GameVocabulary& vocabulary);
+
+  std::size_t size() const { return entries_.size(); }
+  // The entry of an object index, or null past the map's objects.
+  const CatalogEntry* entry(uint32_t object_index) const;
+  // The object index of an authored key, or nullopt.
+  std::optional<uint32_t> index_of(std::string_view key) const { return table_.index_of(key); }
+  // Whether the game's vocabulary registers `kind` (0 never is).
+  bool registered(uint8_t kind) const { return kind != 0 && registered_kinds_.test(kind); }
+  // Which map it was built from: a client whose map changed rebuilds.
+  const MapHash& map_hash() const { return map_hash_; }
+
+ private:
+  std::vector<CatalogEntry> entries_;  // by object index; as many as the map's objects (kMaxMapObjects)
+  MapObjectTable table_;
+  std::bitset<256> registered_kinds_;
+  MapHash map_hash_{};
+};
+
+}  // namespace tickwire::world
