@@ -55,6 +55,7 @@ std::optional<ClaimRefusal> ForgivenessGate::refusal(const ClaimJudgement& j, co
   if (!well_formed(claim, j.stepped)) return ClaimRefusal::malformed;
   if (claim.placement_epoch != j.stepped.placement_epoch) return ClaimRefusal::stale_epoch;
   if (j.frozen) return ClaimRefusal::frozen;
+  if (config_.forgiveness <= 0.0) return std::nullopt;  // unconditional: the client's answer stands
   if (protocol::horizontal_length(claim.velocity) > j.limit.horizontal_mps + kSpeedSlackMps ||
       std::fabs(claim.velocity.y) > j.limit.vertical_mps + kSpeedSlackMps) {
     return ClaimRefusal::velocity_beyond_mover;

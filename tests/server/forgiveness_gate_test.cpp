@@ -25,6 +25,9 @@ constexpr uint8_t kGrounded = 1u << 0, kCrouched = 1u << 1, kNoclip = 1u << 2, k
 constexpr uint8_t kClaimable = kGrounded | kCrouched;
 constexpr float kStandingStanceM = 1.8f, kStandingEyeM = 1.6f;
 
+// The least forgiveness that still holds a claim to the radius (at 0 the gate adopts unconditionally).
+constexpr double kLeastBounded = 0.01;
+
 ForgivenessConfig config(double forgiveness, float radius_at_zero_m = 0.5f) {
   return ForgivenessConfig{forgiveness, radius_at_zero_m, kClaimable};
 }
@@ -131,8 +134,26 @@ TEST(ForgivenessGate, AFrozenPawnAdoptsNothing) {
   EXPECT_EQ(v.refusal, ClaimRefusal::frozen);
 }
 
-TEST(ForgivenessGate, EveryPawnValueIsHeldToThePositionsRadius) {
+TEST(ForgivenessGate, AtZeroEveryClaimIsAdoptedButWhatAClaimCanNeverSay) {
   ForgivenessGate gate(config(0.0, 0.5f));
+  ClaimLedger ledger;
+  auto stepped = server_pawn({}, 2);
+  protocol::Claim far = claim_at({10.0f, 0, 0}, 2);  // 10 m from the server's answer, 70 m/s
+  far.velocity = {0, 0, 70};
+  far.flags = kNoclip;
+  const ClaimVerdict v = gate.judge(judgement({}, stepped), far, ledger);
+  EXPECT_TRUE(v.adopted);
+  EXPECT_EQ(v.pawn.position.x, 10.0f);
+  EXPECT_EQ(v.pawn.flags & kNoclip, 0u) << "noclip is the server's, stripped from every claim";
+  protocol::Claim nan = claim_at({}, 2);
+  nan.position.y = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(gate.judge(judgement({}, stepped), nan, ledger).refusal, ClaimRefusal::malformed);
+  EXPECT_EQ(gate.judge(judgement({}, stepped), claim_at({}, 1), ledger).refusal, ClaimRefusal::stale_epoch);
+  EXPECT_EQ(gate.judge(judgement({}, stepped, /*frozen=*/true), claim_at({}, 2), ledger).refusal, ClaimRefusal::frozen);
+}
+
+TEST(ForgivenessGate, EveryPawnValueIsHeldToThePositionsRadius) {
+  ForgivenessGate gate(config(kLeastBounded, 0.5f));
   ClaimLedger ledger;
   auto crouched = server_pawn({});
   crouched.values = protocol::PawnValues{{1.0f}, {0.8f}};  // a crouch the server authored
@@ -149,7 +170,7 @@ TEST(ForgivenessGate, EveryPawnValueIsHeldToThePositionsRadius) {
 }
 
 TEST(ForgivenessGate, MalformedAndTooFastClaimsAreRefused) {
-  ForgivenessGate gate(config(0.0, 0.5f));
+  ForgivenessGate gate(config(kLeastBounded, 0.5f));
   ClaimLedger ledger;
   const auto stepped = server_pawn({});
   protocol::Claim nan = claim_at({});
@@ -201,7 +222,7 @@ TEST(ForgivenessGate, ASpeedHackStreamNeverOutrunsTheMoverPlusTheRadius) {
   Rng rng(seed);
   constexpr int kTicks = 600;  // 10 s
   const float limit_path_m = kLimit.horizontal_mps * static_cast<float>(kTicks * kTickS);
-  for (double forgiveness : {0.0, 0.25, 0.5, 0.9}) {
+  for (double forgiveness : {kLeastBounded, 0.25, 0.5, 0.9}) {
     ForgivenessGate gate(config(forgiveness, 0.5f));
     const float r = gate.radius_m();
     // Naive: every claim 10x the mover's step ahead of where the pawn was, with a legal velocity.
@@ -227,7 +248,7 @@ TEST(ForgivenessGate, ASpeedHackStreamNeverOutrunsTheMoverPlusTheRadius) {
 }
 
 TEST(ForgivenessGate, ANewPlacementRefillsTheAllowance) {
-  ForgivenessGate gate(config(0.0, 0.5f));
+  ForgivenessGate gate(config(kLeastBounded, 0.5f));
   ClaimLedger ledger;
   const float step_m = kLimit.horizontal_mps * static_cast<float>(kTickS);
   // Spend the whole allowance on one long claim.

@@ -141,7 +141,7 @@ std::vector<ErrorCase> error_cases() {
        MapErrorCode::count_over_max, "sources.t4.objects[2]"},
       {"placements that resolve past the object cap",
        v3_map(kCrate + ", " + carrier("t1", "crate", 16) + ", " + carrier("t2", "t1", 16) + ", " + carrier("t3", "t2", 15),
-              placements("t3", 5)),
+              placements("t3", 17)),  // 17 x 4,096 objects: past the 65,536-object cap
        MapErrorCode::count_over_max, "objects"},
   };
 }

@@ -41,10 +41,38 @@ NetcodeContract reference_contract(double forgiveness) {
   return *resolved.contract;
 }
 
-TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
+// Seed 000: at forgiveness 0 the gate adopts unconditionally, and the touch volumes run against the
+// adopted transform: a claim that stands the pawn on the west lift's plate, 20 m from where the server
+// stepped it, is adopted and presses the plate.
+TEST(ReferenceGame, AtForgivenessZeroAClaimIsAdoptedAndThePlateRunsAgainstIt) {
   const Map map = reference_map();
   ReferenceGame game(map);
   game.begin(reference_contract(/*forgiveness=*/0.0));
+  const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
+  game.spawn_pawn(pawn, 1, Tick::from_value(0));
+  for (uint32_t s = 0; s < 30; ++s) game.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
+  const PawnState settled = *game.pawn(pawn);
+  const uint32_t plate = *map.object_index("plate.lift.w");
+  ASSERT_EQ(game.object_component(plate, 0).bits & 1u, 0u) << "nobody on the plate yet";
+
+  TickInput claimed = walking(30);
+  protocol::Claim claim;
+  claim.position = {-22.0f, 0.0f, 12.0f};  // on the plate
+  claim.values = protocol::PawnValues{{settled.stance_height_m}, {settled.eye_height_m}};
+  claim.flags = 1;
+  claim.placement_epoch = settled.placement_epoch.value;
+  claimed.claim = claim;
+  game.step_pawn(pawn, claimed, Tick::from_value(31), 1.0 / 60);
+  EXPECT_EQ(game.claim_outcome(pawn), protocol::ClaimOutcome::accepted);
+  EXPECT_FLOAT_EQ(game.pawn(pawn)->feet.x, -22.0f);
+  game.step_world(Tick::from_value(31), 1.0 / 60);
+  EXPECT_EQ(game.object_component(plate, 0).bits & 1u, 1u) << "the plate ran against the adopted transform";
+}
+
+TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
+  const Map map = reference_map();
+  ReferenceGame game(map);
+  game.begin(reference_contract(/*forgiveness=*/0.01));  // the least that bounds a claim (0 adopts any)
   const EntityRef pawn = EntityRef::make(EntityNetHandle::make(0, 1), 1);
   game.spawn_pawn(pawn, 1, Tick::from_value(0));
   for (uint32_t s = 0; s < 60; ++s) game.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
@@ -53,7 +81,7 @@ TEST(ReferenceGame, AClaimInsideTheRadiusIsAdoptedWholeAndOneBeyondIsNot) {
   TickInput near = walking(60);
   protocol::Claim claim;
   ReferenceGame shadow(map);  // what the server alone would answer
-  shadow.begin(reference_contract(0.0));
+  shadow.begin(reference_contract(0.01));
   shadow.spawn_pawn(pawn, 1, Tick::from_value(0));
   for (uint32_t s = 0; s < 61; ++s) shadow.step_pawn(pawn, walking(s), Tick::from_value(s + 1), 1.0 / 60);
   const PawnState server_answer = *shadow.pawn(pawn);

@@ -19,9 +19,12 @@ namespace tickwire {
 
 // The tolerance law. forgiveness f in [0, 1] (the contract's input.forgiveness):
 //   radius_m(f) = radius_at_zero_m * (1 - f)
-// f = 1 adopts nothing (and a client sends no claim); f = 0 adopts any claim within
-// radius_at_zero_m of the server's own answer. The same radius holds position (3-D distance) and
-// each of the game's pawn values (a stance height, an eye height), and is the speed allowance below.
+// f = 1 adopts nothing (and a client sends no claim); 0 < f < 1 adopts a claim within the radius of
+// the server's own answer. The same radius holds position (3-D distance) and each of the game's pawn
+// values (a stance height, an eye height), and is the speed allowance below. f = 0 adopts
+// unconditionally (seed 000: what a closed embedded host runs): only what a claim can never say is
+// refused (malformed, a stale placement epoch, a frozen pawn), and noclip and frozen are still
+// stripped; no radius, velocity or speed check applies.
 struct ForgivenessConfig {
   double forgiveness = 1.0;
   float radius_at_zero_m = 0.5f;
