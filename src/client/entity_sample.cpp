@@ -3,18 +3,11 @@
 
 #include <cmath>
 
+#include "lerp.h"
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
 namespace {
-
-float lerp_f(float from, float to, double alpha) {
-  return static_cast<float>(static_cast<double>(from) + (static_cast<double>(to) - from) * alpha);
-}
-
-protocol::Vec3 lerp_vec(const protocol::Vec3& from, const protocol::Vec3& to, double alpha) {
-  return {lerp_f(from.x, to.x, alpha), lerp_f(from.y, to.y, alpha), lerp_f(from.z, to.z, alpha)};
-}
 
 // Position and angles: the motion half, shared by blending and extrapolation.
 void lerp_motion(const EntitySample& from, const EntitySample& to, double alpha, EntitySample& out) {

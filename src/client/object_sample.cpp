@@ -4,18 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lerp.h"
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
 namespace {
-
-float lerp_f(float from, float to, double alpha) {
-  return static_cast<float>(static_cast<double>(from) + (static_cast<double>(to) - from) * alpha);
-}
-
-protocol::Vec3 lerp_vec(const protocol::Vec3& from, const protocol::Vec3& to, double alpha) {
-  return {lerp_f(from.x, to.x, alpha), lerp_f(from.y, to.y, alpha), lerp_f(from.z, to.z, alpha)};
-}
 
 // Normalised lerp the short way round (q and -q are one rotation).
 wire::Quat nlerp(const wire::Quat& from, const wire::Quat& to, double alpha) {
