@@ -18,6 +18,7 @@ constexpr float kWalkWithinDeg = 45.0f;       // turns in place when the target 
 constexpr uint32_t kProgressCheckTicks = 60;  // how often the walk checks it got closer
 constexpr float kProgressM = 0.3f;            // ... by at least this much
 constexpr uint32_t kSidestepTicks = 40;
+constexpr float kRunBeyondM = 6.0f;           // runs while the target is further than this
 
 float horizontal_distance(const Vec3& a, const Vec3& b) { return std::hypot(b.x - a.x, b.z - a.z); }
 
@@ -83,6 +84,7 @@ bool ButtonRounds::walk_to(protocol::InputCmd& cmd, Rng& rng, const BotView& vie
     cmd.move_x = sidestep_side_;
   }
   if (std::fabs(turn_deg(yaw_deg_, bearing)) < kWalkWithinDeg) cmd.move_y = 1.0f;
+  if (distance > kRunBeyondM) cmd.buttons |= kButtonRun;
   return false;
 }
 

@@ -40,8 +40,8 @@ class ButtonRounds {
 
  private:
   void pick_button(Rng& rng, std::size_t count);
-  // Turns toward `at` and walks to it (sidestepping when it makes no progress); true once within
-  // kBotStandOffM, where it stops.
+  // Turns toward `at` and walks to it (runs while far, sidesteps when it makes no progress); true
+  // once within kBotStandOffM, where it stops.
   bool walk_to(protocol::InputCmd& cmd, Rng& rng, const BotView& view, const Vec3& at);
   // Faces the button (yaw and look-at pitch from the eye) and presses when it is time.
   void stand_and_press(protocol::InputCmd& cmd, Rng& rng, const BotView& view, const BotButton& button);
