@@ -1,6 +1,8 @@
 // `tickwire bot`: N headless players in one process, each a full client (its own UDP socket and
 // connect token, the session, clock regulation, interpolation), driven by a scripted behaviour.
-// One JSON stats line per interval and a final one with per-client figures (what the demo reads).
+// One JSON stats line per interval and a final one with per-client figures (what the demo reads);
+// `use` bots see their pawn and the map's buttons, and the final line counts the server's answers
+// to their uses.
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -21,6 +23,7 @@
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
 
@@ -56,6 +59,13 @@ struct Bot {
   uint64_t snapshots_at_block_first = 0, snapshots_at_block_last = 0;
 };
 
+// The server's answers to a bot's uses: taken, unhandled, refused by reason.
+nlohmann::json uses_json(const world::BotUseTally& uses) {
+  nlohmann::json refused = nlohmann::json::object();
+  visit_nonzero(uses.refused, [&](world::UseRefusal reason, uint64_t count) { refused[std::string(reason_name(reason))] = count; });
+  return {{"taken", uses.taken}, {"unhandled", uses.unhandled}, {"refused", refused}};
+}
+
 nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   const GameClient& c = bot.client->game();
   const ClientStats stats = bot.client->stats();
@@ -87,6 +97,7 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["claims_accepted"] = stats.claims_accepted;  // ClaimAccepted telemetry
   j["claims_corrected"] = stats.claims_corrected;
   j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});
+  if (bot.brain.behaviour() == world::BotBehaviour::use) j["uses"] = uses_json(bot.brain.uses());
   if (bot.block_bytes > 0) {
     const double span_s = bot.block_last_s - bot.block_first_s;
     j["block"] = {{"bytes", bot.block_bytes},
@@ -125,7 +136,7 @@ int run_bots(const BotOptions& o) {
   const auto server = Address::parse(o.server);
   const auto behaviour = world::parse_bot_behaviour(o.behaviour);
   if (!server || server->port() == 0 || !behaviour) {
-    std::fprintf(stderr, "tickwire bot: %s\n", !behaviour ? "--behaviour must be walk, wander, idle or jumpy"
+    std::fprintf(stderr, "tickwire bot: %s\n", !behaviour ? "--behaviour must be walk, wander, idle, jumpy or use"
                                                            : "--server must be a numeric HOST:PORT");
     return 2;
   }
@@ -137,6 +148,7 @@ int run_bots(const BotOptions& o) {
   const world::Map map = std::move(loaded).value();
   const world::CharacterMover mover{world::MoverSettings{}};
   const world::MoverPredictionModel model(mover, map.boxes());
+  const std::vector<world::BotButton> buttons = world::bot_buttons(map);
   SystemHostTimer timer;
   const MonoTime start = timer.now();
   std::vector<std::unique_ptr<Bot>> bots;
@@ -166,7 +178,10 @@ int run_bots(const BotOptions& o) {
     uint32_t welcomed = 0;
     for (auto& bot : bots) {
       Bot& b = *bot;
-      b.client->frame(now, [&b](uint32_t sequence) { return b.brain.next(sequence); });
+      const world::BotView view{world::Vec3::from_wire(b.client->own_position()), mover.settings().standing_eye_m, buttons};
+      b.client->frame(now, [&b, &view](uint32_t sequence) { return b.brain.next(sequence, view); });
+      while (auto event = b.client->receive_event()) b.brain.heard(*event);
+      if (const auto target = b.brain.take_interaction()) (void)b.client->interact(world::map_object_ref(*target).raw(), 0);
       for (uint32_t bytes : b.client->game().take_snapshot_sizes()) {
         b.snapshot_bytes.add(bytes);
         ++sizes;
@@ -213,6 +228,11 @@ int run_bots(const BotOptions& o) {
   final_line["t"] = elapsed_s;
   final_line["clients"] = nlohmann::json::array();
   for (uint32_t i = 0; i < bots.size(); ++i) final_line["clients"].push_back(bot_line(*bots[i], o.first_client_id + i, elapsed_s));
+  if (*behaviour == world::BotBehaviour::use) {
+    world::BotUseTally uses;
+    for (const auto& bot : bots) uses.merge(bot->brain.uses());
+    final_line["uses"] = uses_json(uses);
+  }
   for (auto& bot : bots) bot->client->disconnect(timer.now());
   std::printf("%s\n", final_line.dump().c_str());
   std::fflush(stdout);
@@ -227,7 +247,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--server", o.server, "server HOST:PORT (numeric)")->required();
   cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(1, 255));
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
-  cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle or jumpy");
+  cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle, jumpy or use (presses the map's buttons, goes to their doors)");
   cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(CLI::PositiveNumber);

@@ -2,6 +2,7 @@
 #include "demo_report.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -77,6 +78,14 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
                  {"tick_cost_us", server.value("tick_cost_us", nlohmann::json::object())},
                  {"snapshot_drops", server.value("snapshot_drops", uint64_t{0})}};
   r["contract_hash"] = server.value("contract_hash", std::string());
+  // The game's uses as the server counted them (its game.use.* reasons), when there were any.
+  constexpr std::string_view kRefusalPrefix = "game.use.refusal.";
+  const nlohmann::json reasons = server.value("reasons", nlohmann::json::object());
+  const uint64_t uses_taken = reasons.value("game.use.taken", uint64_t{0});
+  nlohmann::json refusals = nlohmann::json::object();
+  for (const auto& [name, count] : reasons.items())
+    if (name.starts_with(kRefusalPrefix)) refusals[name.substr(kRefusalPrefix.size())] = count;
+  if (uses_taken > 0 || !refusals.empty()) r["uses"] = {{"taken", uses_taken}, {"refused", refusals}};
   r["frames_refused"] = refused_frames;
   // The reliable block (tickwire server --block-mb): from its first part to its last at each bot,
   // and the slowest snapshot rate any bot saw meanwhile.
@@ -149,6 +158,17 @@ std::string format_demo_report(const nlohmann::json& r) {
                                        static_cast<double>(b.value("bytes", uint64_t{0})) / (1024.0 * 1024.0),
                                        b.value("clients", 0), b["seconds"].value("mean", 0.0),
                                        b["seconds"].value("max", 0.0), b.value("snapshot_hz_lowest", 0.0)));
+  }
+  if (r.contains("uses")) {
+    const auto& u = r["uses"];
+    uint64_t refused = 0;
+    std::string reasons;
+    for (const auto& [name, count] : u["refused"].items()) {
+      refused += count.get<uint64_t>();
+      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", name, count.get<uint64_t>());
+    }
+    line("game uses (server)", fmt::format("taken {}, refused {}{}", u.value("taken", uint64_t{0}), refused,
+                                           reasons.empty() ? "" : " (" + reasons + ")"));
   }
   line("contract hash", r.value("contract_hash", std::string()));
   return out;

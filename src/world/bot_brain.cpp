@@ -12,6 +12,7 @@ std::optional<BotBehaviour> parse_bot_behaviour(std::string_view name) {
   if (name == "wander") return BotBehaviour::wander;
   if (name == "idle") return BotBehaviour::idle;
   if (name == "jumpy") return BotBehaviour::jumpy;
+  if (name == "use") return BotBehaviour::use;
   return std::nullopt;
 }
 
@@ -21,16 +22,31 @@ std::string_view bot_behaviour_name(BotBehaviour behaviour) {
     case BotBehaviour::wander: return "wander";
     case BotBehaviour::idle: return "idle";
     case BotBehaviour::jumpy: return "jumpy";
+    case BotBehaviour::use: return "use";
   }
   return "unknown";
 }
 
 BotBrain::BotBrain(BotBehaviour behaviour, uint64_t seed)
-    : behaviour_(behaviour), rng_(seed), yaw_deg_(static_cast<float>(rng_.below(360))) {}
+    : behaviour_(behaviour), rng_(seed), yaw_deg_(static_cast<float>(rng_.below(360))), rounds_(yaw_deg_) {}
+
+protocol::InputCmd BotBrain::next(uint32_t sequence, const BotView& view) {
+  if (behaviour_ == BotBehaviour::use) return rounds_.next(rng_, view);
+  return next(sequence);
+}
+
+std::optional<uint32_t> BotBrain::take_interaction() { return rounds_.take_interaction(); }
+
+void BotBrain::heard(const protocol::EntityEvent& event) {
+  uses_.count(event);
+  rounds_.heard(event);
+}
 
 protocol::InputCmd BotBrain::next(uint32_t sequence) {
   protocol::InputCmd cmd;
   switch (behaviour_) {
+    case BotBehaviour::use:
+      return rounds_.next(rng_, BotView{});
     case BotBehaviour::idle:
       yaw_deg_ = std::fmod(yaw_deg_ + 0.5f, 360.0f);
       break;

@@ -426,6 +426,7 @@ void ReferenceGame::use_press(EntityRef pawn, const PawnState& state, Tick tick)
 
 void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
   std::string name;
+  if (uses_ != 0) visit("use.taken", uses_);  // the uses the game took (its logic ran or not)
   visit_nonzero(use_refusals_, [&](UseRefusal reason, uint64_t count) {
     name.assign("use.refusal.").append(reason_name(reason));
     visit(name, count);

@@ -3,7 +3,8 @@
 // sane: every bot connected, no reliable channel failed, snapshots arrived at the tick rate within
 // 5%, the server ran 60 Hz, and nothing was left running. A second run sends every bot a 2 MB
 // reliable block mid-game on the broadband profile (README: `--block-mb`): all of it arrives and the
-// snapshots keep the tick rate meanwhile.
+// snapshots keep the tick rate meanwhile. A third runs `--behaviour use` (README): the bots press the
+// map's buttons and the report's "game uses (server)" line counts the uses the game took.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,8 +20,9 @@
 namespace tickwire {
 namespace {
 
-// Runs `tickwire demo ARGS --json FILE` to its report and returns the parsed JSON (discarded on failure).
-nlohmann::json run_demo(std::vector<std::string> args) {
+// Runs `tickwire demo ARGS --json FILE` to its report and returns the parsed JSON (discarded on
+// failure); `printed` (when given) receives what the demo printed.
+nlohmann::json run_demo(std::vector<std::string> args, std::string* printed = nullptr) {
   const std::filesystem::path json_path =
       std::filesystem::temp_directory_path() / ("tickwire-demo-test-" + std::to_string(getpid()) + ".json");
   args.insert(args.begin(), "demo");
@@ -30,6 +32,7 @@ nlohmann::json run_demo(std::vector<std::string> args) {
   EXPECT_TRUE(demo.wait_for_output("contract hash", 60000)) << demo.output();
   demo.stop();
   std::printf("%s", demo.output().c_str());
+  if (printed != nullptr) *printed = demo.output();
   std::ifstream in(json_path);
   nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
   std::filesystem::remove(json_path);
@@ -69,6 +72,18 @@ TEST(Demo, AReliableBlockMidGameArrivesWhileSnapshotsKeepTheTickRate) {
   EXPECT_GT(report["block"]["snapshot_hz_lowest"].get<double>(), 57.0);
   EXPECT_GT(report["snapshots"]["min_client_hz"].get<double>(), 57.0);
   EXPECT_EQ(report["server"]["snapshot_drops"], 0);
+}
+
+TEST(Demo, UseBotsPressButtonsAndTheReportCountsTheServersUses) {
+  std::string printed;
+  const nlohmann::json report =
+      run_demo({"--bots", "3", "--seconds", "12", "--profile", "lan", "--behaviour", "use"}, &printed);
+  ASSERT_FALSE(report.is_discarded());
+  EXPECT_EQ(report["clients"]["connected"], 3);
+  ASSERT_TRUE(report.contains("uses")) << "the server counted uses";
+  EXPECT_GE(report["uses"]["taken"].get<uint64_t>(), 2u) << "bots reach their buttons and press them";
+  EXPECT_NE(printed.find("game uses (server)"), std::string::npos);
+  EXPECT_NE(printed.find("taken " + std::to_string(report["uses"]["taken"].get<uint64_t>())), std::string::npos);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // `tickwire server` and `tickwire bot` as the README shows them, on loopback: a game's own protocol
 // id and a 30 Hz world lane; bots with that id play, a bot with another id is refused, and the
 // server's JSON stats lines say why by name (netcode.reject.request_wrong_protocol) on stdout,
-// with its logs on stderr.
+// with its logs on stderr. `use` bots (README: their final line counts the server's answers) press
+// the map's buttons, and their taken uses are the server's (game.use.taken).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -34,14 +36,20 @@ nlohmann::json last_line(const std::string& output, const std::string& type) {
   return found;
 }
 
-TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
+// A fresh key file from `tickwire keygen` (the caller removes it).
+std::filesystem::path make_key() {
   const std::filesystem::path key =
       std::filesystem::temp_directory_path() / ("tickwire-server-test-" + std::to_string(getpid()) + ".key");
   std::filesystem::remove(key);
   test::ChildProcess keygen;
-  ASSERT_TRUE(keygen.spawn(TICKWIRE_CLI_PATH, {"keygen", "--out", key.string()}));
+  EXPECT_TRUE(keygen.spawn(TICKWIRE_CLI_PATH, {"keygen", "--out", key.string()}));
   for (int i = 0; i < 1000 && keygen.running(); ++i) usleep(10'000);
   EXPECT_EQ(keygen.stop(), 0);
+  return key;
+}
+
+TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
+  const std::filesystem::path key = make_key();
   const std::string port = std::to_string(free_port());
 
   test::ChildProcess server;
@@ -81,6 +89,32 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
     if (line.empty()) continue;
     EXPECT_FALSE(nlohmann::json::parse(line, nullptr, false).is_discarded()) << line;
   }
+}
+
+TEST(ServerCommand, UseBotsCountTheServersAnswersToTheirUses) {
+  const std::filesystem::path key = make_key();
+  const std::string port = std::to_string(free_port());
+  test::ChildProcess server;
+  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--seconds", "14"}));
+  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
+  test::ChildProcess bots;
+  ASSERT_TRUE(bots.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "2", "--key",
+                                             key.string(), "--behaviour", "use", "--seconds", "10"}));
+  ASSERT_TRUE(bots.wait_for_output("bots_final", 30000)) << bots.output();
+  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
+  bots.stop();
+  server.stop();
+  std::filesystem::remove(key);
+
+  const nlohmann::json final_bots = last_line(bots.output(), "bots_final");
+  ASSERT_TRUE(final_bots.contains("uses")) << bots.output();
+  const uint64_t taken = final_bots["uses"].value("taken", uint64_t{0});
+  std::printf("[ use bots ] 2 bots, 10 s: %s\n", final_bots["uses"].dump().c_str());
+  EXPECT_GE(taken, 1u) << "a bot reached its button and a press was taken";
+  for (const auto& c : final_bots["clients"]) EXPECT_TRUE(c.contains("uses"));
+  const nlohmann::json final_server = last_line(server.output(), "server_final");
+  EXPECT_GE(final_server["reasons"].value("game.use.taken", uint64_t{0}), taken)
+      << "every use a bot heard taken, the server counted";
 }
 
 }  // namespace
