@@ -1,6 +1,6 @@
 // The seed corpus of fuzz_interaction_handler (tests/fixtures/fuzz/fuzz_interaction_handler/):
 // scripts built here from what they claim (a press in reach, one out of reach and one beside the
-// look, a flood past the bucket, a stale target after a despawn, malformed bodies, a press through
+// look, a flood past the bucket, one past the event cap, a stale target after a despawn, malformed bodies, a press through
 // the input path, a pawn flung to the float limits), held to their files (TICKWIRE_FUZZ_SEEDS=write
 // regenerates), and each run through the fuzz target's own interpreter so the quick suite checks
 // the handler's accounting on every seed without libFuzzer.
@@ -62,6 +62,18 @@ std::map<std::string, Seed> build_seeds() {
                                         EXPECT_EQ(o.room_refusals[InteractRefusal::rate_limited], 20u);
                                         EXPECT_EQ(o.uses, 11u);
                                       }};
+  }
+  {
+    ScriptWriter past_the_cap;
+    past_the_cap.place_facing(kPresser, button, kInReachDm, kFromTheSouth, 0);
+    for (int i = 0; i < 5; ++i) past_the_cap.flood(kPresser, button, kScriptFloodMax);
+    past_the_cap.drain();
+    seeds["events_past_the_cap"] = {past_the_cap.bytes(), [](const ScriptOutcome& o) {
+                                      EXPECT_EQ(o.requests, 5u * kScriptFloodMax);
+                                      EXPECT_EQ(o.room_refusals.total(), 0u) << "each a token later than the last";
+                                      EXPECT_EQ(o.events_taken, kMaxPendingEvents);
+                                      EXPECT_EQ(o.events_dropped, 5u * kScriptFloodMax - kMaxPendingEvents);
+                                    }};
   }
   seeds["stale_after_despawn"] = {
       ScriptWriter().place_facing(kPresser, button, kInReachDm, kFromTheSouth, 0).despawn(button)

@@ -50,6 +50,8 @@ enum class ScriptOp : uint8_t {
   spawn,           // object u16
   drain,           // the game's events taken and checked
   leave_or_join,   // owner u8: a session leaves, or an absent one is admitted
+  flood,           // owner u8, object u16, count u8: that many requests naming the object, each a
+                   // bucket's token later than the last (all pass it): the way to the event cap
   count_,
 };
 
@@ -57,6 +59,7 @@ inline constexpr uint8_t kScriptOwners = 4;          // owners 1..4; 1..3 admitt
 inline constexpr uint8_t kScriptAdmittedAtStart = 3;
 inline constexpr uint32_t kScriptEntityCapacity = 64;  // sessions' pawns only: a cheap room
 inline constexpr std::size_t kScriptMaxBody = 32;      // a body longer than this is cut (bounded)
+inline constexpr uint8_t kScriptFloodMax = 255;
 inline constexpr double kScriptReachSlackM = 1e-3;     // float eye and object against a double check
 
 // What one run did (the seed test holds each seed to its own numbers).
@@ -66,6 +69,7 @@ struct ScriptOutcome {
   uint64_t requests = 0;   // bodies that decoded and reached the room
   uint64_t malformed = 0;  // bodies refused before the room
   uint64_t events_taken = 0;
+  uint64_t events_dropped = 0;  // at the game's cap (kMaxPendingEvents)
   ReasonCounters<InteractRefusal> room_refusals;
   ReasonCounters<UseRefusal> use_refusals;
   uint64_t uses = 0;
@@ -104,6 +108,9 @@ class ScriptWriter {
   ScriptWriter& spawn(uint16_t object) { return op(ScriptOp::spawn).u16(object); }
   ScriptWriter& drain() { return op(ScriptOp::drain); }
   ScriptWriter& leave_or_join(uint8_t owner) { return op(ScriptOp::leave_or_join).owner_operand(owner); }
+  ScriptWriter& flood(uint8_t owner, uint16_t object, uint8_t count) {
+    return op(ScriptOp::flood).owner_operand(owner).u16(object).u8(count);
+  }
 
   const std::vector<uint8_t>& bytes() const { return bytes_; }
 
@@ -208,6 +215,7 @@ class InteractionScript {
       case ScriptOp::spawn: return change_spawn(true);
       case ScriptOp::drain: return drain();
       case ScriptOp::leave_or_join: return leave_or_join();
+      case ScriptOp::flood: return flood();
       case ScriptOp::count_: break;
     }
   }
@@ -277,6 +285,20 @@ class InteractionScript {
     const auto size = wire::encode(protocol::InteractRequest{target.raw(), action}, body);
     if (!expect(size.ok(), "a request does not encode")) return;
     submit(owner, std::span<const uint8_t>(body.data(), *size));
+  }
+
+  void flood() {
+    const uint8_t owner = owner_operand();
+    const uint32_t object = u16() % world_.object_count();
+    const uint8_t count = u8();
+    const Duration token_interval =
+        Duration::from_seconds(1.0 / room_.contract().limits.interactions_per_second);
+    std::array<uint8_t, kScriptMaxBody> body{};
+    const auto size = wire::encode(protocol::InteractRequest{map_object_ref(object).raw(), 0}, body);
+    for (uint8_t i = 0; i < count && !outcome_.violation; ++i) {
+      now_ = now_ + token_interval;
+      submit(owner, std::span<const uint8_t>(body.data(), *size));
+    }
   }
 
   // Anywhere at all, huge values included; the placer's own precondition (finite, pitch within
@@ -376,6 +398,7 @@ class InteractionScript {
     answered_at_drain_ = now.answered();
     dropped_at_drain_ = dropped;
     outcome_.events_taken += events.size();
+    outcome_.events_dropped = dropped;
     for (const GameEvent& e : events) {
       expect(e.to != kAuthorityOwner && e.to <= kScriptOwners, "an event for no owner");
       expect(e.event.event_kind >= kEventUseTaken && e.event.event_kind <= kEventUseUnhandled, "an unknown event kind");
