@@ -10,6 +10,7 @@
 
 #include "game_profiles.h"
 #include "object_records_match.h"
+#include "use_presser.h"
 #include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire {
@@ -27,19 +28,8 @@ TEST(GameLogic, AUsePressOpensTheDoorOnEveryClientAndEveryRecordMatchesTheServer
   GameSim sim(seed, GameSimConfig{});
   const uint32_t door = *sim.map.object_index("door.n");
 
-  auto pressing = std::make_shared<bool>(false);
-  GameClientSetup presser;
-  presser.up = presser.down = *link;
-  presser.input = [pressing](uint32_t) {
-    protocol::InputCmd cmd;  // standing still, facing +z (the north wall), pressing Use when told
-    cmd.buttons = *pressing ? uint32_t{world::kButtonUse} : 0u;
-    return cmd;
-  };
-  sim.add_client(presser);
-  GameClientSetup wanderer;
-  wanderer.up = wanderer.down = *link;
-  sim.add_client(wanderer);
-  sim.add_client(wanderer);
+  // Standing still, facing +z (the north wall), pressing Use when told; two watchers.
+  const std::shared_ptr<bool> pressing = add_presser_and_watchers(sim, *link, 0.0f);
 
   // The server's records per tick (the last two seconds), and when its door first stood open.
   std::map<uint32_t, ObjectsAtTick> server_ticks;

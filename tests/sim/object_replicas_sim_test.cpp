@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "game_profiles.h"
+#include "use_presser.h"
 #include "tickwire/client/object_sample.h"
 #include "tickwire/world/drawn_map_object.h"
 #include "tickwire/world/object_catalog.h"
@@ -95,20 +96,8 @@ TEST(ObjectReplicasSim, EveryClientDrawsTheDoorEasingOpenAndTheLampsSnappingAndE
         ++chain_lamps;
   ASSERT_GT(chain_lamps, 0u);
 
-  auto pressing = std::make_shared<bool>(false);
-  GameClientSetup presser;
-  presser.up = presser.down = *link;
-  presser.input = [pressing](uint32_t) {
-    protocol::InputCmd cmd;  // standing still, facing -z (the south wall), pressing Use when told
-    cmd.yaw_deg = 180.0f;
-    cmd.buttons = *pressing ? uint32_t{world::kButtonUse} : 0u;
-    return cmd;
-  };
-  sim.add_client(presser);
-  GameClientSetup wanderer;
-  wanderer.up = wanderer.down = *link;
-  sim.add_client(wanderer);
-  sim.add_client(wanderer);
+  // Standing still, facing -z (the south wall), pressing Use when told; two watchers.
+  const std::shared_ptr<bool> pressing = add_presser_and_watchers(sim, *link, 180.0f);
 
   // The server: the door's newest whole record, when it first moved and first stood open, and every
   // state each lamp has held.
