@@ -140,6 +140,10 @@ class Client {
   // The next entity event for this client (the server's answers and announcements), oldest first.
   std::optional<protocol::EntityEvent> receive_event();
 
+  // Which map the server's rest table is of (its game's map identity; zero until a table named one).
+  // It changes after a live map switch: the moment to rebuild what the game derived from the map.
+  wire::Hash16 map_identity() const;
+
   ClientStats stats() const;
   struct Parts;  // the machinery (defined with the implementation)
   // The machinery, for tools and tests that look deeper (internal headers).

@@ -180,6 +180,8 @@ std::optional<protocol::EntityEvent> Client::receive_event() {
   return event;
 }
 
+wire::Hash16 Client::map_identity() const { return parts_->game->session().deltas().rest_table().map_identity(); }
+
 ClientStats Client::stats() const {
   const GameClient& game = *parts_->game;
   const SessionClient& session = game.session();

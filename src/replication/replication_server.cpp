@@ -145,6 +145,7 @@ void ReplicationServer::refresh_rest_table(const RestRecordSource& rest) {
   rest.write_rest_records(rest_records_);
   if (rest_records_.empty() && !rest_.taken()) return;
   rest_.take(rest_records_, revisions_);
+  rest_map_identity_ = rest.map_identity();
   encode_rest_chunks();
 }
 
@@ -153,6 +154,7 @@ void ReplicationServer::encode_rest_chunks() {
   rest_messages_.resize(rest_.chunk_count());
   for (std::size_t i = 0; i < rest_.chunk_count(); ++i) {
     rest_.write_chunk(i, chunk);
+    chunk.map_identity = rest_map_identity_;
     std::vector<uint8_t>& message = rest_messages_[i];
     message.resize(1 + wire::measure(chunk));
     const auto written = wire::encode_message(chunk, message);

@@ -378,6 +378,13 @@ void ReferenceGame::take_events(std::vector<GameEvent>& out) {
   events_.clear();
 }
 
+wire::Hash16 ReferenceGame::map_identity() const {
+  wire::Hash16 identity;
+  static_assert(sizeof(identity.bytes) == kMapHashBytes, "a map's content hash is 16 bytes");
+  identity.bytes = map_->content_hash();
+  return identity;
+}
+
 bool ReferenceGame::resolves_target(EntityRef target) const {
   const std::optional<uint32_t> index = map_object_index(target.handle().raw());
   return target.generation() == 0 && target.flags() == 0 && index && object_spawned(*index);

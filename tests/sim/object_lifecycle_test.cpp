@@ -167,12 +167,20 @@ TEST(ObjectLifecycleSim, DespawnsRespawnsAndMapSwitchesReachEveryClientWithNoGho
   for (uint32_t index : {door, lamp, plate}) ASSERT_TRUE(sim.game.spawn_object(index));
   made("respawn door, lamp, plate");
   sim.run_for(Duration::seconds(2));
+  // Every client learns which map it is on with the rest table (what a game rebuilds its catalog on).
+  const auto every_client_on = [&](const world::Map& map, const char* when) {
+    for (std::size_t i = 0; i < sim.clients.size(); ++i)
+      EXPECT_EQ(sim.clients[i]->facade->map_identity().bytes, map.content_hash()) << when << ", client " << i;
+  };
+  every_client_on(reference, "before the switch");
   sim.game.switch_map(other);
   made("switch to " + std::string(other.name()));
   sim.run_for(Duration::seconds(3));
+  every_client_on(other, "after the switch");
   sim.game.switch_map(reference);
   made("switch back to " + std::string(reference.name()));
   sim.run_for(Duration::seconds(3));
+  every_client_on(reference, "after the switch back");
 
   expect_clients_matched(sim, judge, seed, 1000);
   for (const Change& change : judge.changes) {

@@ -25,6 +25,7 @@ struct RestTableChunk {
   uint16_t chunk_index = 0;    // N, counted from 0
   uint16_t chunk_count = 0;    // M
   std::vector<Record> records; // object records, ascending object index
+  wire::Hash16 map_identity;   // the game's map the table is of (zero: none named); same in every chunk
 
   template <class W>
   void fields(W& w) {
@@ -33,6 +34,8 @@ struct RestTableChunk {
     w.u16("chunkIndex", chunk_index);
     w.u16("chunkCount", chunk_count);
     w.list16("records", records, 0, RestTableChunkRecords);
+    w.tail();
+    w.hash16("mapIdentity", map_identity);
   }
 };
 

@@ -176,6 +176,7 @@ class ReplicationServer {
   RestRevisions revisions_;
   MapRestTable rest_;
   uint64_t rest_generation_ = 0;
+  wire::Hash16 rest_map_identity_;  // the map the table in hand is of (RestRecordSource::map_identity)
   std::vector<protocol::Record> rest_records_;
   std::vector<std::vector<uint8_t>> rest_messages_;  // the table's chunks, encoded once per take
   uint64_t snapshots_built_ = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/wire/types.h"
 
 namespace tickwire {
 
@@ -19,6 +20,10 @@ class RestRecordSource {
   // Bumped each time the game installs or rebinds its map objects (a map switch, a reinstall, a
   // hot reload); the table is retaken when it moves. 0 means no map objects were ever installed.
   virtual uint64_t map_generation() const { return 0; }
+  // Which map the table is a table of (a game's map content hash): every chunk carries it, so a
+  // client learns which map it is on with the table and rebuilds what it derives from the map (its
+  // catalog, its collision) after a live switch. The default (zero) names no map.
+  virtual wire::Hash16 map_identity() const { return {}; }
 };
 
 }  // namespace tickwire

@@ -94,6 +94,8 @@ class ReferenceGame final : public Simulation {
   void take_events(std::vector<GameEvent>& out) override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
+  // The map's content hash (Map::content_hash): clients learn it with every rest table.
+  wire::Hash16 map_identity() const override;
 
   // Puts every map object back at its authored state and rebinds it (a hot reload of the same
   // map): map_generation() moves, so the room retakes its rest table.

@@ -25,7 +25,8 @@ RestChunkVerdict RestTableAssembler::accept(const protocol::RestTableChunk& chun
     return refuse(RestTableRefusal::stale_revision, chunk.revision, false, false);
   }
   if (chunk.revision != partial_revision_) return begin(chunk);
-  if (chunk.object_count != partial_object_count_ || chunk.chunk_count != partial_chunk_count_) {
+  if (chunk.object_count != partial_object_count_ || chunk.chunk_count != partial_chunk_count_ ||
+      chunk.map_identity != partial_map_identity_) {
     return refuse(RestTableRefusal::header_changed, chunk.revision, abandon_partial(), true);
   }
   if (chunk.chunk_index != partial_next_index_) {
@@ -49,6 +50,7 @@ RestChunkVerdict RestTableAssembler::begin(const protocol::RestTableChunk& chunk
   partial_object_count_ = chunk.object_count;
   partial_chunk_count_ = chunk.chunk_count;
   partial_next_index_ = 0;
+  partial_map_identity_ = chunk.map_identity;
   return take(chunk, abandoned);
 }
 
@@ -97,6 +99,7 @@ RestChunkVerdict RestTableAssembler::take(const protocol::RestTableChunk& chunk,
   }
   ++stored_;
   current_ = RestTable(partial_revision_, std::exchange(partial_, {}));
+  map_identity_ = partial_map_identity_;
   closed_revision_ = partial_revision_;
   partial_revision_ = 0;
   ++completed_;

@@ -41,6 +41,8 @@ class RestTableAssembler {
   // client sets a snapshot aside while holds(its restRevision) is false (revision 0 needs none).
   const RestTable& current() const { return current_; }
   uint32_t revision() const { return current_.revision(); }
+  // The map the table in hand is of, as its chunks named it (zero: none named).
+  const wire::Hash16& map_identity() const { return map_identity_; }
   bool holds(uint32_t revision) const { return revision != 0 && current_.revision() == revision; }
   // The current table as the codec's reference, tick 0; built on first use after each completion
   // (defined beside the codec's quantizer). Empty (no states) while no table is held.
@@ -72,6 +74,8 @@ class RestTableAssembler {
   uint32_t partial_object_count_ = 0;
   uint16_t partial_chunk_count_ = 0;
   uint16_t partial_next_index_ = 0;
+  wire::Hash16 partial_map_identity_;
+  wire::Hash16 map_identity_;
   std::vector<protocol::Record> partial_;  // grows by what arrived, never past objectCount
   RestTableRefusalCounters refusals_;
   uint64_t stored_ = 0;
