@@ -56,7 +56,6 @@ void ObjectReplicas::take(int64_t tick, uint32_t entity_id, const protocol::Obje
   } else {
     replica.runs.push_back(Run{tick, tick, fresh, -1, std::move(state)});
   }
-  prune(replica, tick);
 }
 
 void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Record> records) {
@@ -82,7 +81,7 @@ void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Reco
   }
   present_.swap(scratch_);
   changing_.clear();
-  for (uint32_t index : present_) {
+  for (uint32_t index : present_) {  // every object this snapshot named, pruned once
     Replica& replica = replicas_[index];
     prune(replica, tick);
     if (replica.runs.size() > 1) changing_.push_back(index);
