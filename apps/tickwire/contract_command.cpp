@@ -20,6 +20,7 @@ void register_contract(CLI::App& app) {
   static uint32_t snapshot_rate_hz = 0;
   cmd->add_option("--snapshot-rate", snapshot_rate_hz, "snapshots per second, a divisor of the tick rate (default: the tick rate)");
   cmd->add_option("--forgiveness", policy.input.forgiveness, "1.0: the server's answer always stands");
+  cmd->add_option("--time-scale", policy.cadence.time_scale, "world seconds a tick advances, in tick lengths");
   cmd->callback([] {
     policy.cadence.snapshot_rate_hz = snapshot_rate_hz == 0 ? policy.cadence.tick_rate_hz : snapshot_rate_hz;
     const ContractResolution resolved = resolve_netcode_contract(policy);

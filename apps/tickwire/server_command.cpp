@@ -41,6 +41,7 @@ struct ServerOptions {
   uint32_t tick_hz = 60;
   uint32_t snapshot_hz = 0;  // 0: the tick rate
   double forgiveness = 1.0;
+  double time_scale = 1.0;
   uint32_t max_clients = 255;
   double stats_interval_s = 1.0;
   double seconds = 0;  // 0: until signalled
@@ -160,6 +161,7 @@ int run_server(const ServerOptions& o) {
   config.policy.cadence.tick_rate_hz = o.tick_hz;
   config.policy.cadence.snapshot_rate_hz = o.snapshot_hz == 0 ? o.tick_hz : o.snapshot_hz;
   config.policy.input.forgiveness = o.forgiveness;
+  config.policy.cadence.time_scale = o.time_scale;
   world::apply_reference_policy(config.policy);
   world::ReferenceGame game(map);
   ServerOpen opened = Server::open(config, game);
@@ -222,6 +224,8 @@ void register_server(CLI::App& app) {
       ->check(CLI::Range(0, 240));
   cmd->add_option("--forgiveness", o.forgiveness, "1.0: the server's answer always stands; below: claims may be adopted")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--time-scale", o.time_scale, "world seconds a tick advances, in tick lengths (0 pauses the world)")
+      ->check(CLI::Range(0.0, static_cast<double>(protocol::kMaxWorldTimeScale)));
   cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 8 bits; 0 is the authority)")
       ->check(CLI::Range(1, 255));
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);

@@ -144,6 +144,13 @@ class Client {
   // It changes after a live map switch: the moment to rebuild what the game derived from the map.
   wire::Hash16 map_identity() const;
 
+  // The room's world settings as the newest snapshot carries them (the contract's before the first;
+  // the defaults, forgiveness 1.0 and time scale 1, before the welcome). Prediction already steps at
+  // the time scale and claims by the forgiveness; a game scales its own world-time effects
+  // (animation, particles, sound pitch) by time_scale. Ticks keep their wall-clock rate at any scale,
+  // so remote interpolation needs nothing.
+  protocol::WorldSettings world_settings() const;
+
   ClientStats stats() const;
   struct Parts;  // the machinery (defined with the implementation)
   // The machinery, for tools and tests that look deeper (internal headers).

@@ -94,6 +94,13 @@ class Server {
   // reads it with Client::receive_message (from 0). False, counted by reason, when refused.
   bool send(OwnerId owner, MessageType type, std::span<const uint8_t> payload);
 
+  // The world settings (seed 000's WorldSettings: forgiveness, world time scale) from the next tick
+  // on: every snapshot carries them, clients predict and claim by them, the game hears of them
+  // (Simulation::world_settings_changed). The contract's values until set. False, nothing changed,
+  // for settings out of range (forgiveness [0, 1], time scale [0, protocol::kMaxWorldTimeScale]).
+  bool set_world_settings(const protocol::WorldSettings& settings);
+  const protocol::WorldSettings& world_settings() const;
+
   MonoTime now() const;
   const NetcodeContract& contract() const;
   std::string contract_hash_hex() const;

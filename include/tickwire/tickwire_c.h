@@ -61,6 +61,12 @@ typedef struct tw_vec3 {
   float x, y, z; /* metres, y up */
 } tw_vec3;
 
+/* The room's settings that may change while it runs; every snapshot carries them. */
+typedef struct tw_world_settings {
+  float forgiveness; /* [0, 1]: 1 the server's answer always stands; 0 a claim is adopted outright */
+  float time_scale;  /* [0, 4]: world seconds a tick advances, in tick lengths (0 paused) */
+} tw_world_settings;
+
 /* One tick's input: two movement axes (-1..1), look angles, eight button bits (the vocabulary's). */
 typedef struct tw_input {
   uint32_t buttons;
@@ -270,6 +276,9 @@ tw_result tw_server_stop(tw_server* server);
 const char* tw_server_local_address(tw_server* server);
 /* The room's contract hash, 32 hex digits. */
 const char* tw_server_contract_hash(tw_server* server);
+/* The world settings from the next tick on (TW_ERR_INVALID_ARGUMENT out of range); and the current ones. */
+tw_result tw_server_set_world_settings(tw_server* server, const tw_world_settings* settings);
+tw_world_settings tw_server_world_settings(const tw_server* server);
 /* The server's figures now; the reason list is kept for tw_server_stats_reason. */
 tw_result tw_server_stats_get(tw_server* server, tw_server_stats* out);
 /* Reason `index` of the last tw_server_stats_get: "area.reason" (valid until the next one) and count. */
@@ -383,6 +392,9 @@ tw_vec3 tw_client_own_position(const tw_client* client);
 float tw_client_own_value(const tw_client* client, size_t index);
 /* Copies up to `capacity` remote entities drawn this frame into `out`; returns how many there are. */
 size_t tw_client_remote_entities(const tw_client* client, tw_drawn_entity* out, size_t capacity);
+/* The room's world settings as the newest snapshot carries them (the contract's before the first);
+   prediction already steps and claims by them. */
+tw_world_settings tw_client_world_settings(const tw_client* client);
 /* Map object `object_index` at this frame's render time into `out`, or TW_ERR_EMPTY while no
    snapshot at that time names it. */
 tw_result tw_client_map_object(tw_client* client, uint32_t object_index, tw_drawn_object* out);

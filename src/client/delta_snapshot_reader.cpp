@@ -55,6 +55,7 @@ void DeltaSnapshotReader::to_snapshot(const protocol::SnapshotDelta& message, pr
   out.tick = message.tick;
   out.contract_hash.bytes = contract_hash_.bytes();  // the tag matched it (SessionClient checked)
   out.owner = frame_.owner;
+  out.world = frame_.world;
   out.records.clear();
   for (const ReplicaState& state : frame_.states) {
     if (state.form == ReplicaForm::entity && !kinds_.registered(state.kind)) {

@@ -24,8 +24,16 @@ void GameClient::on_welcome(MonoTime now) {
   if (model_ != nullptr) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
                        welcome.contract.vocabulary.claimable_flag_mask());
-    predictor_->set_forgiveness(session_.forgiveness());
+    take_world_settings(session_.world_settings());
   }
+}
+
+// The settings each snapshot carries: the predictor claims by the forgiveness and steps at the time
+// scale (a change reaches it with the first snapshot of a tick that ran under it).
+void GameClient::take_world_settings(const protocol::WorldSettings& settings) {
+  if (!predictor_) return;
+  predictor_->set_forgiveness(settings.forgiveness);
+  predictor_->set_time_scale(settings.time_scale);
 }
 
 void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now) {
@@ -45,6 +53,7 @@ void GameClient::take_snapshots(MonoTime now) {
     counters_.max_snapshot_bytes = std::max(counters_.max_snapshot_bytes, static_cast<uint32_t>(bytes));
     if (snapshot_sizes_.size() < kSnapshotSizeLogCap) snapshot_sizes_.push_back(static_cast<uint32_t>(bytes));
     const Tick tick = Tick::from_value(snapshot_.tick);
+    take_world_settings(snapshot_.world);
     if (snapshot_.owner) take_owner_detail(tick, *snapshot_.owner, now);
     samples_.clear();
     const uint32_t own = EntityRef::from_raw(*welcomed_pawn_).handle().raw();

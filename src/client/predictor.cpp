@@ -34,14 +34,21 @@ void Predictor::reset() {
   overflow_pending_ = false;
   last_acked_.reset();
   forgiveness_ = 1.0;
+  time_scale_ = 1.0f;
   started_ = false;
   current_ = previous_ = PredictedState{};
   ease_count_ = 0;
   stats_ = PredictorStats{};
 }
 
+void Predictor::set_time_scale(float time_scale) {
+  TW_ASSERT(std::isfinite(time_scale) && time_scale >= 0.0f && time_scale <= protocol::kMaxWorldTimeScale,
+            "a time scale within the world settings' range");
+  time_scale_ = time_scale;
+}
+
 PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd) const {
-  PredictedState next = model_.step(from, cmd, tick_s_);
+  PredictedState next = model_.step(from, cmd, protocol::world_seconds_per_tick(tick_s_, time_scale_));
   // Server-owned: every flag bit a claim may not set, and the placement, come from the state stepped
   // from, which a replay takes from the acked state, so the client never toggles them on its own clock.
   next.flags = merge_claimed_flags(from.flags, next.flags, claimable_flags_);

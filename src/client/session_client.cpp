@@ -133,6 +133,7 @@ void SessionClient::on_snapshot(std::span<const uint8_t> body, std::size_t wire_
     drops_.add(ClientDrop::before_welcome);
     return;
   }
+  decoded_.world = protocol::WorldSettings{};  // a snapshot ending at its tail names none: the defaults
   if (!wire::decode_counted(body, decoded_, decode_errors_).ok()) {
     drops_.add(ClientDrop::undecodable);
     return;
@@ -188,7 +189,16 @@ bool SessionClient::admissible(ContractVerdict verdict, uint32_t tick) {
   return true;
 }
 
+protocol::WorldSettings SessionClient::world_settings() const {
+  if (latest_) return latest_->world;
+  return welcome_ ? initial_world_settings(welcome_->contract) : protocol::WorldSettings{};
+}
+
 void SessionClient::accept(std::size_t wire_bytes) {
+  if (!protocol::valid_world_settings(decoded_.world)) {
+    drops_.add(ClientDrop::world_malformed);
+    return;
+  }
   if (decoded_.owner && decoded_.owner->pawn.values.size() != config_.vocabulary.pawn_values.size()) {
     drops_.add(ClientDrop::owner_malformed);
     return;

@@ -223,6 +223,12 @@ tw_vec3 tw_client_own_position(const tw_client* client) {
   return tickwire::capi::to_c(client->client->own_position());
 }
 
+tw_world_settings tw_client_world_settings(const tw_client* client) {
+  if (client == nullptr || client->client == nullptr) return tw_world_settings{1.0f, 1.0f};
+  const tickwire::protocol::WorldSettings w = client->client->world_settings();
+  return tw_world_settings{w.forgiveness, w.time_scale};
+}
+
 float tw_client_own_value(const tw_client* client, size_t index) {
   if (client == nullptr || client->client == nullptr) return 0.0f;
   return client->client->own_value(index);

@@ -136,6 +136,22 @@ tw_result tw_server_stop(tw_server* server) {
   });
 }
 
+tw_result tw_server_set_world_settings(tw_server* server, const tw_world_settings* settings) {
+  return on_server(server, [&](tickwire::Server& s) {
+    if (settings == nullptr) return fail(server->error, TW_ERR_INVALID_ARGUMENT, "settings: null");
+    if (!s.set_world_settings(tickwire::protocol::WorldSettings{settings->forgiveness, settings->time_scale})) {
+      return fail(server->error, TW_ERR_INVALID_ARGUMENT, "world settings out of range (forgiveness 0..1, time scale 0..4)");
+    }
+    return TW_OK;
+  });
+}
+
+tw_world_settings tw_server_world_settings(const tw_server* server) {
+  if (server == nullptr || server->server == nullptr) return tw_world_settings{1.0f, 1.0f};
+  const tickwire::protocol::WorldSettings& w = server->server->world_settings();
+  return tw_world_settings{w.forgiveness, w.time_scale};
+}
+
 const char* tw_server_local_address(tw_server* server) {
   const tw_result result = on_server(server, [&](tickwire::Server& s) {
     server->local_address = s.local_address();

@@ -180,6 +180,7 @@ std::optional<protocol::EntityEvent> Client::receive_event() {
   return event;
 }
 
+protocol::WorldSettings Client::world_settings() const { return parts_->game->session().world_settings(); }
 wire::Hash16 Client::map_identity() const { return parts_->game->session().deltas().rest_table().map_identity(); }
 
 ClientStats Client::stats() const {

@@ -116,6 +116,13 @@ bool Server::send(OwnerId owner, MessageType type, std::span<const uint8_t> payl
 }
 
 MonoTime Server::now() const { return parts_->timer->now(); }
+bool Server::set_world_settings(const protocol::WorldSettings& settings) {
+  if (!protocol::valid_world_settings(settings)) return false;
+  parts_->room->set_world_settings(settings);
+  return true;
+}
+const protocol::WorldSettings& Server::world_settings() const { return parts_->room->world_settings(); }
+
 const NetcodeContract& Server::contract() const { return parts_->contract; }
 std::string Server::contract_hash_hex() const { return parts_->room->contract_hash().hex(); }
 std::string Server::local_address() const { return parts_->socket->local_address().to_string(); }

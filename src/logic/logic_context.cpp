@@ -7,6 +7,7 @@
 namespace tickwire {
 
 Duration LogicContext::max_delay() const { return runtime_.limits().max_delay; }
+double LogicContext::time_scale() const { return runtime_.clock().time_scale(); }
 
 void LogicContext::fire(std::string_view output) { runtime_.context_fire(*this, output); }
 

@@ -44,4 +44,8 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   return resolution;
 }
 
+protocol::WorldSettings initial_world_settings(const NetcodeContract& contract) {
+  return protocol::WorldSettings{static_cast<float>(contract.input.forgiveness), static_cast<float>(contract.cadence.time_scale)};
+}
+
 }  // namespace tickwire

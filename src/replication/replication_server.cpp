@@ -56,6 +56,11 @@ uint32_t budget_of(const NetcodeContract& contract) {
 
 }  // namespace
 
+void ReplicationServer::set_world_settings(const protocol::WorldSettings& settings) {
+  TW_ASSERT(protocol::valid_world_settings(settings), "a room runs world settings within their ranges");
+  world_ = settings;
+}
+
 ReplicationServer::ReplicationServer(const NetcodeContract& contract, const ReplicationServerConfig& config)
     : contract_(contract),
       contract_hash_(tickwire::contract_hash(contract)),
@@ -69,6 +74,7 @@ ReplicationServer::ReplicationServer(const NetcodeContract& contract, const Repl
       full_set_(std::min<uint32_t>(config.builder.max_visible, InterestSet::kMaxEntities)),
       full_marks_(config.interest.max_entities),
       slicer_(config.fragments),
+      world_(initial_world_settings(contract)),
       rest_(kinds_) {
   TW_ASSERT(validate_netcode_contract(contract).ok(), "a replication service runs a validated contract");
   world_states_.reserve(protocol::MaxRecordsPerSnapshot);
@@ -130,6 +136,7 @@ void ReplicationServer::begin_tick(Tick tick, const TickRecords& records, const 
   tick_ = tick;
   records_ = &records;
   delta_tick_begun_ = false;
+  world_frame_.world = world_;
   refresh_rest_table(rest);
 }
 
@@ -305,6 +312,7 @@ bool ReplicationServer::build_full(Client& c, std::size_t& bytes) {
   full_.tick = tick_.wire_u32();
   full_.contract_hash.bytes = contract_hash_.bytes();
   full_.owner = c.owner_detail;
+  full_.world = world_frame_.world;
   full_.records.clear();
   for (const protocol::Record& record : records_->records) {
     if (std::holds_alternative<protocol::EntityRecord>(record.body)) {

@@ -22,11 +22,19 @@ Room::Room(const RoomConfig& config, Simulation& simulation)
       contract_hash_(tickwire::contract_hash(config.contract)),
       clock_(clock_config(config)),
       simulation_(simulation),
-      entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity) {
+      entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity),
+      world_(initial_world_settings(config.contract)) {
   TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
   TW_ASSERT(config.entity_capacity < EntityNetHandle::kGameIndexBase,
             "the room's slots stay below the indices a game names itself");
   simulation_.begin(contract_);
+}
+
+void Room::set_world_settings(const protocol::WorldSettings& settings) {
+  TW_ASSERT(protocol::valid_world_settings(settings), "a room runs world settings within their ranges");
+  if (settings == world_) return;
+  world_ = settings;
+  simulation_.world_settings_changed(world_);
 }
 
 bool Room::snapshot_tick(Tick tick) const { return tick.value() % contract_.ticks_per_snapshot == 0; }
@@ -106,7 +114,7 @@ RoomUpdate Room::update(MonoTime now, TickObserver& completed) {
 }
 
 void Room::run_tick(Tick tick, TickObserver& completed) {
-  const double dt_s = clock_.seconds_per_tick();
+  const double dt_s = protocol::world_seconds_per_tick(clock_.seconds_per_tick(), world_.time_scale);
   // The preparing seam: one input per session for this tick, whatever arrived since the last.
   for (auto& slot : sessions_) {
     if (slot) slot->inputs.prepare(tick);

@@ -273,6 +273,7 @@ std::optional<protocol::OwnerDetail> RoomServer::owner_detail(OwnerId owner) con
 void RoomServer::on_tick_completed(Tick tick) {
   records_.clear();
   room_.simulation().write_records(tick, records_);
+  replication_.set_world_settings(room_.world_settings());  // what the tick ran under
   replication_.begin_tick(tick, records_, room_.simulation());
   for (uint32_t slot = 0; slot < connections_.size(); ++slot) {
     const std::unique_ptr<Connection>& c = connections_[slot];

@@ -44,7 +44,7 @@ void DoorBehaviour::head_for(double target, LogicContext& context) {
   if (target == target_) return;
   target_ = target;
   keep_moving(context);
-  rate_ = next_delta();
+  rate_ = next_delta(context);
   context.state_changed();
 }
 
@@ -55,24 +55,25 @@ void DoorBehaviour::keep_moving(LogicContext& context) {
   if (!wake_pending_) target_ = fraction_;
 }
 
-double DoorBehaviour::next_delta() const {
+double DoorBehaviour::next_delta(const LogicContext& context) const {
   // What remains within a rounding of one step is taken whole: a one-second slide at 60 Hz arrives
-  // in sixty ticks, not sixty and a sliver.
+  // in sixty ticks, not sixty and a sliver. A paused world (scale 0) moves nothing.
+  const double step = settings_.step_per_tick * context.time_scale();
   const double remaining = target_ - fraction_;
-  if (std::fabs(remaining) <= settings_.step_per_tick * (1 + kArrivalSlack)) return remaining;
-  return remaining > 0 ? settings_.step_per_tick : -settings_.step_per_tick;
+  if (std::fabs(remaining) <= step * (1 + kArrivalSlack)) return remaining;
+  return remaining > 0 ? step : -step;
 }
 
 void DoorBehaviour::woken(uint32_t tag, LogicContext& context) {
   if (tag != kMove) return;
   wake_pending_ = false;
   if (!moving()) return;
-  fraction_ += next_delta();  // the last step is exactly what remains, so arrival is exact
+  fraction_ += next_delta(context);  // the last step is exactly what remains, so arrival is exact
   context.state_changed();    // the new fraction; the rate still the one this step used
   if (!moving()) context.fire(target_ >= 1 ? kOnOpened : kOnClosed);
   // After the end-of-travel output: its wiring may have sent the door back.
   keep_moving(context);
-  rate_ = next_delta();
+  rate_ = next_delta(context);
   context.state_changed();
 }
 

@@ -126,7 +126,7 @@ MapLogicHost::~MapLogicHost() = default;
 bool MapLogicHost::load(Node& node) {
   TW_ASSERT(!node.loaded, "a slot is loaded once until it is unbound");
   const MapObject& object = map_.objects()[node.map_position];
-  const double seconds_per_tick = runtime_->clock().step().seconds_f();
+  const double seconds_per_tick = runtime_->clock().tick_length().seconds_f();  // at time scale 1
   LogicBehaviours behaviours;
   for (std::size_t k = 0; k < object.components.size(); ++k) {
     std::unique_ptr<LogicBehaviour> behaviour = make_behaviour(object.components[k], seconds_per_tick);

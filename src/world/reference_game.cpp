@@ -27,7 +27,16 @@ void ReferenceGame::begin(const NetcodeContract& contract) {
   interaction_range_m_ = contract.limits.interaction_range_m;
   interactions_per_second_ = contract.limits.interactions_per_second;
   tick_length_ = Duration::from_seconds(1.0 / contract.cadence.tick_rate_hz);
+  time_scale_ = contract.cadence.time_scale;
   install_logic();
+}
+
+void ReferenceGame::world_settings_changed(const protocol::WorldSettings& settings) {
+  ForgivenessConfig gate = gate_.config();
+  gate.forgiveness = settings.forgiveness;
+  gate_.set_config(gate);
+  time_scale_ = settings.time_scale;
+  if (logic_) logic_->runtime().set_time_scale(time_scale_);
 }
 
 // A new runtime over the objects as they stand (their authored state after install_objects),
@@ -37,6 +46,7 @@ void ReferenceGame::install_logic() {
   if (tick_length_ == Duration{}) return;
   LogicSettings settings;
   settings.tick_length = tick_length_;
+  settings.time_scale = time_scale_;
   logic_ = std::make_unique<MapLogicHost>(
       *map_, object_tables_.of(*map_), settings,
       [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; });
@@ -219,7 +229,8 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
     for (const auto& [ref, state] : pawns_) touching_.push_back(TouchingPawn{ref, state.feet});
     logic_->advance(tick, touching_);
   }
-  // Flickering lights: intensity follows a slow wave, each light at its own phase.
+  // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
+  // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.
   const double t = static_cast<double>(tick.value()) * dt_s;
   for (uint32_t index : flickering_) {
     ObjectState& state = objects_[index];

@@ -17,14 +17,14 @@ namespace {
 
 constexpr std::string_view kPinnedJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
-    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60},)"
+    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},)"
     R"("identity":{"blueprint":"arena.v3","contentVersion":"1.4.2","deployment":"eu-west",)"
     R"("environment":"staging","game":"tickwire-arena","roomId":"room-7","roomTemplate":"duel"},)"
     R"("input":{"forgiveness":0.35,"queueTicks":12,"starvationTicks":3},"interest":{"poseRadiusM":24.5,)"
     R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":16,)"
     R"("delaySnapshotIntervals":2,"marginDecaySeconds":2.5,"marginGrowthTicks":1,)"
     R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"interactionRangeM":3,)"
-    R"("interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":2,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":3,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -33,16 +33,16 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "43799fb81ca0a80788ff4e18ccee251a";
+constexpr std::string_view kPinnedHashHex = "c12aa93024d55e15969466ca68b5b95d";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
-    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60},"identity":{"blueprint":"",)"
+    R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
     R"("contentVersion":"1","deployment":"local","environment":"dev","game":"tickwire",)"
     R"("roomId":"room-1","roomTemplate":""},"input":{"forgiveness":1,"queueTicks":12,)"
     R"("starvationTicks":3},"interest":{"poseRadiusM":30,"radiusM":100},"interpDelayTicks":3,)"
     R"("interpolation":{"autoMargin":true,"bufferTicks":16,"delaySnapshotIntervals":2,)"
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
-    R"("limits":{"interactionRangeM":3,"interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":2,)"
+    R"("limits":{"interactionRangeM":3,"interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":3,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";

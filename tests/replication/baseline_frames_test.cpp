@@ -76,10 +76,13 @@ TEST(HeldFrames, KeepsFindsAndReports) {
   HeldFrames held;
   EXPECT_TRUE(held.empty());
   held.keep(frame_of(10));
-  held.keep(frame_of(12));
+  ReplicaFrame twelve = frame_of(12);
+  twelve.world = protocol::WorldSettings{0.25f, 0.5f};
+  held.keep(twelve);
   held.keep(frame_of(13));
   ASSERT_NE(held.find(12), nullptr);
   EXPECT_EQ(held.find(12)->states[0].id, 12u);
+  EXPECT_EQ(*held.find(12), twelve) << "kept whole, world settings included (a baseline's settings are coded against)";
   EXPECT_EQ(held.find(11), nullptr);
   const protocol::SnapshotsHeld report = held.report(4);
   EXPECT_EQ(report.newest_tick, 13u);

@@ -28,7 +28,7 @@ TEST(FrameView, OwnedAndPointedFramesReadAlike) {
   const std::vector<ReplicaState> kept = owned.states;  // states living elsewhere
   const std::vector<const ReplicaState*> pointers = {&kept[0], &kept[1], &kept[2]};
   const FrameView a(owned);
-  const FrameView b(owned.tick, owned.owner, pointers, &pointers);
+  const FrameView b(owned.tick, owned.owner, pointers, owned.world, &pointers);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(b.size(), 3u);
   EXPECT_EQ(&b[1], &kept[1]) << "a pointed frame reads the state in place";
@@ -42,7 +42,11 @@ TEST(FrameView, OwnedAndPointedFramesReadAlike) {
   std::vector<ReplicaState> moved = kept;
   moved[1].position[2] = 5;
   const std::vector<const ReplicaState*> other = {&moved[0], &moved[1], &moved[2]};
-  EXPECT_FALSE(same_frame(a, FrameView(owned.tick, owned.owner, other, &other)));
+  EXPECT_FALSE(same_frame(a, FrameView(owned.tick, owned.owner, other, owned.world, &other)));
+  // Frames whose world settings differ are not the same frame.
+  EXPECT_FALSE(same_frame(a, FrameView(owned.tick, owned.owner, pointers, protocol::WorldSettings{0.5f, 1.0f}, &pointers)));
+  EXPECT_EQ(frame_of(FrameView(owned.tick, owned.owner, pointers, protocol::WorldSettings{0.5f, 2.0f}, &pointers)).world,
+            (protocol::WorldSettings{0.5f, 2.0f}));
 }
 
 TEST(FrameView, ADefaultViewIsNoFrame) {

@@ -4,6 +4,7 @@
 // too many channels or sections, a bad form, a corrupt stream, trailing bytes.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "../../src/replication/delta/delta_frame.h"
@@ -22,11 +23,13 @@ using delta::RecordStep;
 // Writes a body by hand: header, no owner, then whatever ops the test scripts.
 class Crafter {
  public:
-  Crafter(bool baseline, bool older) : io_(bytes_, false), models_(FrameModels::fresh()) {
+  // `world`: the settings the body names (the baseline's are the defaults).
+  Crafter(bool baseline, bool older, protocol::WorldSettings world = {}) : io_(bytes_, false), models_(FrameModels::fresh()) {
     uint64_t header = (baseline ? 1u : 0u) | (older ? 2u : 0u);
     io_.raw(header, 2);
     bool owner = false;
     io_.bit(models_.owner_present, owner);
+    delta::code_world(io_, models_.world, protocol::WorldSettings{}, world);
     bool fit = false;  // the fixture's baseline is a snapshot: the body says it fits over no history
     if (baseline) io_.bit(models_.fit, fit);
   }
@@ -89,6 +92,29 @@ TEST(SnapshotDeltaHostile, MissingReferencesAreRefused) {
   ReplicaFrame out;
   EXPECT_TRUE(decode_snapshot_delta(body, 10, {&f.baseline, &f.older}, f.kinds, out).ok());
   EXPECT_EQ(out, current);
+}
+
+// World settings out of range (a NaN time scale would step every pawn by NaN seconds) are refused;
+// the same body naming settings in range decodes.
+TEST(SnapshotDeltaHostile, WorldSettingsOutOfRangeAreRefused) {
+  Fixture f;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto body_naming = [&](const protocol::WorldSettings& world) {
+    Crafter c(true, false, world);
+    c.end(true);  // every baseline record kept
+    return c.finish();
+  };
+  for (const protocol::WorldSettings& bad : {protocol::WorldSettings{nan, 1.0f}, protocol::WorldSettings{1.0f, nan},
+                                            protocol::WorldSettings{1.5f, 1.0f}, protocol::WorldSettings{-0.0001f, 1.0f},
+                                            protocol::WorldSettings{1.0f, -0.5f}, protocol::WorldSettings{1.0f, 9.0f},
+                                            protocol::WorldSettings{1.0f, std::numeric_limits<float>::infinity()}}) {
+    EXPECT_FALSE(protocol::valid_world_settings(bad));
+    EXPECT_EQ(f.refused(body_naming(bad), {&f.baseline, nullptr}), DeltaRefusal::value_out_of_range);
+  }
+  ReplicaFrame out;
+  ASSERT_TRUE(decode_snapshot_delta(body_naming({0.0f, 4.0f}), 10, {&f.baseline, nullptr}, f.kinds, out).ok());
+  EXPECT_EQ(out.world, (protocol::WorldSettings{0.0f, 4.0f}));
+  EXPECT_EQ(out.states, f.baseline.states);
 }
 
 TEST(SnapshotDeltaHostile, AddedIdsMustAscendAndBeNew) {

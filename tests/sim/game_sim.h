@@ -55,6 +55,7 @@ class WatchedGame final : public Simulation {
  public:
   explicit WatchedGame(world::ReferenceGame& game) : game_(game) {}
   void begin(const NetcodeContract& contract) override { game_.begin(contract); }
+  void world_settings_changed(const protocol::WorldSettings& settings) override { game_.world_settings_changed(settings); }
   void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.spawn_pawn(pawn, owner, tick); }
   void despawn_pawn(EntityRef pawn) override { game_.despawn_pawn(pawn); }
   void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {

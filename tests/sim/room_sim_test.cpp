@@ -1,13 +1,12 @@
 // The room over the simulated network, end to end: honest acks under multi-packet drains, catch-up
 // ticks, duplicated and reordered input packets; one snapshot per simulated tick; starvation as the
 // owner detail reports it; a client sending faster than the tick rate gains nothing; the contract
-// hash refusing foreign frames. Each test prints its seed; TICKWIRE_SEED replays one.
+// hash refusing foreign frames, world settings out of range dropped. Each test prints its seed; TICKWIRE_SEED replays one.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <map>
-
-#include <cstdio>
 #include <set>
 
 #include "room_sim.h"
@@ -328,6 +327,26 @@ TEST(RoomSim, AFrameWithAForeignContractHashIsRefused) {
   sim.run_for(Duration::milliseconds(200));
   EXPECT_EQ(client.session.drops()[ClientDrop::contract_hash_mismatch], 1u);
   EXPECT_TRUE(client.session.refused());
+}
+
+// A snapshot naming world settings out of range (a NaN time scale would step the predicted pawn by
+// NaN seconds) is dropped by reason and never becomes the client's settings.
+TEST(RoomSim, ASnapshotWithWorldSettingsOutOfRangeIsDropped) {
+  const uint64_t seed = test_seed(0x5009);
+  RoomSim sim(seed);
+  SimSessionClient& client = sim.add_client();
+  sim.run_for(Duration::seconds(2));
+  ASSERT_TRUE(client.session.welcomed());
+  EXPECT_EQ(client.session.world_settings(), protocol::WorldSettings{});
+  protocol::Snapshot bad;
+  bad.tick = sim.room.last_tick().wire_u32() + 1000;
+  bad.contract_hash.bytes = sim.room.contract_hash().bytes();
+  bad.world = protocol::WorldSettings{1.0f, std::numeric_limits<float>::quiet_NaN()};
+  ASSERT_TRUE(wire::send_message(*sim.server.channel(0), 1, bad).ok());
+  sim.run_for(Duration::milliseconds(200));
+  EXPECT_EQ(client.session.drops()[ClientDrop::world_malformed], 1u);
+  EXPECT_LT(client.session.latest()->tick, bad.tick) << "the dropped frame was not used";
+  EXPECT_EQ(client.session.world_settings(), protocol::WorldSettings{});
 }
 
 TEST(RoomSim, AnInteractionNamingAStaleEntityNeverReachesTheGame) {

@@ -3,8 +3,10 @@
 // switch, and a touch volume's edges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tickwire/logic/logic_runtime.h"
@@ -77,6 +79,37 @@ TEST(DoorBehaviour, TravelsAStepPerTickAndFiresOnOpenedOnArrival) {
   rig.tick();
   EXPECT_EQ(rig.host.fired.size(), 1u) << "arrival fires once";
   EXPECT_EQ(rig.runtime.sizes().scheduled, 0u) << "a door at rest asks for no wakes";
+}
+
+// The world time scale (a world setting) scales each tick's travel: at 0.5 a quarter-per-tick door
+// takes eight ticks and states half the rate, at 2 two ticks; a scale change mid-travel takes effect
+// on the next step; paused (0) it stands still and stays asked for.
+TEST(DoorBehaviour, EachStepTravelsTheWorldTimeTheTickAdvances) {
+  for (const auto& [scale, ticks] : {std::pair{0.5, 8}, std::pair{1.0, 4}, std::pair{2.0, 2}}) {
+    Rig rig;
+    rig.runtime.set_time_scale(scale);
+    rig.load(0, "door", std::make_unique<DoorBehaviour>(DoorSettings{0.25, 0, false}));
+    ASSERT_TRUE(rig.deliver(0, DoorBehaviour::kOpen));
+    EXPECT_FLOAT_EQ(rig.host.components[0].channels[1], static_cast<float>(std::min(0.25 * scale, 1.0))) << scale;
+    int taken = 0;
+    while (rig.host.fired.empty() && taken < 100) {
+      rig.tick();
+      ++taken;
+    }
+    EXPECT_EQ(taken, ticks) << "at time scale " << scale;
+    EXPECT_EQ(rig.host.components[0].channels[0], 1.0f);
+  }
+  Rig rig;
+  rig.load(0, "door", std::make_unique<DoorBehaviour>(DoorSettings{0.25, 0, false}));
+  ASSERT_TRUE(rig.deliver(0, DoorBehaviour::kOpen));
+  rig.tick();
+  rig.runtime.set_time_scale(0.0);
+  for (int t = 0; t < 5; ++t) rig.tick();
+  EXPECT_FLOAT_EQ(rig.host.components[0].channels[0], 0.25f) << "a paused world moves nothing";
+  EXPECT_EQ(rig.runtime.sizes().scheduled, 1u) << "the door still heads for open";
+  rig.runtime.set_time_scale(0.5);
+  rig.tick();
+  EXPECT_FLOAT_EQ(rig.host.components[0].channels[0], 0.375f);
 }
 
 TEST(DoorBehaviour, TheRateChannelIsWrittenAfterTheEndOfTravelOutputRan) {

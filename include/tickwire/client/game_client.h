@@ -69,6 +69,7 @@ class GameClient {
   void on_welcome(MonoTime now);
   void take_snapshots(MonoTime now);
   void take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now);
+  void take_world_settings(const protocol::WorldSettings& settings);
   void mark_carried(Tick tick);
 
   SessionClient session_;

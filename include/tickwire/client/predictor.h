@@ -90,7 +90,8 @@ struct PredictorStats {
   ReasonCounters<ReconcileSkip> skips;
 };
 
-// Once welcomed: predictor.set_forgiveness(session.forgiveness()).
+// Once welcomed, and with each accepted snapshot: predictor.set_forgiveness(world.forgiveness) and
+// predictor.set_time_scale(world.time_scale) from session.world_settings().
 // One client tick, in order:
 //   const uint32_t sequence = session.inputs().next_sequence();
 //   predictor.predict(sequence, cmd);
@@ -109,6 +110,10 @@ class Predictor {
   // The replicated forgiveness (the contract's; 1.0, the authoritative default, until known).
   void set_forgiveness(double forgiveness) { forgiveness_ = forgiveness; }
   double forgiveness() const { return forgiveness_; }
+  // The replicated world time scale (1 until known): each step takes tick length x scale, as the
+  // server's does (protocol::world_seconds_per_tick). A replay after a change steps at the new one.
+  void set_time_scale(float time_scale);
+  float time_scale() const { return time_scale_; }
 
   // The client's next tick: keeps `cmd` under `sequence` and steps the prediction (once the first
   // owner detail gave it a state). Sequences are consecutive. The command is stepped as the server
@@ -169,6 +174,7 @@ class Predictor {
   double tick_s_;
   uint8_t claimable_flags_;
   double forgiveness_ = 1.0;
+  float time_scale_ = 1.0f;
   PredictorConfig config_;
   // A kept input: the command as sent, and our prediction after it when we sent it (never changed
   // by a replay: it is what we told the server, the thing a snapshot can confirm).

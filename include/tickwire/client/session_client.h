@@ -61,7 +61,8 @@ TW_REASONS(ClientDrop,
   vocabulary_mismatch,    // the welcome's contract carries another game's vocabulary: the session is refused
   owner_malformed,        // an owner detail whose pawn values are not the vocabulary's count
   game_message_overflow,  // the game did not drain its game messages: the oldest was dropped
-  entity_event_overflow   // the game did not drain its entity events: the oldest was dropped
+  entity_event_overflow,  // the game did not drain its entity events: the oldest was dropped
+  world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
 )
 
 class SessionClient {
@@ -79,8 +80,11 @@ class SessionClient {
   // Returns its sequence, or nullopt before the welcome (no input is sent before admission).
   std::optional<uint32_t> send_input(const protocol::InputCmd& cmd,
                                      const std::optional<protocol::Claim>& claim = std::nullopt);
-  // The contract's forgiveness: 1.0 (the authoritative default, claims nothing) before the welcome.
-  double forgiveness() const { return welcome_ ? welcome_->contract.input.forgiveness : 1.0; }
+  // The room's world settings as the newest snapshot carries them (seed 000: replicated in every
+  // snapshot); before the first, the contract's; before the welcome, the defaults (forgiveness 1.0,
+  // the authoritative default: a client that has not heard from a server claims nothing).
+  protocol::WorldSettings world_settings() const;
+  double forgiveness() const { return world_settings().forgiveness; }
   // Sends the pending (un-acked) inputs again without a new one: a client holding its clock keeps
   // them flowing, so the acks that end the hold can come back.
   void resend_inputs();

@@ -24,6 +24,9 @@ class LogicContext {
   uint32_t depth() const { return depth_; }
   // The longest wake the runtime takes (LogicLimits::max_delay): a behaviour checks what it is given.
   Duration max_delay() const;
+  // The world time scale the runtime runs at now: a behaviour that moves per tick scales its step
+  // (a tick advances tick length x scale of game time).
+  double time_scale() const;
 
   // Fires one of the node's outputs: its wired actions run now, in order, up to the first delay.
   void fire(std::string_view output);

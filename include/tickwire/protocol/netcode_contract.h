@@ -17,7 +17,7 @@
 
 namespace tickwire {
 
-inline constexpr uint32_t kNetcodeContractVersion = 2;  // 2: interest, vocabulary; unread fields gone
+inline constexpr uint32_t kNetcodeContractVersion = 3;  // 2: interest, vocabulary; 3: cadence.timeScale
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;
@@ -62,6 +62,9 @@ ContractIssue validate_room_policy(const RoomPolicy& policy);
 ContractIssue validate_netcode_contract(const NetcodeContract& contract);
 // Policy -> validated contract, or the first issue.
 ContractResolution resolve_netcode_contract(const RoomPolicy& policy);
+
+// The world settings a room starts at: the contract's forgiveness and time scale.
+protocol::WorldSettings initial_world_settings(const NetcodeContract& contract);
 
 // The canonical JSON text of a contract (see canonical_json.h for the format).
 std::string contract_canonical_json(const NetcodeContract& contract);

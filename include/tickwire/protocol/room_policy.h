@@ -12,6 +12,7 @@
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/vocabulary.h"
+#include "tickwire/protocol/world_settings.h"
 
 namespace tickwire {
 
@@ -71,6 +72,9 @@ struct CadencePolicy {
   uint32_t tick_rate_hz = kContractDefaultTickRateHz;
   uint32_t snapshot_rate_hz = kContractDefaultTickRateHz;  // one snapshot per tick by default
   uint32_t max_catch_up_ticks = kContractDefaultMaxCatchUpTicks;
+  // World seconds one tick advances, in tick lengths: the world time scale the room starts at (a
+  // room may change it while it runs; every snapshot carries the current one, WorldSettings).
+  double time_scale = 1.0;
 
   static constexpr std::string_view wire_name = "CadencePolicy";
   template <class W>
@@ -78,6 +82,7 @@ struct CadencePolicy {
     contract_u32(w, "tickRateHz", tick_rate_hz, 1, kContractMaxTickRateHz);
     contract_u32(w, "snapshotRateHz", snapshot_rate_hz, 1, kContractMaxTickRateHz);  // and divides the tick rate
     contract_u32(w, "maxCatchUpTicks", max_catch_up_ticks, 1, kContractMaxCatchUpTicksCap);
+    contract_f64(w, "timeScale", time_scale, 0.0, protocol::kMaxWorldTimeScale);
   }
 };
 

@@ -1,7 +1,8 @@
 // Snapshot: the authority frame the room sends each client once per simulated tick, stamped with
 // the tick it describes and the contract hash. The owner detail tells the owning client the truth
 // about its inputs (the last input sequence actually simulated, and the signed queue-depth byte)
-// and its pawn as simulated, which prediction reconciles against; the records are the tick's state.
+// and its pawn as simulated, which prediction reconciles against; the records are the tick's state;
+// the world settings the room ran the tick under close it.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "tickwire/protocol/pawn_values.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/vec3.h"
+#include "tickwire/protocol/world_settings.h"
 #include "tickwire/wire/describe_walker.h"
 #include "tickwire/wire/types.h"
 
@@ -86,6 +88,7 @@ struct Snapshot {
   std::optional<OwnerDetail> owner;  // present for a client that owns a pawn
   uint16_t record_count = 0;
   std::vector<Record> records;
+  WorldSettings world;  // the room's settings at this tick (an older writer's: the defaults)
 
   template <class W>
   void fields(W& w) {
@@ -94,6 +97,8 @@ struct Snapshot {
     w.optional("owner", owner);
     w.u16("recordCount", record_count);
     w.counted("records", records, "recordCount", record_count, MaxRecordsPerSnapshot);
+    w.tail();
+    w.shape("world", world);
   }
 };
 

@@ -110,6 +110,10 @@ class ReplicationServer {
   // A per-client cap on the snapshot budget (a link estimate); 0 lifts it. The contract's budget
   // always applies.
   void set_budget_cap(uint8_t owner, uint32_t bytes);
+  // The room's world settings from the next begin_tick() on (every snapshot carries them; the
+  // contract's values until set). Valid settings only (protocol::valid_world_settings).
+  void set_world_settings(const protocol::WorldSettings& settings);
+  const protocol::WorldSettings& world_settings() const { return world_; }
   // A spectator's interest centre (a client without a pawn record).
   void set_view_centre(uint8_t owner, float x_m, float z_m);
 
@@ -170,6 +174,7 @@ class ReplicationServer {
   std::vector<uint8_t> body_;
   std::vector<uint8_t> encoded_;
   SnapshotSlicer slicer_;
+  protocol::WorldSettings world_;           // what the next tick carries
   std::vector<std::span<const uint8_t>> reliable_;
   std::vector<std::span<const uint8_t>> unreliable_;
   // The rest table.

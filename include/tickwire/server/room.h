@@ -79,6 +79,12 @@ class Room {
   // Whether `tick` is one the contract sends a snapshot on.
   bool snapshot_tick(Tick tick) const;
 
+  // The world settings the next ticks run under (the contract's until set): every pawn and world
+  // step takes tick length x time scale, and the game hears of each change
+  // (Simulation::world_settings_changed). Valid settings only (protocol::valid_world_settings).
+  void set_world_settings(const protocol::WorldSettings& settings);
+  const protocol::WorldSettings& world_settings() const { return world_; }
+
   // Admits `owner` (1..255), spawning its pawn; nullopt if the owner is taken or no slot is free.
   std::optional<EntityRef> admit(OwnerId owner);
   // The session leaves: its pawn is despawned and its ref stops resolving.
@@ -114,6 +120,7 @@ class Room {
   std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
   uint32_t session_count_ = 0;
   ReasonCounters<InteractRefusal> interact_refusals_;
+  protocol::WorldSettings world_;
 };
 
 }  // namespace tickwire

@@ -38,6 +38,10 @@ class Simulation : public RestRecordSource {
   // The room's resolved contract, once, before any other call: every policy number the game obeys
   // (forgiveness, interaction range, its own vocabulary as the room hashed it) comes from here.
   virtual void begin(const NetcodeContract& contract) { (void)contract; }
+  // The room's world settings changed (Room::set_world_settings): the forgiveness the game's gate
+  // judges claims with, the time scale its logic runs at (every step's dt_s already carries it).
+  // Until called, the contract's values hold (initial_world_settings).
+  virtual void world_settings_changed(const protocol::WorldSettings& settings) { (void)settings; }
 
   // A session was admitted: place the pawn the room allocated for `owner` (through the game's own
   // placement rules). A pawn leaving is despawned before its handle can be reused.

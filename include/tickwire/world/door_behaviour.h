@@ -1,5 +1,5 @@
 // The door (a mover): an open fraction in [0, 1] that travels toward open (1) or closed (0) at its
-// speed, one step per logic tick. It replicates the fraction on channel 0 and, on channel 1, the
+// speed, one step per logic tick (scaled by the world time scale). It replicates the fraction on channel 0 and, on channel 1, the
 // signed change the next tick will make (seed 000: the Quake 3 mover trajectory a client predicts
 // with). At the end of travel it fires onOpened or onClosed, and channel 1 is written after that
 // output has run, so on the tick wiring bounces it back the rate already carries the way back.
@@ -12,7 +12,7 @@
 namespace tickwire::world {
 
 struct DoorSettings {
-  double step_per_tick = 0.05;  // open fraction per logic tick: speed x seconds-per-tick / distance
+  double step_per_tick = 0.05;  // open fraction per logic tick at time scale 1: speed x tick length / distance
   double start_fraction = 0;    // the authored channel 0
   bool usable = false;          // a Use toggles it
 };
@@ -50,7 +50,8 @@ class DoorBehaviour final : public ObjectBehaviour {
   static constexpr uint32_t kMove = 0;  // the wake tag of the next step
   void head_for(double target, LogicContext& context);
   void keep_moving(LogicContext& context);
-  double next_delta() const;
+  // The change the next tick makes, at the world time scale the runtime runs at.
+  double next_delta(const LogicContext& context) const;
 
   DoorSettings settings_;
   double fraction_ = 0;

@@ -75,6 +75,9 @@ class ReferenceGame final : public Simulation {
   // The room's contract: its forgiveness (below 1.0 a client's claim may be adopted, through the
   // ForgivenessGate) and its interaction range.
   void begin(const NetcodeContract& contract) override;
+  // A new forgiveness reaches the gate from the next claim; a new time scale the logic's clock
+  // (its delays and doors) from the next tick.
+  void world_settings_changed(const protocol::WorldSettings& settings) override;
   void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
   void despawn_pawn(EntityRef pawn) override;
   void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override;
@@ -189,6 +192,7 @@ class ReferenceGame final : public Simulation {
   double interaction_range_m_ = kUseReachM;
   uint32_t interactions_per_second_ = 0;
   Duration tick_length_;                        // zero until begin()
+  double time_scale_ = 1.0;                     // the world's (the contract's until changed)
   std::unique_ptr<MapLogicHost> logic_;
   std::map<uint64_t, bool> use_held_;           // each pawn's Use button on its last step
   std::map<uint64_t, TokenBucket> use_buckets_;  // each pawn's Use presses per second

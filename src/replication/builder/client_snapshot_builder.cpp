@@ -409,6 +409,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
 
   SentFrame& out = client.history.begin(tick_.tick, refs_, last_.frame);
   out.owner = view.owner;
+  out.world = tick_.frame->world;
   for (const Pick& p : picks_) {
     out.states.push_back(share(out, p.state));
     out.entities.push_back(FrameEntity{p.entity, p.entity == kNoEntity ? 0 : world_.incarnation(p.entity)});

@@ -12,6 +12,7 @@
 #include "owner_detail_delta.h"
 #include "record_delta.h"
 #include "history_fit.h"
+#include "world_settings_delta.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/replication/frames/reference_frames.h"
 #include "tickwire/replication/frames/replica_state.h"
@@ -40,6 +41,7 @@ struct FrameModels {
   UIntModel id_gap;
   RecordModels record;
   OwnerModels owner;
+  WorldModels world;
 
   static const FrameModels& fresh();  // the priors every body starts from
 };

@@ -67,6 +67,13 @@ OwnerModels OwnerModels::fresh() {
   return m;
 }
 
+WorldModels WorldModels::fresh() {
+  WorldModels m;
+  m.same = BitModel::with_p1(4064);  // the settings change a handful of times a session
+  m.value = UIntModel::with_continue(3600, 2048);
+  return m;
+}
+
 const FrameModels& FrameModels::fresh() {
   static const FrameModels kFresh = [] {
     FrameModels m;
@@ -79,6 +86,7 @@ const FrameModels& FrameModels::fresh() {
     m.fit_frame = BitModel::with_p1(kOften);
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();
+    m.world = WorldModels::fresh();
     return m;
   }();
   return kFresh;

@@ -128,6 +128,8 @@ Status decode_snapshot_delta(std::span<const uint8_t> body, uint32_t tick, Delta
     out.owner = base_owner;
     code_owner(c, models.owner, base_owner, older_owner, body_ref.ex, *out.owner);
   }
+  out.world = body_ref.baseline.world();
+  if (!c.failed()) code_world(c, models.world, body_ref.baseline.world(), out.world);
   FitWindow window;
   if (!c.failed()) code_fit_window(c, models, body_ref, refs.history, false, tick, window);
   Reader reader{c, models, body_ref, kinds, out, OlderCursor(body_ref.older), window};

@@ -163,6 +163,8 @@ Result<DeltaBodyStats> encode_snapshot_delta(const FrameView& current, DeltaRefs
     protocol::OwnerDetail s = *current.owner();
     code_owner(c, models.owner, *base_owner, older_owner, body.ex, s);
   }
+  protocol::WorldSettings world = current.world();
+  code_world(c, models.world, body.baseline.world(), world);
   FitWindow window;
   code_fit_window(c, models, body, refs.history, fit, current.tick(), window, stride);
   stats.fit_frames = window.frames();

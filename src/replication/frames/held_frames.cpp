@@ -15,6 +15,7 @@ void HeldFrames::keep(const ReplicaFrame& frame) {
   Entry& entry = entries_[frame.tick % kCapacity];
   entry.frame.tick = frame.tick;
   entry.frame.owner = frame.owner;
+  entry.frame.world = frame.world;
   entry.frame.states.assign(frame.states.begin(), frame.states.end());
   entry.held = true;
   if (frame.tick > newest_) newest_ = frame.tick;

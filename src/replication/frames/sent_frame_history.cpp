@@ -138,6 +138,7 @@ const SentFrame* SentFrameHistory::find(Tick tick) const {
 
 void SentFrame::assign(const ReplicaFrame& frame) {
   owner = frame.owner;
+  world = frame.world;
   sources.clear();
   copies.assign(frame.states.begin(), frame.states.end());
   states.clear();

@@ -27,18 +27,27 @@ class FrameView {
         owner_(frame != nullptr ? &frame->owner : nullptr),
         states_(frame != nullptr ? frame->states.data() : nullptr),
         size_(frame != nullptr ? frame->states.size() : 0),
+        world_(frame != nullptr ? frame->world : protocol::WorldSettings{}),
         identity_(frame) {}
   FrameView(const ReplicaFrame& frame) : FrameView(&frame) {}  // NOLINT(google-explicit-constructor)
   // A frame of pointers (ascending id), `identity` the object that holds them.
   FrameView(uint32_t tick, const std::optional<protocol::OwnerDetail>& owner,
-            std::span<const ReplicaState* const> states, const void* identity)
-      : present_(true), tick_(tick), owner_(&owner), refs_(states.data()), size_(states.size()), identity_(identity) {}
+            std::span<const ReplicaState* const> states, const protocol::WorldSettings& world, const void* identity)
+      : present_(true),
+        tick_(tick),
+        owner_(&owner),
+        refs_(states.data()),
+        size_(states.size()),
+        world_(world),
+        identity_(identity) {}
 
   explicit operator bool() const { return present_; }
   friend bool operator==(const FrameView& v, std::nullptr_t) { return !v.present_; }
 
   uint32_t tick() const { return tick_; }
   const std::optional<protocol::OwnerDetail>& owner() const { return present_ ? *owner_ : no_owner(); }
+  // The room's settings at the frame's tick (the defaults for "no frame", as for the rest table's).
+  const protocol::WorldSettings& world() const { return world_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   const ReplicaState& operator[](std::size_t i) const { return states_ != nullptr ? states_[i] : *refs_[i]; }
@@ -58,13 +67,14 @@ class FrameView {
   const ReplicaState* states_ = nullptr;       // an owned frame's states, or
   const ReplicaState* const* refs_ = nullptr;  // a frame of pointers
   std::size_t size_ = 0;
+  protocol::WorldSettings world_;
   const void* identity_ = nullptr;
 };
 
 // Two records the same: one pointer (a state both frames share) or equal fields.
 inline bool same_record(const ReplicaState& a, const ReplicaState& b) { return &a == &b || a == b; }
 
-// Tick, owner detail and every state the same (a server's sent frame against what a client decoded).
+// Tick, world settings, owner detail and every state the same (a server's sent frame against what a client decoded).
 bool same_frame(const FrameView& a, const FrameView& b);
 
 // An owned copy of the frame a view reads.

@@ -113,8 +113,9 @@ struct ReplicaFrame {
   uint32_t tick = 0;
   std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
   std::vector<ReplicaState> states;            // ascending id
+  protocol::WorldSettings world;               // the room's settings at the tick
   friend bool operator==(const ReplicaFrame& a, const ReplicaFrame& b) {
-    return a.tick == b.tick && a.owner.has_value() == b.owner.has_value() &&
+    return a.tick == b.tick && a.world == b.world && a.owner.has_value() == b.owner.has_value() &&
            (!a.owner || same_owner_detail(*a.owner, *b.owner)) && a.states == b.states;
   }
 };

@@ -41,11 +41,12 @@ struct SentFrame {
   Tick tick;
   std::optional<protocol::OwnerDetail> owner;  // the owning client's truth, exact
   std::vector<const ReplicaState*> states;     // ascending id
+  protocol::WorldSettings world;               // the room's settings at the tick
   std::vector<FrameEntity> entities;           // parallel to states
   std::vector<std::shared_ptr<const WorldStates>> sources;  // at most kMaxSources
   std::vector<ReplicaState> copies;  // pointed at once complete (they may move while added)
 
-  FrameView view() const { return FrameView(tick.wire_u32(), owner, states, this); }
+  FrameView view() const { return FrameView(tick.wire_u32(), owner, states, world, this); }
   // Keeps `frame`'s owner detail and states as copies (a caller without shared world frames).
   void assign(const ReplicaFrame& frame);
   // The shared world frame `state` is in (null: one of the copies).
