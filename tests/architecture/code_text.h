@@ -36,7 +36,10 @@ inline std::size_t quoted_end(std::string_view text, std::size_t open) {
 inline std::size_t raw_end(std::string_view text, std::size_t open) {
   const std::size_t paren = text.find('(', open + 1);
   if (paren == std::string_view::npos) return text.size();
-  const std::string close = ")" + std::string(text.substr(open + 1, paren - open - 1)) + "\"";
+  // Built by appending (GCC 12 at -O3 misreads ")" + std::string as an overlapping memcpy).
+  std::string close(1, ')');
+  close.append(text.substr(open + 1, paren - open - 1));
+  close.push_back('"');
   const std::size_t end = text.find(close, paren + 1);
   return end == std::string_view::npos ? text.size() : end + close.size();
 }
