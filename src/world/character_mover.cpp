@@ -18,6 +18,9 @@ namespace {
 
 // Feet within this of a box top (and not rising) stand on it.
 constexpr float kGroundProbeM = 0.02f;
+// How far a rising box's top may pass a pawn's feet in one substep and still stand it on top (a
+// lift catching a pawn that stepped on as it rose); deeper, the pawn is inside it and left alone.
+constexpr float kMaxScoopM = 0.25f;
 // A dt a hair over a whole number of substeps (float rounding of 1/30 against 1/60) is not one more.
 constexpr float kSubstepRoundingSlack = 1e-4f;
 
@@ -90,9 +93,66 @@ void fly(PawnState& s, const MoveAxes& m, const MoverSettings& settings, float d
   s.grounded = false;
 }
 
+// What a substep collides with: the statics, and the moving boxes where they stand at `t` (the
+// fraction of the step elapsed at the substep's end).
+struct Solids {
+  std::span<const Aabb> statics;
+  std::span<const MovingBox> moving;
+  float t = 0;
+};
+
+SweepResult sweep(const Aabb& box, Axis axis, float delta_m, const Solids& solids) {
+  SweepResult r = sweep_axis(box, axis, delta_m, solids.statics);
+  for (const MovingBox& m : solids.moving) {
+    const Aabb at = m.at(solids.t);
+    const SweepResult one = sweep_axis(box, axis, r.moved_m, std::span<const Aabb>(&at, 1));
+    if (one.blocked) r = one;
+  }
+  return r;
+}
+
+// The moving box the pawn stands on at `t` (grounded, feet on its top within the probe, overlapping
+// it across), or null.
+const MovingBox* carrier(const PawnState& s, const MoverSettings& settings, const Solids& solids, float t) {
+  if (!s.grounded) return nullptr;
+  const Aabb feet = pawn_bounds(s, settings.radius_m);
+  for (const MovingBox& m : solids.moving) {
+    const Aabb at = m.at(t);
+    const float gap_m = feet.min.y - at.max.y;
+    const bool across = feet.min.x < at.max.x && feet.max.x > at.min.x && feet.min.z < at.max.z && feet.max.z > at.min.z;
+    if (across && gap_m >= -kContactSkinM && gap_m <= kGroundProbeM) return &m;
+  }
+  return nullptr;
+}
+
+// A rider goes where its carrier goes this substep, swept through the statics (a lift never pushes
+// it into a ceiling).
+void carry(PawnState& s, const MoverSettings& settings, const MovingBox& m, float fraction, std::span<const Aabb> statics) {
+  const Vec3 move_m = m.delta_m * fraction;
+  for (Axis axis : {Axis::y, Axis::x, Axis::z}) {
+    component(s.feet, axis) += sweep_axis(pawn_bounds(s, settings.radius_m), axis, component(move_m, axis), statics).moved_m;
+  }
+}
+
+// A rising box that passed the pawn's feet this substep (by at most kMaxScoopM) stands the pawn on
+// it, where the statics leave room (a lift never pushes a rider into a ceiling).
+void scoop(PawnState& s, Vec3& v, const MoverSettings& settings, const Solids& solids) {
+  for (const MovingBox& m : solids.moving) {
+    if (m.delta_m.y <= 0.0f) continue;
+    const Aabb at = m.at(solids.t);
+    const Aabb feet = pawn_bounds(s, settings.radius_m);
+    if (!feet.overlaps(at) || at.max.y - feet.min.y > kMaxScoopM) continue;
+    PawnState lifted = s;
+    lifted.feet.y = at.max.y + kContactSkinM;
+    if (overlaps_any(pawn_bounds(lifted, settings.radius_m), solids.statics)) continue;  // no room: left where it is
+    s = lifted;
+    if (v.y < 0.0f) v.y = 0.0f;
+  }
+}
+
 // One substep of walking physics. `wish_mps` is the horizontal velocity the input asks for.
 void walk_substep(PawnState& s, const Vec3& wish_mps, bool steering, const MoverSettings& settings, float dt_s,
-                  std::span<const Aabb> statics) {
+                  const Solids& solids) {
   const MoverSpeedLimit limit = max_speed_mps(settings, s);
   const Vec3 v0 = clamp_velocity(s.velocity_mps, limit, settings);
   Vec3 v1 = v0;
@@ -107,14 +167,14 @@ void walk_substep(PawnState& s, const Vec3& wish_mps, bool steering, const Mover
   // The trapezoid is exact for constant acceleration and never longer than the faster endpoint.
   const Vec3 move_m = (v0 + v1) * (0.5f * dt_s);
   for (Axis axis : {Axis::y, Axis::x, Axis::z}) {
-    const SweepResult r = sweep_axis(pawn_bounds(s, settings.radius_m), axis, component(move_m, axis), statics);
+    const SweepResult r = sweep(pawn_bounds(s, settings.radius_m), axis, component(move_m, axis), solids);
     component(s.feet, axis) += r.moved_m;
     if (r.blocked) component(v1, axis) = 0.0f;
   }
+  if (!solids.moving.empty()) scoop(s, v1, settings, solids);
   // A pawn just above a floor is grounded (it may jump, it brakes) but keeps falling onto it: no
   // snap down, so a landing never moves the pawn faster than max_speed_mps.
-  s.grounded = v1.y <= 0.0f &&
-               sweep_axis(pawn_bounds(s, settings.radius_m), Axis::y, -kGroundProbeM, statics).blocked;
+  s.grounded = v1.y <= 0.0f && sweep(pawn_bounds(s, settings.radius_m), Axis::y, -kGroundProbeM, solids).blocked;
   s.velocity_mps = v1;
 }
 
@@ -140,7 +200,7 @@ void CharacterMover::set_settings(const MoverSettings& settings) {
 }
 
 PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
-                               std::span<const Aabb> static_boxes) const {
+                               std::span<const Aabb> static_boxes, std::span<const MovingBox> moving_boxes) const {
   TW_ASSERT(std::isfinite(dt_s) && dt_s >= 0.0f &&
                 dt_s <= settings_.max_substep_s * (static_cast<float>(kMaxMoverSubsteps) + kSubstepRoundingSlack),
             "step dt must be within [0, kMaxMoverSubsteps * max_substep_s]");
@@ -169,7 +229,14 @@ PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& 
   const bool steering = m.x != 0.0f || m.y != 0.0f;
   const int substeps = substep_count(dt_s, settings_.max_substep_s);
   const float substep_s = dt_s / static_cast<float>(substeps);
-  for (int i = 0; i < substeps; ++i) walk_substep(s, wish_mps, steering, settings_, substep_s, static_boxes);
+  const float fraction = 1.0f / static_cast<float>(substeps);
+  for (int i = 0; i < substeps; ++i) {
+    const Solids solids{static_boxes, moving_boxes, static_cast<float>(i + 1) * fraction};
+    if (const MovingBox* under = carrier(s, settings_, solids, static_cast<float>(i) * fraction)) {
+      carry(s, settings_, *under, fraction, static_boxes);
+    }
+    walk_substep(s, wish_mps, steering, settings_, substep_s, solids);
+  }
   return s;
 }
 

@@ -50,6 +50,13 @@ constexpr SettingSpec kPhysicsProp[] = {
 };
 constexpr LogicComponentSpec kPhysicsPropSpec{"physics_prop", kPhysicsProp};
 
+constexpr float kMaxColliderHalfM = 100.0f;
+constexpr SettingSpec kCollider[] = {
+    {"half_extents", SettingShape::vector, 3, 0.01f, kMaxColliderHalfM, {0.5f, 0.5f, 0.5f, 0}},  // centred on the object
+    {"solid", SettingShape::flag, 1, 0, 1, {1, 0, 0, 0}},  // 0: a sensor that blocks nothing
+};
+constexpr LogicComponentSpec kColliderSpec{"collider", kCollider};
+
 constexpr LogicComponentSpec kSpecs[] = {
     {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
@@ -76,9 +83,15 @@ std::span<const LogicComponentSpec> logic_component_specs() { return kSpecs; }
 
 const LogicComponentSpec& physics_prop_spec() { return kPhysicsPropSpec; }
 
+const LogicComponentSpec& collider_spec() { return kColliderSpec; }
+
 const LogicComponentSpec* component_settings_spec(std::string_view component) {
-  return component == kPhysicsPropSpec.component ? &kPhysicsPropSpec : logic_component_spec(component);
+  if (component == kPhysicsPropSpec.component) return &kPhysicsPropSpec;
+  if (component == kColliderSpec.component) return &kColliderSpec;
+  return logic_component_spec(component);
 }
+
+bool replicated_component(std::string_view component) { return component != kColliderSpec.component; }
 
 std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name) {
   const SettingSpec& spec = spec_of(component, name);

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "map_validate.h"
+#include "tickwire/world/quat_math.h"
 
 namespace tickwire::world::detail {
 namespace {
@@ -33,25 +34,6 @@ std::size_t tree_size(const ResolvedRecord& r) {
   std::size_t size = 1;
   for (const ResolvedRecord& child : r.children) size += tree_size(child);
   return size;
-}
-
-Quat multiply(const Quat& a, const Quat& b) {
-  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-Quat normalized(const Quat& q) {
-  const float length = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-  return length > 0 ? Quat{q.x / length, q.y / length, q.z / length, q.w / length} : Quat{};
-}
-
-Vec3 cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-
-// v rotated by the unit quaternion q.
-Vec3 rotate(const Quat& q, Vec3 v) {
-  const Vec3 axis{q.x, q.y, q.z};
-  const Vec3 t = 2.0f * cross(axis, v);
-  return v + q.w * t + cross(axis, t);
 }
 
 // Finds by name (or key) in a list of parts.

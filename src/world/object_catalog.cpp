@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "tickwire/world/logic_components.h"
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
@@ -46,6 +47,7 @@ ObjectCatalog ObjectCatalog::build(const Map& map, const GameVocabulary& vocabul
     if (object.scale) entry.pose.scale = object.scale->to_wire();
     for (const ObjectComponent& component : object.components) {
       if (entry.component_count == entry.component_wire_ids.size()) break;  // the map's own cap
+      if (!replicated_component(component.name)) continue;  // map data (a collider): never in a record
       entry.component_wire_ids[entry.component_count++] = static_cast<uint8_t>(component_wire_id(component.name));
     }
   }

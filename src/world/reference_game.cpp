@@ -7,9 +7,26 @@
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/core/assert.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/logic_components.h"
 #include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire::world {
+namespace {
+
+// Each component a record carries (a collider is map data, never on the wire), the first
+// MaxComponentSections of them, with its index among the object's components.
+template <class Visit>
+void for_each_replicated(const std::vector<ObjectComponent>& components, Visit visit) {
+  std::size_t sections = 0;
+  for (std::size_t c = 0; c < components.size() && sections < protocol::MaxComponentSections; ++c) {
+    if (!replicated_component(components[c].name)) continue;
+    visit(c, components[c]);
+    ++sections;
+  }
+}
+
+}  // namespace
+
 void apply_reference_policy(RoomPolicy& policy) {
   policy.vocabulary = reference_vocabulary();
   policy.limits.interaction_range_m = kUseReachM;
@@ -274,8 +291,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
   record.object_index = index;
   record.flags = state.enabled ? kObjectEnabled : 0;
   const auto& authored = map_->objects()[map_positions_[index]].components;
-  for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
-    const ObjectComponent& now = state.components[c];
+  for_each_replicated(state.components, [&](std::size_t c, const ObjectComponent& now) {
     protocol::ComponentSection section;
     section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
     // Only the fields that differ from the authored map: the sparse set's whole point.
@@ -290,7 +306,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
       section.bits = now.bits;
     }
     if (section.dirty != 0) record.sections.push_back(section);
-  }
+  });
   return protocol::Record{map_object_entity_id(index), record};
 }
 
@@ -300,8 +316,7 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
   protocol::ObjectRecord record;
   record.object_index = index;
   record.flags = state.enabled ? kObjectEnabled : 0;
-  for (std::size_t c = 0; c < state.components.size() && c < protocol::MaxComponentSections; ++c) {
-    const ObjectComponent& now = state.components[c];
+  for_each_replicated(state.components, [&](std::size_t, const ObjectComponent& now) {
     protocol::ComponentSection section;
     section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
     for (uint8_t ch = 0; ch < now.channel_count && ch < 4; ++ch) {
@@ -312,7 +327,7 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
     section.bits = now.bits;
     section.dirty = static_cast<uint8_t>(section.dirty | (1u << 4) | (1u << 5));
     record.sections.push_back(section);
-  }
+  });
   return protocol::Record{map_object_entity_id(index), record};
 }
 

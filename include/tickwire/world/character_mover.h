@@ -21,6 +21,16 @@ struct MoverSpeedLimit {
 
 MoverSpeedLimit max_speed_mps(const MoverSettings& settings, const PawnState& pawn);
 
+// A solid the tick moves (a door, a lift: a kinematic body, LogicBodies): where it stands entering
+// the step and how far the step moves it (its velocity x dt, seed 000's "real velocity"). It moves
+// evenly through the step's substeps.
+struct MovingBox {
+  Aabb start;
+  Vec3 delta_m;
+
+  Aabb at(float t) const { return Aabb{start.min + delta_m * t, start.max + delta_m * t}; }
+};
+
 class CharacterMover {
  public:
   explicit CharacterMover(const MoverSettings& settings);
@@ -34,9 +44,14 @@ class CharacterMover {
   // - otherwise walk (crouch, walk or run speed), jump when grounded, gravity, and sweep the box
   //   through the statics axis by axis (y, x, z): a blocked axis loses its velocity, the rest slide;
   //   a pawn whose feet rest on a box top is grounded.
+  // - moving boxes: a pawn standing on one (grounded, feet on its top) is carried by its motion,
+  //   substep by substep, swept through the statics (its ground's point velocity: a rider moves
+  //   exactly as far as the box); every pawn collides with each where it stands at the end of the
+  //   substep, and one a rising box has scooped up (its top passed the feet by at most a step) is
+  //   stood on it.
   // dt_s must be in [0, kMaxMoverSubsteps * max_substep_s].
-  PawnState step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
-                 std::span<const Aabb> static_boxes) const;
+  PawnState step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s, std::span<const Aabb> static_boxes,
+                 std::span<const MovingBox> moving_boxes = {}) const;
 
   const MoverSettings& settings() const { return settings_; }
   void set_settings(const MoverSettings& settings);

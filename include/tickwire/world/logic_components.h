@@ -43,8 +43,13 @@ std::span<const LogicComponentSpec> logic_component_specs();
 const LogicComponentSpec& physics_prop_spec();
 // The materials a physics prop's `material` index names, in index order.
 inline constexpr std::string_view kPropMaterials[] = {"wood", "metal", "stone", "rubber"};
-// The settings table of any component that takes settings (a logic component or the physics
-// prop), or nullptr: that component takes none.
+// The collider's settings (`collider`: half_extents, solid): the box a solid object's body is made
+// of (LogicBodies). Map data only: it never replicates (replicated_component).
+const LogicComponentSpec& collider_spec();
+// Whether a component travels in the object's records (every component but the collider).
+bool replicated_component(std::string_view component);
+// The settings table of any component that takes settings (a logic component, the physics prop or
+// the collider), or nullptr: that component takes none.
 const LogicComponentSpec* component_settings_spec(std::string_view component);
 
 // A setting of `component` as the map states it or, absent, its fallback. Asserts the name is one
