@@ -23,6 +23,7 @@
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/object_solids.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
@@ -147,7 +148,8 @@ int run_bots(const BotOptions& o) {
   }
   const world::Map map = std::move(loaded).value();
   const world::CharacterMover mover{world::MoverSettings{}};
-  const world::MoverPredictionModel model(mover, map.boxes());
+  const std::vector<world::Aabb> solids = world::map_solid_boxes(map);  // the map's boxes and its objects' static bodies
+  const world::MoverPredictionModel model(mover, solids);
   const std::vector<world::BotButton> buttons = world::bot_buttons(map);
   SystemHostTimer timer;
   const MonoTime start = timer.now();

@@ -127,6 +127,7 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["starved_ticks"] = tally.starved_ticks;
   j["fresh_ticks"] = tally.fresh_ticks;
   j["contract_hash"] = server.contract_hash_hex();
+  j["world"] = {{"forgiveness", server.world_settings().forgiveness}, {"time_scale", server.world_settings().time_scale}};
   j["relayed"] = s.relayed;
   nlohmann::json reasons = nlohmann::json::object();
   for (const ReasonCount& r : s.reasons) reasons[r.name] = r.count;

@@ -113,7 +113,26 @@ void ReferenceGame::install_objects() {
     objects_.push_back(ObjectState{objects[*at].components, true, true});
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
+  solids_ = ObjectSolids::build(*map_);
+  refresh_solids();
   ++map_generation_;
+}
+
+// What a pawn collides with: the map's boxes and the static bodies of the spawned objects, and
+// each spawned door or lift where its state puts it over the next tick.
+void ReferenceGame::refresh_solids() {
+  solids_.collect_statics(*map_, [this](uint32_t index) { return object_spawned(index); }, static_boxes_);
+  refresh_moving_boxes();
+}
+
+// Once the tick's logic has settled (seed 000): each kinematic body where it stands now, moving by
+// the change its rate says the next tick makes (the trajectory a client predicts it on).
+void ReferenceGame::refresh_moving_boxes() {
+  moving_boxes_.clear();
+  for (const KinematicTrack& track : solids_.tracks()) {
+    if (!object_spawned(track.object_index)) continue;
+    moving_boxes_.push_back(moving_box(track, mover_state(objects_[track.object_index].components[track.mover_component])));
+  }
 }
 
 void ReferenceGame::reinstall_objects() {
@@ -129,6 +148,7 @@ bool ReferenceGame::despawn_object(uint32_t object_index) {
   if (!object_spawned(object_index)) return false;
   if (logic_ && logic_->despawn(object_index)) refresh_usable();  // onEndTouch may still write into it
   objects_[object_index].spawned = false;
+  refresh_solids();   // its body goes with it
   ++map_generation_;  // the rest table stops naming it
   ++lifecycle_.despawns;
   return true;
@@ -139,6 +159,7 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
   // The authored state first: the fresh node starts from it and may write into it as it loads.
   objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
   if (logic_ && logic_->spawn(object_index)) refresh_usable();
+  refresh_solids();
   ++map_generation_;  // the rest table names it again
   ++lifecycle_.spawns;
   return true;
@@ -207,7 +228,7 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick,
     use_press(pawn, aiming, tick);
   }
   held = use;
-  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), map_->boxes());
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), static_boxes_, moving_boxes_);
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
   outcome = protocol::ClaimOutcome::none;
   if (input.fresh() && input.claim) {
@@ -246,6 +267,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
     for (const auto& [ref, state] : pawns_) touching_.push_back(TouchingPawn{ref, state.feet});
     logic_->advance(tick, touching_);
   }
+  refresh_moving_boxes();  // the doors and lifts the next tick's pawns step against
   // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
   // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.
   const double t = static_cast<double>(tick.value()) * dt_s;

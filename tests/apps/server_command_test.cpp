@@ -54,7 +54,8 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
 
   test::ChildProcess server;
   ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--protocol-id", "4242",
-                                               "--snapshot-hz", "30", "--seconds", "6", "--stats-interval", "0.5"}));
+                                               "--snapshot-hz", "30", "--time-scale", "0.5", "--seconds", "6",
+                                               "--stats-interval", "0.5"}));
   ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
   test::ChildProcess players, stranger;
   ASSERT_TRUE(players.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "2", "--key",
@@ -83,6 +84,8 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
   ASSERT_TRUE(final_line.is_object()) << server.output();
   EXPECT_GE(final_line["reasons"].value("netcode.reject.request_wrong_protocol", 0), 1)
       << "the refusal is seen from outside, by name";
+  EXPECT_EQ(final_line["world"]["time_scale"].get<double>(), 0.5) << "the world settings the room runs under";
+  EXPECT_EQ(final_line["world"]["forgiveness"].get<double>(), 1.0);
   // stdout holds only JSON lines: every line parses.
   std::istringstream lines(server.output());
   for (std::string line; std::getline(lines, line);) {

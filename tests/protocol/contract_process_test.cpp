@@ -44,5 +44,18 @@ TEST(ContractAcrossProcesses, IdenticalContentGivesTheIdenticalHashInAnotherProc
   EXPECT_EQ(at_30, in_process_hash(30));
 }
 
+// The world time scale the room starts at is part of the contract, from the CLI as in process.
+TEST(ContractAcrossProcesses, TheTimeScaleIsPartOfTheHash) {
+  RoomPolicy policy;
+  policy.identity = {"room-9", "arena", "local", "2.0", "dev", "", ""};
+  policy.cadence.time_scale = 0.5;
+  const ContractResolution resolved = resolve_netcode_contract(policy);
+  ASSERT_TRUE(resolved.ok());
+  std::vector<std::string> half = args(60);
+  half.insert(half.end(), {"--time-scale", "0.5"});
+  EXPECT_EQ(hash_line_of(half), contract_hash(*resolved.contract).hex());
+  EXPECT_NE(hash_line_of(half), in_process_hash(60));
+}
+
 }  // namespace
 }  // namespace tickwire

@@ -23,6 +23,7 @@
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
+#include "tickwire/world/object_solids.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
@@ -163,7 +164,8 @@ class GameSim {
         game(map, config.mover),
         watched(game),
         mover(config.mover),
-        honest_model(mover, map.boxes()),
+        solids(world::map_solid_boxes(map)),
+        honest_model(mover, solids),
         facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients)),
         room(facade->room()),
         server(facade->room_server()) {
@@ -253,6 +255,7 @@ class GameSim {
   world::ReferenceGame game;
   WatchedGame watched;
   world::CharacterMover mover;
+  std::vector<world::Aabb> solids;  // the map's boxes and its objects' static bodies, as a client predicts against
   world::MoverPredictionModel honest_model;
   std::unique_ptr<Server> facade;
   Room& room;

@@ -1,5 +1,6 @@
 // ReferenceGame: the reference game's side of the Simulation seam. Pawns move by the shared
-// CharacterMover against the map's static boxes and are placed through the PawnPlacer at the map's
+// CharacterMover against the map's static boxes, its objects' static bodies and its doors' and lifts'
+// moving ones (ObjectSolids: a rider is carried) and are placed through the PawnPlacer at the map's
 // spawn points; the map's networked objects start at their authored state and the map's logic
 // (MapLogicHost: doors, buttons, lights, plates, triggers, relays, timers...) runs once per tick,
 // driven by Use presses, interactions and pawns' feet on plates; a few lights flicker so object
@@ -23,6 +24,7 @@
 #include "tickwire/world/map_logic_host.h"
 #include "tickwire/world/map_object_table.h"
 #include "tickwire/world/object_lifecycle.h"
+#include "tickwire/world/object_solids.h"
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
@@ -165,6 +167,8 @@ class ReferenceGame final : public Simulation {
   void install_logic();
   void discard_logic();
   void refresh_usable();
+  void refresh_solids();
+  void refresh_moving_boxes();
   Placement next_spawn_placement();
   bool differs_from_map(uint32_t index) const;
   void use_press(EntityRef pawn, const PawnState& state, Tick tick);
@@ -188,6 +192,9 @@ class ReferenceGame final : public Simulation {
   uint64_t map_generation_ = 0;
   ObjectRecords object_records_ = ObjectRecords::whole;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
+  ObjectSolids solids_;                  // the map's objects' bodies (rebuilt with the objects)
+  std::vector<Aabb> static_boxes_;       // the map's boxes and the spawned objects' static bodies
+  std::vector<MovingBox> moving_boxes_;  // each spawned kinematic body over the next tick
   uint32_t next_spawn_ = 0;
   double interaction_range_m_ = kUseReachM;
   uint32_t interactions_per_second_ = 0;

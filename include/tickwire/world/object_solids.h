@@ -1,0 +1,72 @@
+// ObjectSolids: the solids a map's objects make, built by both ends from the same map through
+// LogicBodies: the static ones (fixed bodies; a physics prop's dynamic body waits for the server's
+// solver and collides with nothing yet) joined to the map's boxes, and one track per kinematic body (a door, a
+// lift). A track turns its mover's replicated state (channel 0 the open fraction, channel 1 the
+// change the next tick makes) into the MovingBox a step collides with: where it stands and how far
+// the tick moves it, the Quake 3 mover trajectory a server step and a predicted one both follow.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tickwire/world/character_mover.h"
+#include "tickwire/world/logic_bodies.h"
+#include "tickwire/world/map.h"
+#include "tickwire/world/mover_pose.h"
+
+namespace tickwire::world {
+
+// A mover's replicated state: its open fraction and the signed change the next tick makes.
+struct MoverState {
+  double fraction = 0;
+  double rate = 0;
+};
+
+// The state a mover component holds (its channels 0 and 1; 0 where it carries fewer).
+MoverState mover_state(const ObjectComponent& mover);
+
+struct KinematicTrack {
+  uint32_t object_index = 0;
+  Vec3 position;  // authored: where it stands at fraction 0
+  LogicBody body;
+  MoverSlide slide;
+  std::size_t mover_component = 0;  // which of the object's components is its mover
+};
+
+// The box of `track` `ticks_ahead` ticks after a tick that left it at `state` (1: the next tick):
+// where it stands entering that tick and how far that tick moves it, the fraction clamped to [0, 1].
+MovingBox moving_box(const KinematicTrack& track, const MoverState& state, uint32_t ticks_ahead = 1);
+
+struct StaticSolid {
+  uint32_t object_index = 0;
+  Aabb box;
+};
+
+class ObjectSolids {
+ public:
+  // By object index (the MapObjectTable's: the objects in file order).
+  static ObjectSolids build(const Map& map);
+
+  // Every object's static box, with its object (a despawned object's is left out by the game).
+  std::span<const StaticSolid> statics() const { return statics_; }
+  std::span<const KinematicTrack> tracks() const { return tracks_; }
+
+  // The map's boxes and the static bodies of the objects `present` says are in (all when null).
+  template <class Present>
+  void collect_statics(const Map& map, Present present, std::vector<Aabb>& out) const {
+    out.assign(map.boxes().begin(), map.boxes().end());
+    for (const StaticSolid& s : statics_)
+      if (present(s.object_index)) out.push_back(s.box);
+  }
+
+ private:
+  std::vector<StaticSolid> statics_;
+  std::vector<KinematicTrack> tracks_;
+};
+
+// What a client predicts against before it knows better: the map's boxes and every object's static
+// body, each object in (the server leaves a despawned object's out).
+std::vector<Aabb> map_solid_boxes(const Map& map);
+
+}  // namespace tickwire::world
