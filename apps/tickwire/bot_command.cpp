@@ -148,8 +148,9 @@ int run_bots(const BotOptions& o) {
   }
   const world::Map map = std::move(loaded).value();
   const world::CharacterMover mover{world::MoverSettings{}};
-  const std::vector<world::Aabb> solids = world::map_solid_boxes(map);  // the map's boxes and its objects' static bodies
-  const world::MoverPredictionModel model(mover, solids);
+  const std::vector<world::Aabb> statics = world::map_solid_boxes(map);  // the map's boxes and its objects' static bodies
+  const world::ObjectSolids solids = world::ObjectSolids::build(map);    // and its doors and lifts
+  const world::MoverPredictionModel model(mover, statics, &solids);
   const std::vector<world::BotButton> buttons = world::bot_buttons(map);
   SystemHostTimer timer;
   const MonoTime start = timer.now();

@@ -20,6 +20,7 @@ void GameClient::on_welcome(MonoTime now) {
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
   objects_.reset();  // a new session names its objects afresh
+  reconciled_world_ = false;
   quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
   if (model_ != nullptr) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
@@ -42,7 +43,22 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
   if (owner.ack) quality_->on_ack(owner.ack->sequence, now);
   if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
   if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
-  if (predictor_) (void)predictor_->reconcile(owner);
+  if (predictor_) reconcile(owner);
+}
+
+// The predictor steps against the snapshot its last applied reconcile took (its doors, at the acked
+// tick): the snapshot is kept in the spare buffer, named for the reconcile, and becomes the world
+// only if the reconcile was applied (a skipped one leaves the ack and the world as they were).
+void GameClient::reconcile(const protocol::OwnerDetail& owner) {
+  const std::size_t spare = 1 - reconciled_current_;
+  reconciled_[spare] = snapshot_;
+  predictor_->set_world(&reconciled_[spare]);
+  if (predictor_->reconcile(owner).applied) {
+    reconciled_current_ = spare;
+    reconciled_world_ = true;
+  } else {
+    predictor_->set_world(reconciled_world_ ? &reconciled_[reconciled_current_] : nullptr);
+  }
 }
 
 void GameClient::take_snapshots(MonoTime now) {

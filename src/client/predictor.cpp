@@ -35,6 +35,7 @@ void Predictor::reset() {
   last_acked_.reset();
   forgiveness_ = 1.0;
   time_scale_ = 1.0f;
+  world_ = nullptr;
   started_ = false;
   current_ = previous_ = PredictedState{};
   ease_count_ = 0;
@@ -47,8 +48,13 @@ void Predictor::set_time_scale(float time_scale) {
   time_scale_ = time_scale;
 }
 
-PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd) const {
-  PredictedState next = model_.step(from, cmd, protocol::world_seconds_per_tick(tick_s_, time_scale_));
+// Input `sequence` runs `sequence - acked` ticks after the snapshot that acked `acked` (one input a
+// tick, in order), the tick its context names.
+PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd, uint32_t sequence) const {
+  PredictionContext context;
+  context.snapshot = world_;
+  context.ticks_ahead = last_acked_ && sequence > *last_acked_ ? sequence - *last_acked_ : 1;
+  PredictedState next = model_.step_in(from, cmd, protocol::world_seconds_per_tick(tick_s_, time_scale_), context);
   // Server-owned: every flag bit a claim may not set, and the placement, come from the state stepped
   // from, which a replay takes from the acked state, so the client never toggles them on its own clock.
   next.flags = merge_claimed_flags(from.flags, next.flags, claimable_flags_);
@@ -73,7 +79,7 @@ void Predictor::predict(uint32_t sequence, const protocol::InputCmd& cmd) {
   ++next_;
   if (!started_) return;  // kept for the first replay
   previous_ = current_;
-  current_ = step(current_, kept.cmd);
+  current_ = step(current_, kept.cmd, sequence);
   kept.predicted = current_;
   kept.predicted_valid = true;
   ++stats_.predicted;
@@ -151,7 +157,7 @@ PredictedState Predictor::replay(const protocol::OwnerDetail& owner, std::option
   PredictedState replay_previous = state;
   for (uint32_t sequence = oldest_; sequence != next_; ++sequence) {
     replay_previous = state;
-    state = step(state, ring_[sequence % kPredictorPendingCap].cmd);
+    state = step(state, ring_[sequence % kPredictorPendingCap].cmd, sequence);
     ++out.replayed;
   }
   stats_.replayed += out.replayed;

@@ -2,6 +2,8 @@
 // that goes through them. The float dt is taken from the double exactly as the server takes it.
 #include "tickwire/world/mover_prediction_model.h"
 
+#include <vector>
+
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
@@ -39,12 +41,21 @@ protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref) {
   return detail_from_predicted(predicted_from_pawn(pawn), pawn_ref);
 }
 
-MoverPredictionModel::MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes)
-    : mover_(mover), boxes_(static_boxes) {}
+MoverPredictionModel::MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes,
+                                           const ObjectSolids* solids)
+    : mover_(mover), boxes_(static_boxes), solids_(solids) {}
 
 PredictedState MoverPredictionModel::step(const PredictedState& state, const protocol::InputCmd& cmd,
                                           double dt_s) const {
   return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_));
+}
+
+PredictedState MoverPredictionModel::step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
+                                             const PredictionContext& context) const {
+  if (solids_ == nullptr || solids_->tracks().empty() || context.snapshot == nullptr) return step(state, cmd, dt_s);
+  thread_local std::vector<MovingBox> moving;  // scratch: a model is shared by many clients
+  solids_->moving_boxes_after(*context.snapshot, context.ticks_ahead, moving);
+  return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_, moving));
 }
 
 }  // namespace tickwire::world

@@ -164,8 +164,9 @@ class GameSim {
         game(map, config.mover),
         watched(game),
         mover(config.mover),
-        solids(world::map_solid_boxes(map)),
-        honest_model(mover, solids),
+        statics(world::map_solid_boxes(map)),
+        solids(world::ObjectSolids::build(map)),
+        honest_model(mover, statics, &solids),
         facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients)),
         room(facade->room()),
         server(facade->room_server()) {
@@ -255,7 +256,8 @@ class GameSim {
   world::ReferenceGame game;
   WatchedGame watched;
   world::CharacterMover mover;
-  std::vector<world::Aabb> solids;  // the map's boxes and its objects' static bodies, as a client predicts against
+  std::vector<world::Aabb> statics;  // the map's boxes and its objects' static bodies, as a client predicts against
+  world::ObjectSolids solids;        // and its doors and lifts
   world::MoverPredictionModel honest_model;
   std::unique_ptr<Server> facade;
   Room& room;

@@ -7,6 +7,7 @@
 // Map objects' records go to ObjectReplicas, sampled on the same timeline (channels lerp, bits snap).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -70,6 +71,7 @@ class GameClient {
   void take_snapshots(MonoTime now);
   void take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now);
   void take_world_settings(const protocol::WorldSettings& settings);
+  void reconcile(const protocol::OwnerDetail& owner);
   void mark_carried(Tick tick);
 
   SessionClient session_;
@@ -83,6 +85,9 @@ class GameClient {
   MonoTime last_frame_;
   bool started_ = false;
   protocol::Snapshot snapshot_;
+  std::array<protocol::Snapshot, 2> reconciled_;  // the world the predictor steps against, and a spare
+  std::size_t reconciled_current_ = 0;
+  bool reconciled_world_ = false;
   std::vector<EntitySample> samples_;
   std::vector<EntitySample> previous_samples_;  // the previous snapshot's, by entity
   ObjectReplicas objects_;

@@ -34,6 +34,15 @@ protocol::Claim claim_from_predicted(const PredictedState& state, uint8_t claima
 // bits). Predicting with anything else would mispredict by the rounding on every tick.
 protocol::InputCmd as_sent(const protocol::InputCmd& cmd);
 
+// What a predicted step may read of the replicated world: the newest snapshot the predictor
+// reconciled with (its records: a door's open fraction and rate) and how many ticks after that
+// snapshot's tick the server will simulate this input (1: the input after the acked one). The Quake 3
+// mover trajectory: the k-th un-acked input steps against the doors as they will stand at tick + k.
+struct PredictionContext {
+  const protocol::Snapshot* snapshot = nullptr;  // null before the first reconcile
+  uint32_t ticks_ahead = 1;
+};
+
 class PredictionModel {
  public:
   virtual ~PredictionModel() = default;
@@ -41,6 +50,14 @@ class PredictionModel {
   // the server-owned flags and never changes them or the placement epoch (the predictor restores
   // both from the state it stepped from, whatever a model returns).
   virtual PredictedState step(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s) const = 0;
+  // The same step against the replicated world (what the predictor calls): a model whose world
+  // moves (doors, lifts) places it at `context`; the default ignores it. A model may be shared by
+  // many clients: everything per client is in the context.
+  virtual PredictedState step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
+                                 const PredictionContext& context) const {
+    (void)context;
+    return step(state, cmd, dt_s);
+  }
 };
 
 }  // namespace tickwire

@@ -114,6 +114,9 @@ class Predictor {
   // server's does (protocol::world_seconds_per_tick). A replay after a change steps at the new one.
   void set_time_scale(float time_scale);
   float time_scale() const { return time_scale_; }
+  // The snapshot whose owner detail the next reconcile takes (the caller keeps it alive until the
+  // next call): what each step's PredictionContext names, with the ticks after it the step runs at.
+  void set_world(const protocol::Snapshot* snapshot) { world_ = snapshot; }
 
   // The client's next tick: keeps `cmd` under `sequence` and steps the prediction (once the first
   // owner detail gave it a state). Sequences are consecutive. The command is stepped as the server
@@ -150,7 +153,7 @@ class Predictor {
   const PredictorConfig& config() const { return config_; }
 
  private:
-  PredictedState step(const PredictedState& from, const protocol::InputCmd& cmd) const;
+  PredictedState step(const PredictedState& from, const protocol::InputCmd& cmd, uint32_t sequence) const;
   void absorb(const PredictedState& before, ReconcileOutcome& out);
   void snap(SnapReason reason, ReconcileOutcome& out);
   std::optional<ReconcileSkip> skip_reason(const protocol::OwnerDetail& owner, std::optional<uint32_t> ack) const;
@@ -175,6 +178,7 @@ class Predictor {
   uint8_t claimable_flags_;
   double forgiveness_ = 1.0;
   float time_scale_ = 1.0f;
+  const protocol::Snapshot* world_ = nullptr;
   PredictorConfig config_;
   // A kept input: the command as sent, and our prediction after it when we sent it (never changed
   // by a replay: it is what we told the server, the thing a snapshot can confirm).

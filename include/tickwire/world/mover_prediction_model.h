@@ -1,6 +1,7 @@
 // MoverPredictionModel: the reference game's side of the client's prediction seam. It steps the
-// engine's PredictedState through the same CharacterMover and static boxes the server steps the
-// pawn with, so a replay from the acked state reproduces the server's pawn bit for bit.
+// engine's PredictedState through the same CharacterMover, static boxes and moving doors and lifts
+// (ObjectSolids, placed on the Quake 3 trajectory from the snapshot) the server steps the pawn with,
+// so a replay from the acked state reproduces the server's pawn bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/world/character_mover.h"
+#include "tickwire/world/object_solids.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/vec3.h"
 
@@ -26,16 +28,23 @@ protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref);
 
 class MoverPredictionModel final : public PredictionModel {
  public:
-  // `mover` and the boxes must outlive the model (the client's copy of the map's static boxes).
-  MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes);
+  // `mover`, the boxes and `solids` must outlive the model (the client's copy of the map's static
+  // boxes; with `solids`, its doors and lifts too, placed from each step's snapshot).
+  MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes,
+                       const ObjectSolids* solids = nullptr);
 
   PredictedState step(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s) const override;
+  // Against the doors and lifts as they will stand `context.ticks_ahead` ticks after the context's
+  // snapshot (their replicated fraction plus that many ticks of their rate), as the server steps.
+  PredictedState step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
+                         const PredictionContext& context) const override;
 
   void set_static_boxes(std::span<const Aabb> static_boxes) { boxes_ = static_boxes; }
 
  private:
   const CharacterMover& mover_;
   std::span<const Aabb> boxes_;
+  const ObjectSolids* solids_;
 };
 
 }  // namespace tickwire::world

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "tickwire/protocol/snapshot.h"
 #include "tickwire/world/character_mover.h"
 #include "tickwire/world/logic_bodies.h"
 #include "tickwire/world/map.h"
@@ -25,6 +26,9 @@ struct MoverState {
 
 // The state a mover component holds (its channels 0 and 1; 0 where it carries fewer).
 MoverState mover_state(const ObjectComponent& mover);
+// A mover's state as a snapshot's record of its object says it (a channel the section leaves
+// out, or no mover section at all, is the authored value).
+MoverState mover_state(const protocol::ObjectRecord& record, const MoverState& authored);
 
 struct KinematicTrack {
   uint32_t object_index = 0;
@@ -32,6 +36,7 @@ struct KinematicTrack {
   LogicBody body;
   MoverSlide slide;
   std::size_t mover_component = 0;  // which of the object's components is its mover
+  MoverState authored;              // its state as the map authors it (a record leaves it out)
 };
 
 // The box of `track` `ticks_ahead` ticks after a tick that left it at `state` (1: the next tick):
@@ -51,6 +56,13 @@ class ObjectSolids {
   // Every object's static box, with its object (a despawned object's is left out by the game).
   std::span<const StaticSolid> statics() const { return statics_; }
   std::span<const KinematicTrack> tracks() const { return tracks_; }
+  // The track of an object index, or null (not a kinematic body).
+  const KinematicTrack* track_of(uint32_t object_index) const;
+
+  // Each track's moving box `ticks_ahead` ticks after the snapshot (the Quake 3 trajectory: where a
+  // door will stand on the tick the server simulates that input): an object the snapshot does not
+  // name is at its authored state.
+  void moving_boxes_after(const protocol::Snapshot& snapshot, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
 
   // The map's boxes and the static bodies of the objects `present` says are in (all when null).
   template <class Present>
@@ -63,6 +75,7 @@ class ObjectSolids {
  private:
   std::vector<StaticSolid> statics_;
   std::vector<KinematicTrack> tracks_;
+  std::vector<int32_t> track_by_object_;  // by object index: its track, or -1
 };
 
 // What a client predicts against before it knows better: the map's boxes and every object's static

@@ -1,0 +1,113 @@
+// A rider on a lift over the simulated network (seed 000: doors and their riders predicted on the
+// Quake 3 trajectory): a timer sends the lift up and down; the server carries the pawn standing on
+// it, the client predicts the lift at the tick each un-acked input runs on (the replicated fraction
+// plus that many ticks of its rate), so the ride logs no correction; only the news of a start (the
+// timer's toggle, which no trajectory knows) may cost one, of at most a latency window of travel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <string>
+
+#include "game_profiles.h"
+#include "game_sim.h"
+#include "support.h"
+#include "tickwire/world/box_sweep.h"
+
+namespace tickwire {
+namespace {
+
+using namespace tickwire::test;
+
+// A 6 x 0.2 x 6 lift whose top starts at 0.2 m, rising 3 m at 1.5 m/s; a timer toggles it every 2.5
+// s (2 s of travel, then 0.5 s at rest). The spawn point stands on it.
+std::string lift_map() {
+  return R"({"format": "tickwire-map", "version": 2, "name": "lift", "boxes": [{"tag": "floor", "material": "concrete",)"
+         R"( "min": [-50, -1, -50], "max": [50, 0, 50]}], "spawns": [{"position": [0.5, 0.3, 0.5], "yaw_deg": 0}],)"
+         R"( "objects": [{"key": "lift", "kind": "door", "position": [0, 0.1, 0], "components": [{"name": "mover",)"
+         R"( "channels": [0, 0], "settings": {"axis": [0, 1, 0], "distance_m": 3, "speed_mps": 1.5}}, {"name": "collider",)"
+         R"( "settings": {"half_extents": [3, 0.1, 3]}}]}, {"key": "clock", "kind": "timer", "position": [0, 0, 20],)"
+         R"( "components": [{"name": "timer", "settings": {"interval_s": 2.5, "start_on": 1}}],)"
+         R"( "outputs": {"onTimer": [{"target": "lift", "input": "toggle"}]}}]})";
+}
+
+TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
+  const uint64_t seed = test_seed(0x11f7);
+  GameSimConfig config;
+  config.map_text = lift_map();
+  GameSim sim(seed, config);
+  GameClientSetup setup;
+  setup.up = setup.down = *link_profile("transatlantic");
+  setup.input = [](uint32_t) { return protocol::InputCmd{}; };  // stands still: the lift does the moving
+  SimGameClient& rider = sim.add_client(setup);
+  sim.run_for(Duration::seconds(3));
+  ASSERT_TRUE(rider.client.session().welcomed());
+  const uint32_t lift = *sim.map.object_index("lift");
+
+  // Server side: each tick, the rider's feet against the lift's top, and when the lift starts.
+  std::deque<MonoTime> starts;  // when a leg began (the news), newest last
+  double prev_rate = 0;
+  float worst_offset = 0;
+  int legs = 0;
+  sim.watched.after_tick = [&](Tick) {
+    const world::ObjectComponent& mover = sim.game.object_component(lift, 0);
+    const double rate = mover.channels[1];
+    if (rate != 0 && prev_rate == 0) {
+      starts.push_back(sim.world.now);
+      ++legs;
+    }
+    prev_rate = rate;
+    const float top = 0.2f + 3.0f * mover.channels[0];
+    worst_offset = std::max(worst_offset, std::fabs(sim.pawn_of(rider).feet.y - top - world::kContactSkinM));
+  };
+  // Client side: every correction, riding (no start within the last second) or at the news.
+  uint64_t last = rider.client.predictor()->stats().corrections;
+  uint64_t riding = 0, at_news = 0;
+  float worst_news_m = 0;
+  sim.after_frame = [&](SimGameClient& c) {
+    const uint64_t now = c.client.predictor()->stats().corrections;
+    if (now == last) return;
+    const bool news = !starts.empty() && sim.world.now - starts.back() < Duration::seconds(1);
+    (news ? at_news : riding) += now - last;
+    last = now;
+  };
+  const uint64_t snaps_before = rider.client.predictor()->stats().snaps.total();
+  sim.run_for(Duration::seconds(500));  // 200 legs: 100 cycles
+  const auto& histogram = rider.client.predictor()->stats().correction_m;
+  worst_news_m = static_cast<float>(histogram.max_m());
+  std::printf("[ lift rider ] transatlantic, seed %llu: %d legs; corrections while riding %llu, at the %d starts %llu "
+              "(largest %.3f m; a latency window of travel at 1.5 m/s: ~0.2 m); server feet off the top by at most "
+              "%.6f m; snaps %llu\n",
+              static_cast<unsigned long long>(seed), legs, static_cast<unsigned long long>(riding), legs,
+              static_cast<unsigned long long>(at_news), worst_news_m, worst_offset,
+              static_cast<unsigned long long>(rider.client.predictor()->stats().snaps.total() - snaps_before));
+  EXPECT_GE(legs, 199);
+  EXPECT_EQ(riding, 0u) << "the trajectory predicts every tick of a ride";
+  EXPECT_LE(at_news, static_cast<uint64_t>(legs) * 3) << "a start costs a correction or so";
+  EXPECT_LT(worst_offset, 0.001f) << "the rider's offset on the platform drifts under a millimetre";
+  EXPECT_EQ(rider.client.predictor()->stats().snaps.total(), snaps_before);
+}
+
+// The control: a client predicting against the lift as nothing (the statics only) is corrected on
+// every leg, again and again while it rides.
+TEST(LiftRider, WithoutTheTrajectoryTheRideIsCorrectedAllTheWay) {
+  GameSimConfig config;
+  config.map_text = lift_map();
+  GameSim sim(test_seed(0x11f8), config);
+  const world::MoverPredictionModel blind(sim.mover, sim.statics);
+  GameClientSetup setup;
+  setup.up = setup.down = *link_profile("transatlantic");
+  setup.input = [](uint32_t) { return protocol::InputCmd{}; };
+  setup.model = &blind;
+  SimGameClient& rider = sim.add_client(setup);
+  sim.run_for(Duration::seconds(23));
+  const uint64_t corrections = rider.client.predictor()->stats().corrections;
+  std::printf("[ lift rider ] predicting without the lift: %llu corrections in 23 s (8 legs)\n",
+              static_cast<unsigned long long>(corrections));
+  EXPECT_GT(corrections, 100u);
+}
+
+}  // namespace
+}  // namespace tickwire
