@@ -179,6 +179,10 @@ std::optional<QualityReport> GameClient::quality_report() const {
   return r;
 }
 
+double GameClient::frame_alpha() const { return accumulator_ ? accumulator_->alpha() : 1.0; }
+
+PredictionContext GameClient::prediction_context() const { return predictor_ ? predictor_->context() : PredictionContext{}; }
+
 protocol::Vec3 GameClient::drawn_position() const {
   return predictor_ && accumulator_ ? predictor_->drawn_position(accumulator_->alpha()) : protocol::Vec3{};
 }

@@ -50,11 +50,17 @@ void Predictor::set_time_scale(float time_scale) {
 
 // Input `sequence` runs `sequence - acked` ticks after the snapshot that acked `acked` (one input a
 // tick, in order), the tick its context names.
-PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd, uint32_t sequence) const {
+PredictionContext Predictor::context_of(uint32_t sequence) const {
   PredictionContext context;
   context.snapshot = world_;
   context.ticks_ahead = last_acked_ && sequence > *last_acked_ ? sequence - *last_acked_ : 1;
-  PredictedState next = model_.step_in(from, cmd, protocol::world_seconds_per_tick(tick_s_, time_scale_), context);
+  return context;
+}
+
+PredictionContext Predictor::context() const { return context_of(has_inputs_ ? next_ - 1 : 0); }
+
+PredictedState Predictor::step(const PredictedState& from, const protocol::InputCmd& cmd, uint32_t sequence) const {
+  PredictedState next = model_.step_in(from, cmd, protocol::world_seconds_per_tick(tick_s_, time_scale_), context_of(sequence));
   // Server-owned: every flag bit a claim may not set, and the placement, come from the state stepped
   // from, which a replay takes from the acked state, so the client never toggles them on its own clock.
   next.flags = merge_claimed_flags(from.flags, next.flags, claimable_flags_);

@@ -2,7 +2,8 @@
 // Quake 3 trajectory): a timer sends the lift up and down; the server carries the pawn standing on
 // it, the client predicts the lift at the tick each un-acked input runs on (the replicated fraction
 // plus that many ticks of its rate), so the ride logs no correction; only the news of a start (the
-// timer's toggle, which no trajectory knows) may cost one, of at most a latency window of travel.
+// timer's toggle, which no trajectory knows) may cost one, of at most a latency window of travel; and
+// the rider is drawn on the platform as drawn (the rider shift).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "game_sim.h"
 #include "support.h"
 #include "tickwire/world/box_sweep.h"
+#include "tickwire/world/rider_shift.h"
 
 namespace tickwire {
 namespace {
@@ -88,6 +90,54 @@ TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
   EXPECT_LE(at_news, static_cast<uint64_t>(legs) * 3) << "a start costs a correction or so";
   EXPECT_LT(worst_offset, 0.001f) << "the rider's offset on the platform drifts under a millimetre";
   EXPECT_EQ(rider.client.predictor()->stats().snaps.total(), snaps_before);
+}
+
+// The drawn rider shift: the pawn is predicted ahead of the render time, so unshifted it stands off
+// the platform as drawn by the travel of that lead; shifted by the platform's drawn pose minus the
+// pose it stood on, it is drawn on the drawn platform (within 1 cm) the whole ride.
+TEST(LiftRider, TheDrawnRiderStaysOnTheDrawnPlatform) {
+  GameSimConfig config;
+  config.map_text = lift_map();
+  GameSim sim(test_seed(0x11f9), config);
+  GameClientSetup setup;
+  setup.up = setup.down = *link_profile("transatlantic");
+  setup.input = [](uint32_t) { return protocol::InputCmd{}; };
+  SimGameClient& rider = sim.add_client(setup);
+  sim.run_for(Duration::seconds(3));
+  const uint32_t lift = *sim.map.object_index("lift");
+  const uint8_t mover_id = static_cast<uint8_t>(world::ComponentWireId::mover);
+  const auto drawn_fraction = [&](uint32_t index) -> std::optional<double> {
+    const std::optional<ObjectSample> sample = rider.client.object(index);
+    const SectionSample* section = sample ? sample->section(mover_id) : nullptr;
+    return section != nullptr ? std::optional<double>(section->channels[0]) : std::nullopt;
+  };
+  MonoTime last_start = sim.world.now;
+  double prev_rate = 0;
+  sim.watched.after_tick = [&](Tick) {
+    const double rate = sim.game.object_component(lift, 0).channels[1];
+    if (rate != 0 && prev_rate == 0) last_start = sim.world.now;
+    prev_rate = rate;
+  };
+  float worst_shifted = 0, worst_unshifted = 0;
+  uint64_t frames = 0;
+  sim.after_frame = [&](SimGameClient& c) {
+    if (sim.world.now - last_start < Duration::seconds(1)) return;  // a start's correction still easing
+    const world::Vec3 shift = world::rider_shift(sim.solids, c.client.predictor()->predicted(),
+                                                 sim.mover.settings().radius_m, c.client.prediction_context(),
+                                                 c.client.frame_alpha(), drawn_fraction);
+    const float top = 0.2f + 3.0f * static_cast<float>(drawn_fraction(lift).value_or(0.0));
+    const float feet = c.facade->own_position().y;
+    worst_unshifted = std::max(worst_unshifted, std::fabs(feet - top));
+    worst_shifted = std::max(worst_shifted, std::fabs(feet + shift.y - top));
+    ++frames;
+  };
+  sim.run_for(Duration::seconds(60));
+  std::printf("[ lift rider ] drawn over %llu riding frames: the pawn off the drawn platform by at most %.4f m shifted, "
+              "%.4f m unshifted\n",
+              static_cast<unsigned long long>(frames), worst_shifted, worst_unshifted);
+  EXPECT_GT(frames, 3000u);
+  EXPECT_LT(worst_shifted, 0.01f);
+  EXPECT_GT(worst_unshifted, 0.1f) << "the lead the shift takes away";
 }
 
 // The control: a client predicting against the lift as nothing (the statics only) is corrected on

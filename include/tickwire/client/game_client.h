@@ -52,6 +52,11 @@ class GameClient {
   const ClockRegulator* regulator() const { return regulator_ ? &*regulator_ : nullptr; }
   const RemoteInterpolator* interpolator() const { return interpolator_ ? &*interpolator_ : nullptr; }
   const Predictor* predictor() const { return predictor_ ? &*predictor_ : nullptr; }
+  // How far the drawn own pawn is from its previous predicted tick to its newest, in [0, 1] (the
+  // alpha own_position draws at), and the context its newest state was predicted in: what a game
+  // needs to draw a rider with its platform (world/'s rider_shift).
+  double frame_alpha() const;
+  PredictionContext prediction_context() const;
   const GameClientCounters& counters() const { return counters_; }
   // The session's quality figures so far (present once welcomed).
   std::optional<QualityReport> quality_report() const;

@@ -140,6 +140,8 @@ class Predictor {
   bool started() const { return started_; }
   // The pawn after the newest input, and after the one before it (what a frame lerps between).
   const PredictedState& predicted() const { return current_; }
+  // The context the newest predicted state was stepped in: the snapshot and the ticks after it.
+  PredictionContext context() const;
   const PredictedState& previous() const { return previous_; }
   protocol::Vec3 offset_m() const;
   float value_offset(std::size_t index) const;
@@ -153,6 +155,7 @@ class Predictor {
   const PredictorConfig& config() const { return config_; }
 
  private:
+  PredictionContext context_of(uint32_t sequence) const;
   PredictedState step(const PredictedState& from, const protocol::InputCmd& cmd, uint32_t sequence) const;
   void absorb(const PredictedState& before, ReconcileOutcome& out);
   void snap(SnapReason reason, ReconcileOutcome& out);
