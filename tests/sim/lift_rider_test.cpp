@@ -87,7 +87,8 @@ TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
               static_cast<unsigned long long>(rider.client.predictor()->stats().snaps.total() - snaps_before));
   EXPECT_GE(legs, 199);
   EXPECT_EQ(riding, 0u) << "the trajectory predicts every tick of a ride";
-  EXPECT_LE(at_news, static_cast<uint64_t>(legs) * 3) << "a start costs a correction or so";
+  EXPECT_LE(at_news, static_cast<uint64_t>(legs)) << "a start costs at most one correction";
+  EXPECT_LT(worst_news_m, 0.3f) << "of at most a latency window of travel";
   EXPECT_LT(worst_offset, 0.001f) << "the rider's offset on the platform drifts under a millimetre";
   EXPECT_EQ(rider.client.predictor()->stats().snaps.total(), snaps_before);
 }
