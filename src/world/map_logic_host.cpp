@@ -225,6 +225,11 @@ void MapLogicHost::settle_touches(Node& node, std::span<const TouchingPawn> pawn
       (void)runtime_->deliver(id, TouchBehaviour::kStartTouch, LogicSignal{LogicActivator{ref}, std::nullopt});
 }
 
+void MapLogicHost::move_volume(uint32_t object_index, Vec3 centre) {
+  Node* node = node_of(object_index);
+  if (node != nullptr && node->touch != nullptr) node->position = centre;
+}
+
 std::string_view MapLogicHost::use_input(uint32_t object_index) const {
   const Node* node = node_of(object_index);
   return node == nullptr ? std::string_view{} : node->use_input;

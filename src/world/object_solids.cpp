@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "tickwire/world/object_hierarchy.h"
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
@@ -36,42 +37,40 @@ MovingBox moving_box(const KinematicTrack& track, const MoverState& state, uint3
 
 ObjectSolids ObjectSolids::build(const Map& map) {
   ObjectSolids solids;
+  const ObjectHierarchy hierarchy = ObjectHierarchy::build(map);
   const std::span<const MapObject> objects = map.objects();
   for (uint32_t index = 0; index < objects.size(); ++index) {
     const MapObject& object = objects[index];
     const LogicBody body = logic_body_of(object);
-    if (body.kind == BodyKind::fixed) {
-      solids.statics_.push_back(StaticSolid{index, body_box(body, object.position)});
-    } else if (body.kind == BodyKind::kinematic) {
-      KinematicTrack track{index, object.position, body, *mover_slide(object), 0, {}};
-      for (std::size_t c = 0; c < object.components.size(); ++c)
-        if (object.components[c].name == "mover") track.mover_component = c;
-      track.authored = mover_state(object.components[track.mover_component]);
-      solids.track_by_object_.resize(objects.size(), -1);
-      solids.track_by_object_[index] = static_cast<int32_t>(solids.tracks_.size());
-      solids.tracks_.push_back(track);
+    if (body.kind == BodyKind::none || body.kind == BodyKind::dynamic) continue;
+    const std::optional<uint32_t> driver = hierarchy.driver(index);
+    if (!driver) {
+      if (body.kind == BodyKind::fixed) solids.statics_.push_back(StaticSolid{index, body_box(body, object.position)});
+      continue;  // an unmoved sensor is its behaviour's touch box, where the map puts it
     }
+    const MapObject& mover = objects[*driver];
+    KinematicTrack track{index, *driver, object.position, body, *mover_slide(mover), 0, {}};
+    for (std::size_t c = 0; c < mover.components.size(); ++c)
+      if (mover.components[c].name == "mover") track.mover_component = c;
+    track.authored = mover_state(mover.components[track.mover_component]);
+    solids.tracks_.push_back(track);
   }
   return solids;
 }
 
-const KinematicTrack* ObjectSolids::track_of(uint32_t object_index) const {
-  if (object_index >= track_by_object_.size() || track_by_object_[object_index] < 0) return nullptr;
-  return &tracks_[static_cast<std::size_t>(track_by_object_[object_index])];
+MoverState driver_state(const protocol::Snapshot& snapshot, const KinematicTrack& track) {
+  for (const protocol::Record& record : snapshot.records) {
+    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
+    if (object != nullptr && object->object_index == track.driver_index) return mover_state(*object, track.authored);
+  }
+  return track.authored;
 }
 
 void ObjectSolids::moving_boxes_after(const protocol::Snapshot& snapshot, uint32_t ticks_ahead,
                                       std::vector<MovingBox>& out) const {
   out.clear();
-  if (tracks_.empty()) return;
-  for (const KinematicTrack& track : tracks_) out.push_back(moving_box(track, track.authored, ticks_ahead));
-  for (const protocol::Record& record : snapshot.records) {
-    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
-    if (object == nullptr) continue;
-    const KinematicTrack* track = track_of(object->object_index);
-    if (track == nullptr) continue;
-    out[static_cast<std::size_t>(track - tracks_.data())] = moving_box(*track, mover_state(*object, track->authored), ticks_ahead);
-  }
+  for (const KinematicTrack& track : tracks_)
+    if (track.body.blocks()) out.push_back(moving_box(track, driver_state(snapshot, track), ticks_ahead));
 }
 
 std::vector<Aabb> map_solid_boxes(const Map& map) {

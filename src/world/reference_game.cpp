@@ -2,6 +2,7 @@
 // presses, interactions and plates drive it), a few lights flickering.
 #include "tickwire/world/reference_game.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tickwire/client/prediction_model.h"
@@ -130,8 +131,22 @@ void ReferenceGame::refresh_solids() {
 void ReferenceGame::refresh_moving_boxes() {
   moving_boxes_.clear();
   for (const KinematicTrack& track : solids_.tracks()) {
-    if (!object_spawned(track.object_index)) continue;
-    moving_boxes_.push_back(moving_box(track, mover_state(objects_[track.object_index].components[track.mover_component])));
+    if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index)) continue;
+    moving_boxes_.push_back(moving_box(track, driver_state(track)));
+  }
+}
+
+MoverState ReferenceGame::driver_state(const KinematicTrack& track) const {
+  return mover_state(objects_[track.driver_index].components[track.mover_component]);
+}
+
+// A touch volume carried by a mover stands where the pawns' step just left its driver (the
+// fraction plus the rate the tick moved it by), so a plate on a lift is pressed all the way up.
+void ReferenceGame::carry_touch_volumes() {
+  for (const KinematicTrack& track : solids_.tracks()) {
+    if (track.body.kind != BodyKind::sensor || !object_spawned(track.driver_index)) continue;
+    const MoverState state = driver_state(track);
+    logic_->move_volume(track.object_index, track.position + mover_offset(track.slide, std::clamp(state.fraction + state.rate, 0.0, 1.0)));
   }
 }
 
@@ -265,6 +280,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   if (logic_) {
     touching_.clear();
     for (const auto& [ref, state] : pawns_) touching_.push_back(TouchingPawn{ref, state.feet});
+    carry_touch_volumes();
     logic_->advance(tick, touching_);
   }
   refresh_moving_boxes();  // the doors and lifts the next tick's pawns step against

@@ -26,16 +26,13 @@ Vec3 rider_shift(const ObjectSolids& solids, const PredictedState& predicted, fl
   if (context.snapshot == nullptr || (predicted.flags & kFlagGrounded) == 0) return {};
   const Vec3 feet = Vec3::from_wire(predicted.position);
   for (const KinematicTrack& track : solids.tracks()) {
-    MoverState state = track.authored;
-    for (const protocol::Record& record : context.snapshot->records) {
-      const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
-      if (object != nullptr && object->object_index == track.object_index) state = mover_state(*object, track.authored);
-    }
+    if (!track.body.blocks()) continue;
+    const MoverState state = driver_state(*context.snapshot, track);
     const MovingBox box = moving_box(track, state, context.ticks_ahead);
     if (!stands_on(feet, radius_m, box.at(1.0f))) continue;
     const double k = static_cast<double>(std::max<uint32_t>(context.ticks_ahead, 1));
     const double stood = std::clamp(state.fraction + state.rate * (k - 1.0 + std::clamp(alpha, 0.0, 1.0)), 0.0, 1.0);
-    const double seen = drawn(track.object_index).value_or(track.authored.fraction);
+    const double seen = drawn(track.driver_index).value_or(track.authored.fraction);
     return mover_offset(track.slide, seen) - mover_offset(track.slide, stood);
   }
   return {};

@@ -73,6 +73,10 @@ class MapLogicHost final : public ILogicHost {
   // afterwards is nothing, which the returned sizes say.
   LogicRuntimeSizes despawn_all();
 
+  // Where a touch volume stands from now on (a plate carried by a lift); its box keeps its extents.
+  // Ignored for an object with no loaded touch volume.
+  void move_volume(uint32_t object_index, Vec3 centre);
+
   // The input a Use delivers to the object (a button's press, a usable door's toggle); empty when
   // a Use does nothing to it (not interactive).
   std::string_view use_input(uint32_t object_index) const;

@@ -30,14 +30,20 @@ MoverState mover_state(const ObjectComponent& mover);
 // out, or no mover section at all, is the authored value).
 MoverState mover_state(const protocol::ObjectRecord& record, const MoverState& authored);
 
+// A body moved by a mover: a door or lift's own, or one it carries (ObjectHierarchy: a collider or
+// a touch volume under it). The slide, the mover component and the authored state are the driver's.
 struct KinematicTrack {
-  uint32_t object_index = 0;
-  Vec3 position;  // authored: where it stands at fraction 0
+  uint32_t object_index = 0;  // the body's object
+  uint32_t driver_index = 0;  // the object whose mover moves it (itself for a door or lift)
+  Vec3 position;              // authored: where it stands at the driver's fraction 0
   LogicBody body;
   MoverSlide slide;
-  std::size_t mover_component = 0;  // which of the object's components is its mover
-  MoverState authored;              // its state as the map authors it (a record leaves it out)
+  std::size_t mover_component = 0;  // which of the driver's components is its mover
+  MoverState authored;              // the driver's state as the map authors it (a record leaves it out)
 };
+
+// The driver's state as the snapshot names it (its authored state when the snapshot does not).
+MoverState driver_state(const protocol::Snapshot& snapshot, const KinematicTrack& track);
 
 // The box of `track` `ticks_ahead` ticks after a tick that left it at `state` (1: the next tick):
 // where it stands entering that tick and how far that tick moves it, the fraction clamped to [0, 1].
@@ -55,13 +61,13 @@ class ObjectSolids {
 
   // Every object's static box, with its object (a despawned object's is left out by the game).
   std::span<const StaticSolid> statics() const { return statics_; }
+  // Every moved body: the solid ones a pawn collides with (body.blocks()) and the carried touch
+  // volumes (sensors) that move with their driver.
   std::span<const KinematicTrack> tracks() const { return tracks_; }
-  // The track of an object index, or null (not a kinematic body).
-  const KinematicTrack* track_of(uint32_t object_index) const;
 
-  // Each track's moving box `ticks_ahead` ticks after the snapshot (the Quake 3 trajectory: where a
-  // door will stand on the tick the server simulates that input): an object the snapshot does not
-  // name is at its authored state.
+  // Each solid track's moving box `ticks_ahead` ticks after the snapshot (the Quake 3 trajectory:
+  // where a door will stand on the tick the server simulates that input): an object the snapshot
+  // does not name is at its authored state.
   void moving_boxes_after(const protocol::Snapshot& snapshot, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
 
   // The map's boxes and the static bodies of the objects `present` says are in (all when null).
@@ -75,7 +81,6 @@ class ObjectSolids {
  private:
   std::vector<StaticSolid> statics_;
   std::vector<KinematicTrack> tracks_;
-  std::vector<int32_t> track_by_object_;  // by object index: its track, or -1
 };
 
 // What a client predicts against before it knows better: the map's boxes and every object's static

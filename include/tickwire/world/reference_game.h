@@ -169,6 +169,8 @@ class ReferenceGame final : public Simulation {
   void refresh_usable();
   void refresh_solids();
   void refresh_moving_boxes();
+  MoverState driver_state(const KinematicTrack& track) const;
+  void carry_touch_volumes();
   Placement next_spawn_placement();
   bool differs_from_map(uint32_t index) const;
   void use_press(EntityRef pawn, const PawnState& state, Tick tick);
