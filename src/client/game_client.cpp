@@ -2,6 +2,7 @@
 #include "tickwire/client/game_client.h"
 
 #include <algorithm>
+#include <utility>
 #include <variant>
 
 namespace tickwire {
@@ -43,17 +44,17 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
   if (owner.ack) quality_->on_ack(owner.ack->sequence, now);
   if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
   if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
-  if (predictor_) reconcile(owner);
 }
 
 // The predictor steps against the snapshot its last applied reconcile took (its doors, at the acked
-// tick): the snapshot is kept in the spare buffer, named for the reconcile, and becomes the world
-// only if the reconcile was applied (a skipped one leaves the ack and the world as they were).
-void GameClient::reconcile(const protocol::OwnerDetail& owner) {
+// tick). The snapshot is done with otherwise, so it moves into the spare buffer (no copy: the next
+// pop overwrites what comes back) and becomes the world only if the reconcile was applied (a
+// skipped one leaves the ack and the world as they were).
+void GameClient::reconcile_last_snapshot() {
   const std::size_t spare = 1 - reconciled_current_;
-  reconciled_[spare] = snapshot_;
+  std::swap(reconciled_[spare], snapshot_);
   predictor_->set_world(&reconciled_[spare]);
-  if (predictor_->reconcile(owner).applied) {
+  if (predictor_->reconcile(*reconciled_[spare].owner).applied) {
     reconciled_current_ = spare;
     reconciled_world_ = true;
   } else {
@@ -91,6 +92,7 @@ void GameClient::take_snapshots(MonoTime now) {
     mark_carried(tick);
     (void)interpolator_->on_snapshot(tick, samples_);
     objects_.on_snapshot(tick, snapshot_.records);
+    if (snapshot_.owner && predictor_) reconcile_last_snapshot();  // last: it takes the snapshot
   }
 }
 

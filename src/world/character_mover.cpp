@@ -16,8 +16,6 @@ namespace tickwire::world {
 
 namespace {
 
-// Feet within this of a box top (and not rising) stand on it.
-constexpr float kGroundProbeM = 0.02f;
 // How far a rising box's top may pass a pawn's feet in one substep and still stand it on top (a
 // lift catching a pawn that stepped on as it rose); deeper, the pawn is inside it and left alone.
 constexpr float kMaxScoopM = 0.25f;
@@ -116,12 +114,8 @@ SweepResult sweep(const Aabb& box, Axis axis, float delta_m, const Solids& solid
 const MovingBox* carrier(const PawnState& s, const MoverSettings& settings, const Solids& solids, float t) {
   if (!s.grounded) return nullptr;
   const Aabb feet = pawn_bounds(s, settings.radius_m);
-  for (const MovingBox& m : solids.moving) {
-    const Aabb at = m.at(t);
-    const float gap_m = feet.min.y - at.max.y;
-    const bool across = feet.min.x < at.max.x && feet.max.x > at.min.x && feet.min.z < at.max.z && feet.max.z > at.min.z;
-    if (across && gap_m >= -kContactSkinM && gap_m <= kGroundProbeM) return &m;
-  }
+  for (const MovingBox& m : solids.moving)
+    if (stands_on(feet, m.at(t))) return &m;
   return nullptr;
 }
 
@@ -184,6 +178,13 @@ int substep_count(float dt_s, float max_substep_s) {
 }
 
 }  // namespace
+
+bool stands_on(const Aabb& pawn_box, const Aabb& top) {
+  const float gap_m = pawn_box.min.y - top.max.y;
+  const bool across = pawn_box.min.x < top.max.x && pawn_box.max.x > top.min.x && pawn_box.min.z < top.max.z &&
+                      pawn_box.max.z > top.min.z;
+  return across && gap_m >= -kContactSkinM && gap_m <= kGroundProbeM;
+}
 
 MoverSpeedLimit max_speed_mps(const MoverSettings& settings, const PawnState& pawn) {
   if (pawn.frozen) return {0.0f, 0.0f};

@@ -53,9 +53,23 @@ PredictedState MoverPredictionModel::step(const PredictedState& state, const pro
 PredictedState MoverPredictionModel::step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
                                              const PredictionContext& context) const {
   if (solids_ == nullptr || solids_->tracks().empty() || context.snapshot == nullptr) return step(state, cmd, dt_s);
-  thread_local std::vector<MovingBox> moving;  // scratch: a model is shared by many clients
-  solids_->moving_boxes_after(*context.snapshot, context.ticks_ahead, moving);
-  return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_, moving));
+  // Scratch (a model is shared by many clients): the drivers' states are read off a snapshot once,
+  // for every step of a replay against it, and again only when another snapshot is named.
+  thread_local struct {
+    const ObjectSolids* solids = nullptr;
+    const protocol::Snapshot* snapshot = nullptr;
+    uint32_t tick = 0;
+    std::vector<MoverState> drivers;
+    std::vector<MovingBox> boxes;
+  } scratch;
+  if (scratch.solids != solids_ || scratch.snapshot != context.snapshot || scratch.tick != context.snapshot->tick) {
+    solids_->driver_states(*context.snapshot, scratch.drivers);
+    scratch.solids = solids_;
+    scratch.snapshot = context.snapshot;
+    scratch.tick = context.snapshot->tick;
+  }
+  solids_->moving_boxes(scratch.drivers, context.ticks_ahead, scratch.boxes);
+  return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_, scratch.boxes));
 }
 
 }  // namespace tickwire::world

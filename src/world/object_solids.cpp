@@ -39,6 +39,7 @@ ObjectSolids ObjectSolids::build(const Map& map) {
   ObjectSolids solids;
   const ObjectHierarchy hierarchy = ObjectHierarchy::build(map);
   const std::span<const MapObject> objects = map.objects();
+  solids.driver_slot_by_object_.assign(objects.size(), -1);
   for (uint32_t index = 0; index < objects.size(); ++index) {
     const MapObject& object = objects[index];
     const LogicBody body = logic_body_of(object);
@@ -49,28 +50,37 @@ ObjectSolids ObjectSolids::build(const Map& map) {
       continue;  // an unmoved sensor is its behaviour's touch box, where the map puts it
     }
     const MapObject& mover = objects[*driver];
-    KinematicTrack track{index, *driver, object.position, body, *mover_slide(mover), 0, {}};
+    KinematicTrack track{index, *driver, 0, object.position, body, *mover_slide(mover), 0, {}};
     for (std::size_t c = 0; c < mover.components.size(); ++c)
       if (mover.components[c].name == "mover") track.mover_component = c;
     track.authored = mover_state(mover.components[track.mover_component]);
+    int32_t& slot = solids.driver_slot_by_object_[*driver];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(solids.authored_drivers_.size());
+      solids.authored_drivers_.push_back(track.authored);
+    }
+    track.driver_slot = static_cast<uint32_t>(slot);
     solids.tracks_.push_back(track);
   }
   return solids;
 }
 
-MoverState driver_state(const protocol::Snapshot& snapshot, const KinematicTrack& track) {
+void ObjectSolids::driver_states(const protocol::Snapshot& snapshot, std::vector<MoverState>& out) const {
+  out = authored_drivers_;
+  if (out.empty()) return;
   for (const protocol::Record& record : snapshot.records) {
     const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
-    if (object != nullptr && object->object_index == track.driver_index) return mover_state(*object, track.authored);
+    if (object == nullptr || object->object_index >= driver_slot_by_object_.size()) continue;
+    const int32_t slot = driver_slot_by_object_[object->object_index];
+    if (slot >= 0) out[static_cast<std::size_t>(slot)] = mover_state(*object, authored_drivers_[static_cast<std::size_t>(slot)]);
   }
-  return track.authored;
 }
 
-void ObjectSolids::moving_boxes_after(const protocol::Snapshot& snapshot, uint32_t ticks_ahead,
-                                      std::vector<MovingBox>& out) const {
+void ObjectSolids::moving_boxes(std::span<const MoverState> driver_states, uint32_t ticks_ahead,
+                                std::vector<MovingBox>& out) const {
   out.clear();
   for (const KinematicTrack& track : tracks_)
-    if (track.body.blocks()) out.push_back(moving_box(track, driver_state(snapshot, track), ticks_ahead));
+    if (track.body.blocks()) out.push_back(moving_box(track, driver_states[track.driver_slot], ticks_ahead));
 }
 
 std::vector<Aabb> map_solid_boxes(const Map& map) {

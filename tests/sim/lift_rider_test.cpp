@@ -35,15 +35,26 @@ std::string lift_map() {
          R"( "outputs": {"onTimer": [{"target": "lift", "input": "toggle"}]}}]})";
 }
 
-TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
-  const uint64_t seed = test_seed(0x11f7);
+GameSimConfig lift_config() {
   GameSimConfig config;
   config.map_text = lift_map();
-  GameSim sim(seed, config);
+  return config;
+}
+
+// One rider on the transatlantic profile standing still (the lift does the moving), predicting with
+// `model` (the sim's honest model when null).
+SimGameClient& add_rider(GameSim& sim, const PredictionModel* model = nullptr) {
   GameClientSetup setup;
   setup.up = setup.down = *link_profile("transatlantic");
-  setup.input = [](uint32_t) { return protocol::InputCmd{}; };  // stands still: the lift does the moving
-  SimGameClient& rider = sim.add_client(setup);
+  setup.input = [](uint32_t) { return protocol::InputCmd{}; };
+  setup.model = model;
+  return sim.add_client(setup);
+}
+
+TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
+  const uint64_t seed = test_seed(0x11f7);
+  GameSim sim(seed, lift_config());
+  SimGameClient& rider = add_rider(sim);
   sim.run_for(Duration::seconds(3));
   ASSERT_TRUE(rider.client.session().welcomed());
   const uint32_t lift = *sim.map.object_index("lift");
@@ -97,13 +108,8 @@ TEST(LiftRider, ARideOfAHundredCyclesLogsNoCorrectionWhileRiding) {
 // the platform as drawn by the travel of that lead; shifted by the platform's drawn pose minus the
 // pose it stood on, it is drawn on the drawn platform (within 1 cm) the whole ride.
 TEST(LiftRider, TheDrawnRiderStaysOnTheDrawnPlatform) {
-  GameSimConfig config;
-  config.map_text = lift_map();
-  GameSim sim(test_seed(0x11f9), config);
-  GameClientSetup setup;
-  setup.up = setup.down = *link_profile("transatlantic");
-  setup.input = [](uint32_t) { return protocol::InputCmd{}; };
-  SimGameClient& rider = sim.add_client(setup);
+  GameSim sim(test_seed(0x11f9), lift_config());
+  SimGameClient& rider = add_rider(sim);
   sim.run_for(Duration::seconds(3));
   const uint32_t lift = *sim.map.object_index("lift");
   const uint8_t mover_id = static_cast<uint8_t>(world::ComponentWireId::mover);
@@ -144,15 +150,9 @@ TEST(LiftRider, TheDrawnRiderStaysOnTheDrawnPlatform) {
 // The control: a client predicting against the lift as nothing (the statics only) is corrected on
 // every leg, again and again while it rides.
 TEST(LiftRider, WithoutTheTrajectoryTheRideIsCorrectedAllTheWay) {
-  GameSimConfig config;
-  config.map_text = lift_map();
-  GameSim sim(test_seed(0x11f8), config);
+  GameSim sim(test_seed(0x11f8), lift_config());
   const world::MoverPredictionModel blind(sim.mover, sim.statics);
-  GameClientSetup setup;
-  setup.up = setup.down = *link_profile("transatlantic");
-  setup.input = [](uint32_t) { return protocol::InputCmd{}; };
-  setup.model = &blind;
-  SimGameClient& rider = sim.add_client(setup);
+  SimGameClient& rider = add_rider(sim, &blind);
   sim.run_for(Duration::seconds(23));
   const uint64_t corrections = rider.client.predictor()->stats().corrections;
   std::printf("[ lift rider ] predicting without the lift: %llu corrections in 23 s (8 legs)\n",

@@ -76,7 +76,7 @@ class GameClient {
   void take_snapshots(MonoTime now);
   void take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now);
   void take_world_settings(const protocol::WorldSettings& settings);
-  void reconcile(const protocol::OwnerDetail& owner);
+  void reconcile_last_snapshot();
   void mark_carried(Tick tick);
 
   SessionClient session_;

@@ -21,6 +21,12 @@ struct MoverSpeedLimit {
 
 MoverSpeedLimit max_speed_mps(const MoverSettings& settings, const PawnState& pawn);
 
+// Feet within this of a box top (and not rising) stand on it.
+inline constexpr float kGroundProbeM = 0.02f;
+
+// Whether a pawn's box stands on `top`: its feet on the top within the ground probe, across it.
+bool stands_on(const Aabb& pawn_box, const Aabb& top);
+
 // A solid the tick moves (a door, a lift: a kinematic body, LogicBodies): where it stands entering
 // the step and how far the step moves it (its velocity x dt, seed 000's "real velocity"). It moves
 // evenly through the step's substeps.

@@ -35,15 +35,13 @@ MoverState mover_state(const protocol::ObjectRecord& record, const MoverState& a
 struct KinematicTrack {
   uint32_t object_index = 0;  // the body's object
   uint32_t driver_index = 0;  // the object whose mover moves it (itself for a door or lift)
+  uint32_t driver_slot = 0;   // its driver's place in ObjectSolids::driver_states
   Vec3 position;              // authored: where it stands at the driver's fraction 0
   LogicBody body;
   MoverSlide slide;
   std::size_t mover_component = 0;  // which of the driver's components is its mover
   MoverState authored;              // the driver's state as the map authors it (a record leaves it out)
 };
-
-// The driver's state as the snapshot names it (its authored state when the snapshot does not).
-MoverState driver_state(const protocol::Snapshot& snapshot, const KinematicTrack& track);
 
 // The box of `track` `ticks_ahead` ticks after a tick that left it at `state` (1: the next tick):
 // where it stands entering that tick and how far that tick moves it, the fraction clamped to [0, 1].
@@ -65,12 +63,14 @@ class ObjectSolids {
   // volumes (sensors) that move with their driver.
   std::span<const KinematicTrack> tracks() const { return tracks_; }
 
-  // Each solid track's moving box `ticks_ahead` ticks after the snapshot (the Quake 3 trajectory:
-  // where a door will stand on the tick the server simulates that input): an object the snapshot
-  // does not name is at its authored state.
-  void moving_boxes_after(const protocol::Snapshot& snapshot, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
+  // Every driver's state as the snapshot names it (its authored state where the snapshot does not),
+  // by driver slot: one pass over the snapshot's records.
+  void driver_states(const protocol::Snapshot& snapshot, std::vector<MoverState>& out) const;
+  // Each solid track's moving box `ticks_ahead` ticks after the tick those driver states are of
+  // (the Quake 3 trajectory: where a door will stand on the tick the server simulates that input).
+  void moving_boxes(std::span<const MoverState> driver_states, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
 
-  // The map's boxes and the static bodies of the objects `present` says are in (all when null).
+  // The map's boxes and the static bodies of the objects `present(object_index)` says are in.
   template <class Present>
   void collect_statics(const Map& map, Present present, std::vector<Aabb>& out) const {
     out.assign(map.boxes().begin(), map.boxes().end());
@@ -81,6 +81,8 @@ class ObjectSolids {
  private:
   std::vector<StaticSolid> statics_;
   std::vector<KinematicTrack> tracks_;
+  std::vector<MoverState> authored_drivers_;     // by driver slot
+  std::vector<int32_t> driver_slot_by_object_;  // by object index: its driver slot, or -1
 };
 
 // What a client predicts against before it knows better: the map's boxes and every object's static
