@@ -1,4 +1,4 @@
-// `tickwire bench [lights|cubes|bodies|all]`: the bandwidth scenarios of SCENARIOS.md, printed as a
+// `tickwire bench [lights|cubes|bodies|props|all]`: the bandwidth scenarios of SCENARIOS.md, printed as a
 // table or JSON. The scenarios live in the bench scenario library; this file only parses and prints.
 // Exit 2 when the request cannot run (bad trace), 3 when a scenario decoded wrongly or imprecisely.
 #include <optional>
@@ -47,9 +47,9 @@ void run_server_cost_command(const BenchArgs& args) {
 
 void register_bench(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  auto* cmd = app.add_subcommand("bench", "bandwidth scenarios (imported map lights, the cube scene, 250 bodies) and server cost");
-  cmd->add_option("scenario", args->request.which, "lights | cubes | bodies | all | server-cost")
-      ->check(CLI::IsMember({"lights", "cubes", "bodies", "all", "server-cost"}));
+  auto* cmd = app.add_subcommand("bench", "bandwidth scenarios (imported map lights, the cube scene, 250 bodies, 200 shoved props) and server cost");
+  cmd->add_option("scenario", args->request.which, "lights | cubes | bodies | props | all | server-cost")
+      ->check(CLI::IsMember({"lights", "cubes", "bodies", "props", "all", "server-cost"}));
   cmd->add_flag("--no-verify", args->no_verify, "server-cost: do not decode and compare every body");
   cmd->add_option("--fit-frames", args->fit_frames, "server-cost: fit predictions over at most this many held frames (0: none)");
   cmd->add_option("--clients", args->clients, "server-cost: clients served (default 255, a room's most; at most the 2,000 entities)")
@@ -57,8 +57,8 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--json", args->json, "print JSON instead of tables");
   cmd->add_option("--trace", args->request.trace_path, "cubes: replay this TWCUBES1 trace instead of simulating");
   cmd->add_option("--write-trace", args->request.write_trace_path, "cubes: write the simulated trace (TWCUBES1)");
-  cmd->add_option("--ticks", args->ticks, "ticks per scenario (default: lights 600, cubes 900, bodies 1800)");
-  cmd->add_option("--seed", args->request.seed, "seed for loss, the cube drive and the bodies' paths");
+  cmd->add_option("--ticks", args->ticks, "ticks per scenario (default: lights 600, cubes 900, bodies 1800, props 1800)");
+  cmd->add_option("--seed", args->request.seed, "seed for loss, the cube drive, the bodies' paths and the props' bots");
   cmd->callback([args] {
     if (args->request.which == "server-cost") {
       run_server_cost_command(*args);

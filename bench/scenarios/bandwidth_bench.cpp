@@ -10,6 +10,7 @@
 #include "cube_physics.h"
 #include "cubes_scenario.h"
 #include "lights_scenario.h"
+#include "props_scenario.h"
 
 namespace tickwire::bench {
 namespace {
@@ -59,6 +60,14 @@ BandwidthResult run_bodies(const BenchRequest& request) {
   return r;
 }
 
+BandwidthResult run_props(const BenchRequest& request) {
+  PropsScenario scenario(request.seed, request.ticks.value_or(PropsScenario::kDefaultTicks));
+  BandwidthResult r = run_bandwidth_scenario(scenario, harness_options(request.seed));
+  r.goals.push_back({"bits per moving prop", r.bits_per_moving_update, 40});
+  r.goals.push_back({"bits per resting prop", r.bits_per_resting_update, 1});
+  return r;
+}
+
 }  // namespace
 
 bool BenchRun::correct() const {
@@ -68,8 +77,8 @@ bool BenchRun::correct() const {
 BenchRun run_bandwidth_benches(const BenchRequest& request) {
   BenchRun run;
   const std::string& which = request.which;
-  if (which != "all" && which != "lights" && which != "cubes" && which != "bodies") {
-    run.error = fmt::format("unknown scenario '{}': one of lights, cubes, bodies, all", which);
+  if (which != "all" && which != "lights" && which != "cubes" && which != "bodies" && which != "props") {
+    run.error = fmt::format("unknown scenario '{}': one of lights, cubes, bodies, props, all", which);
     return run;
   }
   if (request.ticks && *request.ticks == 0) {
@@ -79,6 +88,7 @@ BenchRun run_bandwidth_benches(const BenchRequest& request) {
   if (which == "all" || which == "lights") run.results.push_back(run_lights(request));
   if (which == "all" || which == "cubes") run.error = run_cubes(request, run.results);
   if (run.error.empty() && (which == "all" || which == "bodies")) run.results.push_back(run_bodies(request));
+  if (run.error.empty() && (which == "all" || which == "props")) run.results.push_back(run_props(request));
   return run;
 }
 

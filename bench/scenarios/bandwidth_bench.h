@@ -15,7 +15,7 @@
 namespace tickwire::bench {
 
 struct BenchRequest {
-  std::string which = "all";         // lights | cubes | bodies | all
+  std::string which = "all";         // lights | cubes | bodies | props | all
   std::optional<uint32_t> ticks;     // each scenario's default when unset
   uint64_t seed = 1;                 // loss, the cube scene's drive and the bodies' paths
   std::string trace_path;            // cubes: replay this TWCUBES1 file instead of simulating

@@ -36,6 +36,8 @@ void Predictor::reset() {
   forgiveness_ = 1.0;
   time_scale_ = 1.0f;
   world_ = nullptr;
+  world_revision_ = 0;
+  world_moved_ = false;
   started_ = false;
   current_ = previous_ = PredictedState{};
   ease_count_ = 0;
@@ -55,6 +57,13 @@ PredictionContext Predictor::context_of(uint32_t sequence) const {
   context.snapshot = world_;
   context.ticks_ahead = last_acked_ && sequence > *last_acked_ ? sequence - *last_acked_ : 1;
   return context;
+}
+
+void Predictor::set_world(const protocol::Snapshot* snapshot) {
+  const uint64_t revision = snapshot != nullptr ? model_.world_revision(*snapshot) : 0;
+  world_moved_ = revision != world_revision_;
+  world_revision_ = revision;
+  world_ = snapshot;
 }
 
 PredictionContext Predictor::context() const { return context_of(has_inputs_ ? next_ - 1 : 0); }
@@ -111,7 +120,9 @@ std::optional<ReconcileSkip> Predictor::skip_reason(const protocol::OwnerDetail&
 }
 
 bool Predictor::confirms(const protocol::OwnerDetail& owner, std::optional<uint32_t> ack) const {
-  if (!config_.keep_confirmed_prediction || !started_ || !ack || *ack < oldest_ || overflow_pending_) return false;
+  if (!config_.keep_confirmed_prediction || !started_ || !ack || *ack < oldest_ || overflow_pending_ || world_moved_) {
+    return false;
+  }
   const PendingInput& kept = ring_[*ack % kPredictorPendingCap];
   return kept.predicted_valid && kept.predicted == predicted_from_detail(owner.pawn);
 }

@@ -47,7 +47,16 @@ SweepResult sweep_axis(const Aabb& box, Axis axis, float delta_m, std::span<cons
     if (!cross_section_overlaps(box, s, axis)) continue;
     const float gap_m = forward ? component(s.min, axis) - component(box.max, axis)
                                 : component(box.min, axis) - component(s.max, axis);
-    if (gap_m < -kContactSkinM) continue;  // behind the box, or already inside it
+    if (gap_m < -kContactSkinM) {
+      // Behind the box, or already inside it: left alone, unless the box only just entered the
+      // static's near face (a crate the solver pressed a hair into a pawn): it may not go deeper.
+      const float far_m = forward ? component(s.max, axis) - component(box.max, axis)
+                                  : component(box.min, axis) - component(s.min, axis);
+      if (gap_m < -kShallowOverlapM || far_m <= 0.0f) continue;
+      reach_m = 0.0f;
+      result.blocked = true;
+      continue;
+    }
     const float allowed_m = std::max(0.0f, gap_m - kContactSkinM);
     if (allowed_m < reach_m) {
       reach_m = allowed_m;

@@ -172,6 +172,13 @@ void walk_substep(PawnState& s, const Vec3& wish_mps, bool steering, const Mover
   s.velocity_mps = v1;
 }
 
+// The horizontal velocity the move axes ask for, along the pawn's look at its stance's speed.
+Vec3 walk_wish(const PawnState& s, const MoveAxes& m, bool run, const MoverSettings& settings) {
+  const float speed_mps = s.crouched ? settings.crouch_speed_mps : run ? settings.run_speed_mps : settings.walk_speed_mps;
+  const LookFrame frame = look_frame(s.yaw_deg, s.pitch_deg);
+  return (frame.forward_flat * m.y + frame.right * m.x) * speed_mps;
+}
+
 int substep_count(float dt_s, float max_substep_s) {
   const float n = std::ceil(dt_s / max_substep_s - kSubstepRoundingSlack);
   return std::clamp(static_cast<int>(n), 1, kMaxMoverSubsteps);
@@ -200,6 +207,11 @@ void CharacterMover::set_settings(const MoverSettings& settings) {
   settings_ = settings;
 }
 
+Vec3 CharacterMover::wish_velocity(const PawnState& pawn, const protocol::InputCmd& cmd) const {
+  if (pawn.frozen || pawn.noclip) return {};
+  return walk_wish(pawn, move_axes(cmd), button_held(cmd.buttons, kButtonRun), settings_);
+}
+
 PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
                                std::span<const Aabb> static_boxes, std::span<const MovingBox> moving_boxes) const {
   TW_ASSERT(std::isfinite(dt_s) && dt_s >= 0.0f &&
@@ -222,11 +234,7 @@ PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& 
     s.velocity_mps.y = settings_.jump_velocity_mps;
     s.grounded = false;
   }
-  const float speed_mps = s.crouched ? settings_.crouch_speed_mps
-                          : button_held(cmd.buttons, kButtonRun) ? settings_.run_speed_mps
-                                                                  : settings_.walk_speed_mps;
-  const LookFrame frame = look_frame(s.yaw_deg, s.pitch_deg);
-  const Vec3 wish_mps = (frame.forward_flat * m.y + frame.right * m.x) * speed_mps;
+  const Vec3 wish_mps = walk_wish(s, m, button_held(cmd.buttons, kButtonRun), settings_);
   const bool steering = m.x != 0.0f || m.y != 0.0f;
   const int substeps = substep_count(dt_s, settings_.max_substep_s);
   const float substep_s = dt_s / static_cast<float>(substeps);

@@ -23,13 +23,8 @@ Vec3 vector_setting(const ObjectComponent& c, std::string_view name, float scale
   return Vec3{v[0], v[1], v[2]} * scale;
 }
 
-// The axis-aligned half extents enclosing a box of `half` turned by `q` (|R| h, row by row).
-Vec3 enclosing(const Quat& q, Vec3 half) {
-  const Vec3 ex = rotate(q, Vec3{half.x, 0, 0});
-  const Vec3 ey = rotate(q, Vec3{0, half.y, 0});
-  const Vec3 ez = rotate(q, Vec3{0, 0, half.z});
-  return {std::fabs(ex.x) + std::fabs(ey.x) + std::fabs(ez.x), std::fabs(ex.y) + std::fabs(ey.y) + std::fabs(ez.y),
-          std::fabs(ex.z) + std::fabs(ey.z) + std::fabs(ez.z)};
+Vec3 scaled(const MapObject& object, Vec3 half) {
+  return object.scale ? Vec3{half.x * object.scale->x, half.y * object.scale->y, half.z * object.scale->z} : half;
 }
 
 // The authored box, before the object's own scale and rotation (a touch volume takes neither).
@@ -63,10 +58,23 @@ LogicBody logic_body_of(const MapObject& object) {
   // A touch volume's box is world-aligned and unscaled as authored (docs/map-format.md), the box
   // its behaviour tests pawns against.
   if (body.kind == BodyKind::none || find(object, "plate") != nullptr || find(object, "trigger") != nullptr) return body;
-  if (object.scale) body.half_extents = {body.half_extents.x * object.scale->x, body.half_extents.y * object.scale->y,
-                                         body.half_extents.z * object.scale->z};
-  if (object.rotation) body.half_extents = enclosing(*object.rotation, body.half_extents);
+  body.half_extents = scaled(object, body.half_extents);
+  if (object.rotation) body.half_extents = enclosing_half_extents(*object.rotation, body.half_extents);
   return body;
+}
+
+// |R| h, row by row.
+Vec3 enclosing_half_extents(const Quat& rotation, Vec3 half) {
+  const Vec3 ex = rotate(rotation, Vec3{half.x, 0, 0});
+  const Vec3 ey = rotate(rotation, Vec3{0, half.y, 0});
+  const Vec3 ez = rotate(rotation, Vec3{0, 0, half.z});
+  return {std::fabs(ex.x) + std::fabs(ey.x) + std::fabs(ez.x), std::fabs(ex.y) + std::fabs(ey.y) + std::fabs(ez.y),
+          std::fabs(ex.z) + std::fabs(ey.z) + std::fabs(ez.z)};
+}
+
+Vec3 prop_half_extents(const MapObject& object) {
+  const ObjectComponent* prop = find(object, "physics_prop");
+  return prop != nullptr ? scaled(object, vector_setting(*prop, "size", 0.5f)) : Vec3{};
 }
 
 Aabb body_box(const LogicBody& body, Vec3 centre) { return Aabb{centre - body.half_extents, centre + body.half_extents}; }

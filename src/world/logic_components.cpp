@@ -46,6 +46,7 @@ constexpr float kMaxPropSizeM = 100.0f;
 constexpr SettingSpec kPhysicsProp[] = {
     {"mass", SettingShape::number, 1, 0.01f, kMaxPropMassKg, {10, 0, 0, 0}},  // kilograms
     {"material", SettingShape::index, 1, 0, float(std::size(kPropMaterials) - 1), {0, 0, 0, 0}},
+    {"sim", SettingShape::index, 1, 0, float(std::size(kPropSims) - 1), {0, 0, 0, 0}},  // who simulates it
     {"size", SettingShape::vector, 3, 0.01f, kMaxPropSizeM, {1, 1, 1, 0}},  // the box's edges, metres
 };
 constexpr LogicComponentSpec kPhysicsPropSpec{"physics_prop", kPhysicsProp};

@@ -47,29 +47,51 @@ MoverPredictionModel::MoverPredictionModel(const CharacterMover& mover, std::spa
 
 PredictedState MoverPredictionModel::step(const PredictedState& state, const protocol::InputCmd& cmd,
                                           double dt_s) const {
-  return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_));
+  return step_in(state, cmd, dt_s, PredictionContext{});
+}
+
+uint64_t MoverPredictionModel::world_revision(const protocol::Snapshot& snapshot) const {
+  return solids_ != nullptr ? solids_->prop_revision(snapshot) : 0;
 }
 
 PredictedState MoverPredictionModel::step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
                                              const PredictionContext& context) const {
-  if (solids_ == nullptr || solids_->tracks().empty() || context.snapshot == nullptr) return step(state, cmd, dt_s);
-  // Scratch (a model is shared by many clients): the drivers' states are read off a snapshot once,
-  // for every step of a replay against it, and again only when another snapshot is named.
+  if (solids_ == nullptr || (solids_->tracks().empty() && solids_->props().empty())) {
+    return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_));
+  }
+  // Scratch (a model is shared by many clients): the drivers' states and the props' boxes are read
+  // off a snapshot once, for every step of a replay against it, and again only when another
+  // snapshot is named (none: every door and prop where the map puts it).
   thread_local struct {
     const ObjectSolids* solids = nullptr;
+    const Aabb* statics = nullptr;
+    std::size_t static_count = 0;
     const protocol::Snapshot* snapshot = nullptr;
     uint32_t tick = 0;
+    bool fresh = false;
     std::vector<MoverState> drivers;
-    std::vector<MovingBox> boxes;
+    std::vector<Aabb> solid;  // the statics, then every prop where the snapshot puts it
+    std::vector<Aabb> props;
+    std::vector<MovingBox> moving;
   } scratch;
-  if (scratch.solids != solids_ || scratch.snapshot != context.snapshot || scratch.tick != context.snapshot->tick) {
-    solids_->driver_states(*context.snapshot, scratch.drivers);
+  const uint32_t tick = context.snapshot != nullptr ? context.snapshot->tick : 0;
+  if (!scratch.fresh || scratch.solids != solids_ || scratch.statics != boxes_.data() || scratch.static_count != boxes_.size() ||
+      scratch.snapshot != context.snapshot || scratch.tick != tick) {
+    static const protocol::Snapshot kNoSnapshot;
+    solids_->driver_states(context.snapshot != nullptr ? *context.snapshot : kNoSnapshot, scratch.drivers);
+    solids_->prop_boxes(context.snapshot, scratch.props);
+    scratch.solid.assign(boxes_.begin(), boxes_.end());
+    scratch.solid.insert(scratch.solid.end(), scratch.props.begin(), scratch.props.end());
     scratch.solids = solids_;
+    scratch.statics = boxes_.data();
+    scratch.static_count = boxes_.size();
     scratch.snapshot = context.snapshot;
-    scratch.tick = context.snapshot->tick;
+    scratch.tick = tick;
+    scratch.fresh = true;
   }
-  solids_->moving_boxes(scratch.drivers, context.ticks_ahead, scratch.boxes);
-  return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_, scratch.boxes));
+  solids_->moving_boxes(scratch.drivers, context.ticks_ahead, scratch.moving);
+  return predicted_from_pawn(
+      mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving));
 }
 
 }  // namespace tickwire::world

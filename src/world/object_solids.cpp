@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "tickwire/world/logic_components.h"
 #include "tickwire/world/object_hierarchy.h"
 #include "tickwire/world/reference_vocabulary.h"
 
@@ -35,15 +36,41 @@ MovingBox moving_box(const KinematicTrack& track, const MoverState& state, uint3
   return MovingBox{body_box(track.body, track.position + from), to - from};
 }
 
+Aabb prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation) {
+  const Vec3 half = enclosing_half_extents(rotation, prop.half_extents);
+  return Aabb{position - half, position + half};
+}
+
+namespace {
+
+// The prop an object's physics_prop makes, when the server simulates it.
+std::optional<PropSolid> server_prop(const MapObject& object, uint32_t index) {
+  const ObjectComponent* prop = object.component("physics_prop");
+  if (prop == nullptr || setting_values(*prop, "sim")[0] != 0) return std::nullopt;
+  return PropSolid{index, prop_half_extents(object), object.position, object.rotation.value_or(Quat{}),
+                   setting_values(*prop, "mass")[0], static_cast<uint8_t>(setting_values(*prop, "material")[0]),
+                   (prop->bits & 1u) != 0};
+}
+
+}  // namespace
+
 ObjectSolids ObjectSolids::build(const Map& map) {
   ObjectSolids solids;
   const ObjectHierarchy hierarchy = ObjectHierarchy::build(map);
   const std::span<const MapObject> objects = map.objects();
   solids.driver_slot_by_object_.assign(objects.size(), -1);
+  solids.prop_slot_by_object_.assign(objects.size(), -1);
   for (uint32_t index = 0; index < objects.size(); ++index) {
     const MapObject& object = objects[index];
     const LogicBody body = logic_body_of(object);
-    if (body.kind == BodyKind::none || body.kind == BodyKind::dynamic) continue;
+    if (body.kind == BodyKind::dynamic) {
+      if (const std::optional<PropSolid> prop = server_prop(object, index)) {
+        solids.prop_slot_by_object_[index] = static_cast<int32_t>(solids.props_.size());
+        solids.props_.push_back(*prop);
+      }
+      continue;
+    }
+    if (body.kind == BodyKind::none) continue;
     const std::optional<uint32_t> driver = hierarchy.driver(index);
     if (!driver) {
       if (body.kind == BodyKind::fixed) solids.statics_.push_back(StaticSolid{index, body_box(body, object.position)});
@@ -81,6 +108,40 @@ void ObjectSolids::moving_boxes(std::span<const MoverState> driver_states, uint3
   out.clear();
   for (const KinematicTrack& track : tracks_)
     if (track.body.blocks()) out.push_back(moving_box(track, driver_states[track.driver_slot], ticks_ahead));
+}
+
+void ObjectSolids::prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const {
+  out.clear();
+  for (const PropSolid& prop : props_) out.push_back(prop_box(prop, prop.position, prop.rotation));
+  if (snapshot == nullptr || props_.empty()) return;
+  for (const protocol::Record& record : snapshot->records) {
+    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
+    if (object == nullptr || !object->transform) continue;
+    const int32_t slot = prop_slot(object->object_index);
+    if (slot < 0) continue;
+    const PropSolid& prop = props_[static_cast<std::size_t>(slot)];
+    const protocol::ObjectTransform& t = *object->transform;
+    const Quat rotation = t.rotation ? Quat{t.rotation->q.x, t.rotation->q.y, t.rotation->q.z, t.rotation->q.w} : prop.rotation;
+    out[static_cast<std::size_t>(slot)] = prop_box(prop, Vec3::from_wire(t.position), rotation);
+  }
+}
+
+uint64_t ObjectSolids::prop_revision(const protocol::Snapshot& snapshot) const {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  const auto mix = [&hash](const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+  };
+  if (props_.empty()) return 0;
+  for (const protocol::Record& record : snapshot.records) {
+    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
+    if (object == nullptr || !object->transform || prop_slot(object->object_index) < 0) continue;
+    const protocol::Vec3& p = object->transform->position;
+    const float pose[3] = {p.x, p.y, p.z};
+    mix(&object->object_index, sizeof object->object_index);
+    mix(pose, sizeof pose);
+  }
+  return hash;
 }
 
 std::vector<Aabb> map_solid_boxes(const Map& map) {

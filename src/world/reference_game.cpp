@@ -34,7 +34,9 @@ void apply_reference_policy(RoomPolicy& policy) {
   policy.limits.interactions_per_second = kUsesPerSecond;
 }
 
-ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings) : map_(&map), mover_(settings) {
+ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings, const PropPhysicsSettings& props,
+                             const PropPushSettings& push)
+    : map_(&map), mover_(settings), props_(ReplicaKinds::from(reference_vocabulary()), props, push) {
   install_objects();
 }
 
@@ -115,6 +117,9 @@ void ReferenceGame::install_objects() {
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
   solids_ = ObjectSolids::build(*map_);
+  // Every object is spawned: the props start on the whole fixed world, as the map authors them.
+  solids_.collect_statics(*map_, [](uint32_t) { return true; }, static_boxes_);
+  props_.install(solids_, static_boxes_, [](uint32_t) { return true; });
   refresh_solids();
   ++map_generation_;
 }
@@ -123,7 +128,15 @@ void ReferenceGame::install_objects() {
 // each spawned door or lift where its state puts it over the next tick.
 void ReferenceGame::refresh_solids() {
   solids_.collect_statics(*map_, [this](uint32_t index) { return object_spawned(index); }, static_boxes_);
+  props_.set_statics(static_boxes_);
   refresh_moving_boxes();
+  refresh_step_boxes();
+}
+
+// The statics and every spawned prop where the solver left it.
+void ReferenceGame::refresh_step_boxes() {
+  step_boxes_ = static_boxes_;
+  props_.append_boxes(step_boxes_);
 }
 
 // Once the tick's logic has settled (seed 000): each kinematic body where it stands now, moving by
@@ -163,6 +176,7 @@ bool ReferenceGame::despawn_object(uint32_t object_index) {
   if (!object_spawned(object_index)) return false;
   if (logic_ && logic_->despawn(object_index)) refresh_usable();  // onEndTouch may still write into it
   objects_[object_index].spawned = false;
+  if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.despawn(static_cast<uint32_t>(slot));
   refresh_solids();   // its body goes with it
   ++map_generation_;  // the rest table stops naming it
   ++lifecycle_.despawns;
@@ -174,6 +188,7 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
   // The authored state first: the fresh node starts from it and may write into it as it loads.
   objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
   if (logic_ && logic_->spawn(object_index)) refresh_usable();
+  if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.spawn(static_cast<uint32_t>(slot));
   refresh_solids();
   ++map_generation_;  // the rest table names it again
   ++lifecycle_.spawns;
@@ -243,7 +258,9 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick,
     use_press(pawn, aiming, tick);
   }
   held = use;
-  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), static_boxes_, moving_boxes_);
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), step_boxes_, moving_boxes_);
+  // Where it ends up leaning on a prop and still walking into it, it shoves (the one push rule).
+  props_.push_from(pawn_bounds(it->second, mover_.settings().radius_m), mover_.wish_velocity(it->second, input.cmd));
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
   outcome = protocol::ClaimOutcome::none;
   if (input.fresh() && input.claim) {
@@ -283,7 +300,15 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
     carry_touch_volumes();
     logic_->advance(tick, touching_);
   }
-  refresh_moving_boxes();  // the doors and lifts the next tick's pawns step against
+  // The props move with the doors and lifts as this tick's pawns met them, then everything stands
+  // where the next tick's pawns step against it.
+  pawn_boxes_.clear();
+  for (const auto& [ref, state] : pawns_)
+    if (!state.noclip) pawn_boxes_.push_back(pawn_bounds(state, mover_.settings().radius_m));
+  props_.step(moving_boxes_, pawn_boxes_, static_cast<float>(dt_s));
+  refresh_prop_states();
+  refresh_moving_boxes();
+  refresh_step_boxes();
   // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
   // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.
   const double t = static_cast<double>(tick.value()) * dt_s;
@@ -314,7 +339,32 @@ const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
 }
 
 bool ReferenceGame::differs_from_map(uint32_t index) const {
-  return !objects_[index].enabled || objects_[index].components != map_->objects()[map_positions_[index]].components;
+  const int32_t slot = solids_.prop_slot(index);
+  return !objects_[index].enabled || objects_[index].components != map_->objects()[map_positions_[index]].components ||
+         (slot >= 0 && props_.moved(static_cast<uint32_t>(slot)));
+}
+
+// Each prop's physics_prop section says whether the solver has it asleep (bit 0).
+void ReferenceGame::refresh_prop_states() {
+  for (uint32_t slot = 0; slot < solids_.props().size(); ++slot) {
+    const uint32_t index = solids_.props()[slot].object_index;
+    if (!object_spawned(index)) continue;
+    for (ObjectComponent& c : objects_[index].components) {
+      if (c.name != "physics_prop") continue;
+      c.bits = static_cast<uint8_t>(props_.asleep(slot) ? (c.bits | kPropAsleepBit) : (c.bits & ~kPropAsleepBit));
+    }
+  }
+}
+
+// A prop the solver moved carries where it stands (a client's catalog puts it where the map does
+// otherwise).
+void ReferenceGame::write_prop_pose(uint32_t index, protocol::ObjectRecord& record) const {
+  const int32_t slot = solids_.prop_slot(index);
+  if (slot < 0 || !props_.moved(static_cast<uint32_t>(slot))) return;
+  const PropPose& pose = props_.pose(static_cast<uint32_t>(slot));
+  protocol::ObjectTransform& transform = record.transform.emplace();
+  transform.position = pose.position.to_wire();
+  transform.rotation = protocol::Rotation{wire::Quat{pose.rotation.x, pose.rotation.y, pose.rotation.z, pose.rotation.w}};
 }
 
 std::size_t ReferenceGame::changed_objects() const {
@@ -345,6 +395,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
     }
     if (section.dirty != 0) record.sections.push_back(section);
   });
+  write_prop_pose(index, record);
   return protocol::Record{map_object_entity_id(index), record};
 }
 
@@ -366,6 +417,7 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
     section.dirty = static_cast<uint8_t>(section.dirty | (1u << 4) | (1u << 5));
     record.sections.push_back(section);
   });
+  write_prop_pose(index, record);
   return protocol::Record{map_object_entity_id(index), record};
 }
 

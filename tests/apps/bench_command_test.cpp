@@ -37,7 +37,7 @@ TEST(BenchCommand, EveryBandwidthScenarioDecodesExactly) {
   const nlohmann::json report = nlohmann::json::parse(run.output, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << run.output;
   EXPECT_TRUE(report["correct"].get<bool>());
-  ASSERT_EQ(report["scenarios"].size(), 3u);
+  ASSERT_EQ(report["scenarios"].size(), 4u);
   for (const auto& s : report["scenarios"]) {
     EXPECT_EQ(s["client"]["mismatches"], 0) << s["scenario"];
     EXPECT_EQ(s["client"]["decode_errors"], 0) << s["scenario"];

@@ -11,6 +11,7 @@
 #include "bandwidth_bench.h"
 #include "bandwidth_harness.h"
 #include "bodies_scenario.h"
+#include "props_scenario.h"
 #include "cube_physics.h"
 #include "cube_trace.h"
 #include "cubes_scenario.h"
@@ -37,7 +38,7 @@ void expect_correct(const BandwidthResult& r) {
 
 TEST(BandwidthScenarios, EachDecodesExactlyAndWithinPrecisionUnderLoss) {
   const uint64_t seed = test::test_seed(6);
-  for (const char* which : {"lights", "cubes", "bodies"}) {
+  for (const char* which : {"lights", "cubes", "bodies", "props"}) {
     BenchRequest request;
     request.which = which;
     request.ticks = 90;
@@ -60,6 +61,19 @@ TEST(BandwidthScenarios, HeavyLossStillDecodesExactly) {
   EXPECT_EQ(r.decode_errors, 0u);
   EXPECT_EQ(r.mismatches, 0u);
   EXPECT_EQ(r.precision.failures, 0u) << r.precision.first_failure;
+}
+
+TEST(PropsScenario, TheBotsShoveCratesAndTheMovingOnesCostTheirPoses) {
+  const uint64_t seed = test::test_seed(62);
+  PropsScenario scenario(seed, 600);
+  HarnessOptions options;
+  options.seed = seed;
+  const BandwidthResult r = run_bandwidth_scenario(scenario, options);
+  expect_correct(r);
+  EXPECT_GT(scenario.pushes(), 100u) << "the wandering pawns shove crates";
+  EXPECT_GT(r.moving_updates, 100u) << "shoved crates move on the wire";
+  EXPECT_GT(r.resting_updates, r.moving_updates) << "most crates stand still";
+  EXPECT_GT(r.bits_per_moving_update, r.bits_per_resting_update);
 }
 
 TEST(BandwidthScenarios, UnknownScenarioIsRefused) {

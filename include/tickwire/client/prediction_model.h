@@ -58,6 +58,14 @@ class PredictionModel {
     (void)context;
     return step(state, cmd, dt_s);
   }
+  // What of a snapshot's world a step reads that no trajectory foretells (a physics prop's pose,
+  // mirrored from the server), as one number: two snapshots of one revision give every step the
+  // same world. A prediction the server confirmed still stands only while the revision holds; when
+  // it moved, the un-acked inputs are replayed against the new world. The default: no such world.
+  virtual uint64_t world_revision(const protocol::Snapshot& snapshot) const {
+    (void)snapshot;
+    return 0;
+  }
 };
 
 }  // namespace tickwire

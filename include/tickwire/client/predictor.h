@@ -116,7 +116,9 @@ class Predictor {
   float time_scale() const { return time_scale_; }
   // The snapshot whose owner detail the next reconcile takes (the caller keeps it alive until the
   // next call): what each step's PredictionContext names, with the ticks after it the step runs at.
-  void set_world(const protocol::Snapshot* snapshot) { world_ = snapshot; }
+  // A world of another revision (PredictionModel::world_revision) than the one the un-acked inputs
+  // were stepped in is replayed against even when the server confirms the acked state.
+  void set_world(const protocol::Snapshot* snapshot);
 
   // The client's next tick: keeps `cmd` under `sequence` and steps the prediction (once the first
   // owner detail gave it a state). Sequences are consecutive. The command is stepped as the server
@@ -182,6 +184,8 @@ class Predictor {
   double forgiveness_ = 1.0;
   float time_scale_ = 1.0f;
   const protocol::Snapshot* world_ = nullptr;
+  uint64_t world_revision_ = 0;  // the model's revision of world_
+  bool world_moved_ = false;     // world_'s revision differs from the world set before it
   PredictorConfig config_;
   // A kept input: the command as sent, and our prediction after it when we sent it (never changed
   // by a replay: it is what we told the server, the thing a snapshot can confirm).

@@ -14,6 +14,10 @@ namespace tickwire::world {
 // two overlapping (and a box resting on a floor does not "touch" it on the other axes).
 inline constexpr float kContactSkinM = 0.001f;
 
+// A box that entered a static's near face by at most this much (a physics prop the solver pressed
+// into a pawn) may move out of it but no deeper; past it, it is inside, and free to walk out.
+inline constexpr float kShallowOverlapM = 0.05f;
+
 enum class Axis : uint8_t { x, y, z };
 
 float component(const Vec3& v, Axis axis);
@@ -25,8 +29,9 @@ struct SweepResult {
 };
 
 // Moves `box` by up to `delta_m` along `axis`, stopping kContactSkinM short of the first static box
-// whose cross-section overlaps the box's. A static box the moving box already sits inside (deeper
-// than the skin) is ignored, so a pawn placed inside geometry can walk out of it.
+// whose cross-section overlaps the box's. A static box the moving box has entered by at most
+// kShallowOverlapM past its near face stops any move further in; one it sits deeper inside is
+// ignored, so a pawn placed inside geometry can walk out of it.
 SweepResult sweep_axis(const Aabb& box, Axis axis, float delta_m, std::span<const Aabb> statics);
 
 // True when `box` overlaps any static box (touching faces do not overlap).

@@ -59,6 +59,10 @@ class CharacterMover {
   PawnState step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s, std::span<const Aabb> static_boxes,
                  std::span<const MovingBox> moving_boxes = {}) const;
 
+  // The horizontal velocity `cmd` asks a pawn standing as `pawn` does (its look and stance already
+  // the command's: a stepped pawn) to walk at; zero when frozen or flying. What a push shoves with.
+  Vec3 wish_velocity(const PawnState& pawn, const protocol::InputCmd& cmd) const;
+
   const MoverSettings& settings() const { return settings_; }
   void set_settings(const MoverSettings& settings);
 

@@ -33,6 +33,12 @@ struct LogicBody {
 
 LogicBody logic_body_of(const MapObject& object);
 
+// The half extents of the box enclosing a box of `half` turned by `rotation` (world axes).
+Vec3 enclosing_half_extents(const Quat& rotation, Vec3 half);
+// A physics prop's box in its own frame (its size, scaled, not turned): what the solver turns with
+// the body, and what both ends turn by the pose a record carries. Zero for any other object.
+Vec3 prop_half_extents(const MapObject& object);
+
 // The body's box around `centre` (the object's position, or where its mover has slid it).
 Aabb body_box(const LogicBody& body, Vec3 centre);
 

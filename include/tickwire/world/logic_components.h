@@ -43,6 +43,9 @@ std::span<const LogicComponentSpec> logic_component_specs();
 const LogicComponentSpec& physics_prop_spec();
 // The materials a physics prop's `material` index names, in index order.
 inline constexpr std::string_view kPropMaterials[] = {"wood", "metal", "stone", "rubber"};
+// Who simulates a physics prop (its `sim` index): the server's solver, its pose on the wire; or each
+// client alone, in its prediction world only, never on the wire.
+inline constexpr std::string_view kPropSims[] = {"server", "client"};
 // The collider's settings (`collider`: half_extents, solid): the box a solid object's body is made
 // of (LogicBodies). Map data only: it never replicates (replicated_component).
 const LogicComponentSpec& collider_spec();

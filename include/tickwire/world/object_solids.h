@@ -1,7 +1,6 @@
 // ObjectSolids: the solids a map's objects make, built by both ends from the same map through
-// LogicBodies: the static ones (fixed bodies; a physics prop's dynamic body waits for the server's
-// solver and collides with nothing yet) joined to the map's boxes, and one track per kinematic body (a door, a
-// lift). A track turns its mover's replicated state (channel 0 the open fraction, channel 1 the
+// LogicBodies: the static ones (fixed bodies) joined to the map's boxes, one track per kinematic body
+// (a door, a lift) and the physics props the server's solver moves. A track turns its mover's replicated state (channel 0 the open fraction, channel 1 the
 // change the next tick makes) into the MovingBox a step collides with: where it stands and how far
 // the tick moves it, the Quake 3 mover trajectory a server step and a predicted one both follow.
 #pragma once
@@ -52,6 +51,23 @@ struct StaticSolid {
   Aabb box;
 };
 
+// A physics prop the server's solver moves (LogicBodies: dynamic, `sim` server): its box in its own
+// frame and where the map puts it. Every record of it carries its pose once it left that; a pawn
+// collides with the box enclosing it turned, on the server where the solver left it, on a client
+// where the newest snapshot puts it (PropPoses: the same floats on both ends).
+struct PropSolid {
+  uint32_t object_index = 0;
+  Vec3 half_extents;  // its own frame: the size, scaled, not turned
+  Vec3 position;      // authored (the box's centre)
+  Quat rotation;      // authored
+  float mass_kg = 0;
+  uint8_t material = 0;  // a row of kPropMaterials
+  bool asleep = false;   // the map authors it asleep (its section's bit 0): still until woken
+};
+
+// The box a pawn collides with for a prop standing at (position, rotation).
+Aabb prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation);
+
 class ObjectSolids {
  public:
   // By object index (the MapObjectTable's: the objects in file order).
@@ -62,6 +78,12 @@ class ObjectSolids {
   // Every moved body: the solid ones a pawn collides with (body.blocks()) and the carried touch
   // volumes (sensors) that move with their driver.
   std::span<const KinematicTrack> tracks() const { return tracks_; }
+  // Every server-simulated physics prop, by prop slot.
+  std::span<const PropSolid> props() const { return props_; }
+  // A prop's slot, or -1: the object is no server-simulated prop.
+  int32_t prop_slot(uint32_t object_index) const {
+    return object_index < prop_slot_by_object_.size() ? prop_slot_by_object_[object_index] : -1;
+  }
 
   // Every driver's state as the snapshot names it (its authored state where the snapshot does not),
   // by driver slot: one pass over the snapshot's records.
@@ -69,6 +91,13 @@ class ObjectSolids {
   // Each solid track's moving box `ticks_ahead` ticks after the tick those driver states are of
   // (the Quake 3 trajectory: where a door will stand on the tick the server simulates that input).
   void moving_boxes(std::span<const MoverState> driver_states, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
+
+  // Every prop's box where `snapshot` puts it (its record's transform; where the map puts it when
+  // the record carries none or the snapshot names no record of it, or there is no snapshot).
+  void prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const;
+  // A hash of every prop pose `snapshot` carries (FNV-1a over the object indices and transforms):
+  // equal for two snapshots that put every prop in the same place.
+  uint64_t prop_revision(const protocol::Snapshot& snapshot) const;
 
   // The map's boxes and the static bodies of the objects `present(object_index)` says are in.
   template <class Present>
@@ -81,6 +110,8 @@ class ObjectSolids {
  private:
   std::vector<StaticSolid> statics_;
   std::vector<KinematicTrack> tracks_;
+  std::vector<PropSolid> props_;
+  std::vector<int32_t> prop_slot_by_object_;    // by object index: its prop slot, or -1
   std::vector<MoverState> authored_drivers_;     // by driver slot
   std::vector<int32_t> driver_slot_by_object_;  // by object index: its driver slot, or -1
 };

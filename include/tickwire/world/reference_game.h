@@ -28,6 +28,7 @@
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
+#include "tickwire/world/server_props.h"
 #include "tickwire/world/use_reach.h"
 
 namespace tickwire::world {
@@ -54,6 +55,9 @@ inline constexpr std::optional<uint32_t> map_object_index(uint32_t entity_id) {
 // and the delta codec needs (an object missing from it reads as gone).
 enum class ObjectRecords : uint8_t { changed, whole };
 
+// A physics prop's section, bit 0: the solver has it asleep (it stands still until something wakes it).
+inline constexpr uint8_t kPropAsleepBit = 1;
+
 // The reference game's entity event kinds (values are only ever appended).
 inline constexpr uint8_t kEventUseTaken = 1;
 inline constexpr uint8_t kEventUseRefused = 2;
@@ -72,7 +76,8 @@ inline EntityRef map_object_ref(uint32_t object_index) {
 class ReferenceGame final : public Simulation {
  public:
   // `map` (and every map later given to switch_map) is the caller's and must outlive the game.
-  explicit ReferenceGame(const Map& map, const MoverSettings& settings = {});
+  explicit ReferenceGame(const Map& map, const MoverSettings& settings = {}, const PropPhysicsSettings& props = {},
+                         const PropPushSettings& push = {});
 
   // The room's contract: its forgiveness (below 1.0 a client's claim may be adopted, through the
   // ForgivenessGate) and its interaction range.
@@ -147,6 +152,9 @@ class ReferenceGame final : public Simulation {
   const PawnState* pawn(EntityRef pawn) const;
   const ForgivenessGate& gate() const { return gate_; }
   std::size_t pawn_count() const { return pawns_.size(); }
+  // The physics props (the server's solver, their wire poses, pushes and respawns).
+  const ServerProps& props() const { return props_; }
+  const ObjectSolids& solids() const { return solids_; }
   const ReasonCounters<UseRefusal>& use_refusals() const { return use_refusals_; }
   uint64_t uses() const { return uses_; }
   // The map's logic (null until begin(): its ticks follow the contract's tick rate).
@@ -169,6 +177,9 @@ class ReferenceGame final : public Simulation {
   void refresh_usable();
   void refresh_solids();
   void refresh_moving_boxes();
+  void refresh_step_boxes();
+  void refresh_prop_states();
+  void write_prop_pose(uint32_t index, protocol::ObjectRecord& record) const;
   MoverState driver_state(const KinematicTrack& track) const;
   void carry_touch_volumes();
   Placement next_spawn_placement();
@@ -196,6 +207,9 @@ class ReferenceGame final : public Simulation {
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
   ObjectSolids solids_;                  // the map's objects' bodies (rebuilt with the objects)
   std::vector<Aabb> static_boxes_;       // the map's boxes and the spawned objects' static bodies
+  ServerProps props_;                    // the physics props (rebuilt with the objects)
+  std::vector<Aabb> step_boxes_;         // what a pawn's step collides with: the statics and the props
+  std::vector<Aabb> pawn_boxes_;         // scratch: where the tick left every pawn (a prop stops at one)
   std::vector<MovingBox> moving_boxes_;  // each spawned kinematic body over the next tick
   uint32_t next_spawn_ = 0;
   double interaction_range_m_ = kUseReachM;

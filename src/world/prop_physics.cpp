@@ -1,0 +1,228 @@
+// The Bullet world behind PropPhysics: one collision configuration, dispatcher, broadphase and
+// sequential-impulse solver; boxes for everything, a prop's axis-aligned and never turned. Kinematic bodies carry no motion state: each step
+// they are placed at their start and Bullet reads their velocity from the interpolation transform
+// set one delta behind it (btRigidBody::saveKinematicState), so a crate on a lift rides its velocity.
+#include "tickwire/world/prop_physics.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
+#include <vector>
+
+#include "tickwire/core/assert.h"
+#include "tickwire/world/logic_bodies.h"
+#include "tickwire/world/logic_components.h"
+
+namespace tickwire::world {
+namespace {
+
+constexpr PropSurface kSurfaces[] = {
+    {0.5f, 0.1f},   // wood
+    {0.3f, 0.05f},  // metal
+    {0.7f, 0.0f},   // stone
+    {0.9f, 0.5f},   // rubber
+};
+static_assert(std::size(kSurfaces) == std::size(kPropMaterials), "a surface per prop material");
+constexpr float kStaticFriction = 0.6f;  // the map's floors, walls and doors
+
+btVector3 bt(Vec3 v) { return {v.x, v.y, v.z}; }
+Vec3 vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+Vec3 centre(const Aabb& box) { return (box.min + box.max) * 0.5f; }
+Vec3 half(const Aabb& box) { return (box.max - box.min) * 0.5f; }
+
+// A body with the shape it owns (and a prop's orientation, which the solver never turns).
+struct Body {
+  std::unique_ptr<btBoxShape> shape;
+  std::unique_ptr<btRigidBody> body;
+  Quat rotation;
+};
+
+Body make_body(Vec3 half_extents, float mass_kg, const btTransform& at, float friction, float restitution) {
+  Body b;
+  b.shape = std::make_unique<btBoxShape>(bt(half_extents));
+  btVector3 inertia(0, 0, 0);
+  if (mass_kg > 0) b.shape->calculateLocalInertia(mass_kg, inertia);
+  btRigidBody::btRigidBodyConstructionInfo info(mass_kg, nullptr, b.shape.get(), inertia);
+  info.m_startWorldTransform = at;
+  info.m_friction = friction;
+  info.m_restitution = restitution;
+  b.body = std::make_unique<btRigidBody>(info);
+  return b;
+}
+
+}  // namespace
+
+PropSurface prop_surface(uint8_t material) { return material < std::size(kSurfaces) ? kSurfaces[material] : kSurfaces[0]; }
+
+bool PropPhysicsSettings::valid() const {
+  for (float v : {gravity_mps2, linear_damping, angular_damping, sleep_linear_mps, sleep_angular_radps})
+    if (!std::isfinite(v) || v < 0) return false;
+  return linear_damping <= 1 && angular_damping <= 1;
+}
+
+struct PropPhysics::World {
+  explicit World(const PropPhysicsSettings& s)
+      : settings(s), dispatcher(&configuration), dynamics(&dispatcher, &broadphase, &solver, &configuration) {
+    dynamics.setGravity(btVector3(0, -settings.gravity_mps2, 0));
+  }
+  ~World() {
+    for (auto& [slot, prop] : props) dynamics.removeRigidBody(prop.body.get());
+    for (Body& b : statics) dynamics.removeRigidBody(b.body.get());
+    for (Body& b : kinematics) dynamics.removeRigidBody(b.body.get());
+  }
+
+  PropPhysicsSettings settings;
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher;
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld dynamics;
+  std::vector<Body> statics;
+  std::vector<Aabb> static_boxes;  // what the static bodies were made from
+  std::vector<Body> kinematics;
+  std::map<uint32_t, Body> props;  // by slot: the solver meets them in slot order every step
+
+  btRigidBody& prop(uint32_t slot) const {
+    auto it = props.find(slot);
+    TW_ASSERT(it != props.end(), "a prop slot the solver holds");
+    return *it->second.body;
+  }
+};
+
+PropPhysics::PropPhysics(const PropPhysicsSettings& settings) {
+  TW_ASSERT(settings.valid(), "prop physics settings out of range");
+  world_ = std::make_unique<World>(settings);
+}
+PropPhysics::~PropPhysics() = default;
+PropPhysics::PropPhysics(PropPhysics&&) noexcept = default;
+PropPhysics& PropPhysics::operator=(PropPhysics&&) noexcept = default;
+
+void PropPhysics::set_statics(std::span<const Aabb> boxes) {
+  if (std::equal(boxes.begin(), boxes.end(), world_->static_boxes.begin(), world_->static_boxes.end(),
+                 [](const Aabb& a, const Aabb& b) { return a.min == b.min && a.max == b.max; })) {
+    return;  // the same fixed world: nothing resting on it wakes
+  }
+  world_->static_boxes.assign(boxes.begin(), boxes.end());
+  for (Body& b : world_->statics) world_->dynamics.removeRigidBody(b.body.get());
+  world_->statics.clear();
+  world_->statics.reserve(boxes.size());
+  for (const Aabb& box : boxes) {
+    btTransform at;
+    at.setIdentity();
+    at.setOrigin(bt(centre(box)));
+    Body b = make_body(half(box), 0, at, kStaticFriction, 0);
+    world_->dynamics.addRigidBody(b.body.get());
+    world_->statics.push_back(std::move(b));
+  }
+  for (auto& [slot, prop] : world_->props) prop.body->activate(true);  // what held it may be gone
+}
+
+void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
+  std::vector<Body>& kinematics = world_->kinematics;
+  while (kinematics.size() > boxes.size()) {
+    world_->dynamics.removeRigidBody(kinematics.back().body.get());
+    kinematics.pop_back();
+  }
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const MovingBox& box = boxes[i];
+    btTransform start;
+    start.setIdentity();
+    start.setOrigin(bt(centre(box.start)));
+    if (i == kinematics.size() || vec(kinematics[i].shape->getHalfExtentsWithMargin()) != half(box.start)) {
+      if (i < kinematics.size()) world_->dynamics.removeRigidBody(kinematics[i].body.get());
+      Body b = make_body(half(box.start), 0, start, kStaticFriction, 0);
+      b.body->setCollisionFlags(b.body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+      world_->dynamics.addRigidBody(b.body.get());
+      if (i < kinematics.size()) kinematics[i] = std::move(b);
+      else kinematics.push_back(std::move(b));
+    }
+    btRigidBody& body = *kinematics[i].body;
+    // Still (where it stood and not moving): asleep, so the props leaning on it can fall asleep too
+    // (an awake kinematic body keeps everything touching it awake).
+    const bool still = box.delta_m == Vec3{} && vec(body.getWorldTransform().getOrigin()) == centre(box.start);
+    body.forceActivationState(still ? ISLAND_SLEEPING : DISABLE_DEACTIVATION);
+    // Where last tick left it, and one delta behind: the step reads its velocity as delta / dt.
+    btTransform behind = start;
+    behind.setOrigin(bt(centre(box.start) - box.delta_m));
+    body.setWorldTransform(start);
+    body.setInterpolationWorldTransform(dt_s > 0 ? behind : start);
+    const Vec3 velocity = dt_s > 0 ? box.delta_m * (1.0f / dt_s) : Vec3{};
+    body.setLinearVelocity(bt(velocity));
+    body.setInterpolationLinearVelocity(bt(velocity));
+  }
+}
+
+void PropPhysics::add(uint32_t slot, const PropSolid& prop, const PropPose& pose, bool asleep) {
+  TW_ASSERT(!has(slot), "one body per prop slot");
+  const PropSurface surface = prop_surface(prop.material);
+  // The box a pawn meets (prop_box): the one turned by the prop's orientation, enclosed. It slides
+  // and never turns, so that box is the body's exactly.
+  btTransform at;
+  at.setIdentity();
+  at.setOrigin(bt(pose.position));
+  Body b = make_body(enclosing_half_extents(pose.rotation, prop.half_extents), prop.mass_kg, at, surface.friction,
+                     surface.restitution);
+  const PropPhysicsSettings& s = world_->settings;
+  b.body->setDamping(s.linear_damping, s.angular_damping);
+  b.body->setSleepingThresholds(s.sleep_linear_mps, s.sleep_angular_radps);
+  b.body->setAngularFactor(btVector3(0, 0, 0));
+  b.rotation = pose.rotation;
+  world_->dynamics.addRigidBody(b.body.get());
+  if (asleep) b.body->forceActivationState(ISLAND_SLEEPING);
+  world_->props.emplace(slot, std::move(b));
+}
+
+void PropPhysics::remove(uint32_t slot) {
+  auto it = world_->props.find(slot);
+  if (it == world_->props.end()) return;
+  world_->dynamics.removeRigidBody(it->second.body.get());
+  world_->props.erase(it);
+}
+
+bool PropPhysics::has(uint32_t slot) const { return world_->props.contains(slot); }
+
+void PropPhysics::place(uint32_t slot, const PropPose& pose, bool at_rest) {
+  btRigidBody& body = world_->prop(slot);
+  btTransform at;
+  at.setIdentity();
+  at.setOrigin(bt(pose.position));
+  body.setWorldTransform(at);
+  body.setInterpolationWorldTransform(at);
+  if (at_rest) {
+    body.setLinearVelocity(btVector3(0, 0, 0));
+    body.setAngularVelocity(btVector3(0, 0, 0));
+    body.activate(true);
+  }
+}
+
+void PropPhysics::push(uint32_t slot, Vec3 impulse) {
+  btRigidBody& body = world_->prop(slot);
+  body.activate(true);
+  body.applyCentralImpulse(bt(impulse));
+}
+
+PropPose PropPhysics::pose(uint32_t slot) const {
+  auto it = world_->props.find(slot);
+  TW_ASSERT(it != world_->props.end(), "a prop slot the solver holds");
+  return PropPose{vec(it->second.body->getWorldTransform().getOrigin()), it->second.rotation};
+}
+
+Vec3 PropPhysics::velocity(uint32_t slot) const { return vec(world_->prop(slot).getLinearVelocity()); }
+
+bool PropPhysics::asleep(uint32_t slot) const { return !world_->prop(slot).isActive(); }
+
+std::size_t PropPhysics::awake() const {
+  std::size_t n = 0;
+  for (const auto& [slot, prop] : world_->props) n += prop.body->isActive() ? 1 : 0;
+  return n;
+}
+
+void PropPhysics::step(float dt_s) {
+  if (dt_s <= 0) return;
+  world_->dynamics.stepSimulation(dt_s, 1, dt_s);
+}
+
+}  // namespace tickwire::world

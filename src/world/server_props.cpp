@@ -1,0 +1,85 @@
+// The server's props: solver, wire poses, boxes, pushes and the fall-out respawn.
+#include "tickwire/world/server_props.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tickwire::world {
+
+ServerProps::ServerProps(const ReplicaKinds& kinds, const PropPhysicsSettings& physics, const PropPushSettings& push)
+    : kinds_(kinds), physics_settings_(physics), push_(push), physics_(physics) {}
+
+void ServerProps::reset(const ObjectSolids& solids, std::span<const Aabb> statics) {
+  physics_ = PropPhysics(physics_settings_);
+  props_.assign(solids.props().begin(), solids.props().end());
+  poses_.clear();
+  boxes_.clear();
+  for (uint32_t slot = 0; slot < props_.size(); ++slot) {
+    poses_.push_back(authored(slot));
+    boxes_.push_back(prop_box(props_[slot], props_[slot].position, props_[slot].rotation));
+  }
+  spawned_.assign(props_.size(), false);
+  set_statics(statics);
+}
+
+void ServerProps::set_statics(std::span<const Aabb> statics) {
+  physics_.set_statics(statics);
+  floor_y_ = statics.empty() ? 0.0f : std::numeric_limits<float>::max();
+  for (const Aabb& box : statics) floor_y_ = std::min(floor_y_, box.min.y);
+}
+
+PropPose ServerProps::authored(uint32_t slot) const { return PropPose{props_[slot].position, props_[slot].rotation}; }
+
+void ServerProps::spawn(uint32_t slot) {
+  if (spawned(slot)) return;
+  poses_[slot] = authored(slot);
+  boxes_[slot] = prop_box(props_[slot], props_[slot].position, props_[slot].rotation);
+  physics_.add(slot, props_[slot], poses_[slot], props_[slot].asleep);
+  spawned_[slot] = true;
+}
+
+void ServerProps::despawn(uint32_t slot) {
+  if (!spawned(slot)) return;
+  physics_.remove(slot);
+  spawned_[slot] = false;
+}
+
+bool ServerProps::moved(uint32_t slot) const { return !(poses_[slot] == authored(slot)); }
+
+void ServerProps::push_from(const Aabb& pawn_box, const Vec3& wish_mps) {
+  if (wish_mps.x == 0 && wish_mps.z == 0) return;
+  for (uint32_t slot = 0; slot < props_.size(); ++slot) {
+    if (!spawned_[slot]) continue;
+    const std::optional<Vec3> direction = push_direction(pawn_box, wish_mps, boxes_[slot], push_);
+    if (!direction) continue;
+    const Vec3 impulse = push_impulse(physics_.velocity(slot), props_[slot].mass_kg, wish_mps, *direction, push_);
+    if (impulse == Vec3{}) continue;
+    physics_.push(slot, impulse);
+    ++counts_.pushes;
+  }
+}
+
+void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> pawns, float dt_s) {
+  kinematics_.assign(movers.begin(), movers.end());
+  for (const Aabb& pawn : pawns) kinematics_.push_back(MovingBox{pawn, {}});
+  physics_.set_kinematics(kinematics_, dt_s);
+  physics_.step(dt_s);
+  for (uint32_t slot = 0; slot < props_.size(); ++slot) {
+    if (!spawned_[slot] || physics_.asleep(slot)) continue;  // asleep: exactly where it was
+    PropPose pose = wire_pose(physics_.pose(slot), kinds_);
+    if (pose.position.y < floor_y_ - kPropFallLimitM) {
+      pose = authored(slot);
+      physics_.place(slot, pose, /*at_rest=*/true);
+      ++counts_.respawns;
+    }  // else the solver goes on from its own pose: rounding it back in would jostle a pile awake
+    poses_[slot] = pose;
+    boxes_[slot] = prop_box(props_[slot], pose.position, pose.rotation);
+  }
+}
+
+void ServerProps::append_boxes(std::vector<Aabb>& out) const {
+  for (uint32_t slot = 0; slot < props_.size(); ++slot)
+    if (spawned_[slot]) out.push_back(boxes_[slot]);
+}
+
+}  // namespace tickwire::world
