@@ -21,6 +21,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/input_frame.h
   tickwire/protocol/netcode_contract.h
   tickwire/protocol/pawn_values.h
+  tickwire/protocol/prediction_admission.h
   tickwire/protocol/record_batch.h
   tickwire/protocol/room_policy.h
   tickwire/protocol/snapshot.h

@@ -95,6 +95,8 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
                          {"max", bot.snapshot_bytes.max()}};
   j["fragments"] = stats.fragments;
   j["inputs_sent"] = stats.inputs_sent;
+  j["own_pawn_predicted"] = stats.own_pawn_predicted;  // what the room's contract admits
+  j["predicted_ticks"] = stats.predicted_ticks;
   j["claims_accepted"] = stats.claims_accepted;  // ClaimAccepted telemetry
   j["claims_corrected"] = stats.claims_corrected;
   j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});

@@ -1,7 +1,7 @@
 // `tickwire server`: the dedicated server. The reference game's room behind the Server facade on a
 // real UDP socket, paced on the host's clock, with one JSON stats line per interval on stdout (what
-// the demo reads: rates, bytes, the input-queue depth histogram, and every refusal, drop and kick
-// by reason) and a final one on exit. SIGINT/SIGTERM stop it cleanly: every client is sent its
+// the demo reads: rates, bytes, the input-queue depth histogram, the prediction the contract
+// admits, and every refusal, drop and kick by reason) and a final one on exit. SIGINT/SIGTERM stop it cleanly: every client is sent its
 // redundant disconnect packets before the process exits.
 #include <algorithm>
 #include <array>
@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "demo_block.h"
+#include "pawn_body_option.h"
 #include "sample_stats.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
@@ -47,6 +48,7 @@ struct ServerOptions {
   double seconds = 0;  // 0: until signalled
   double block_mb = 0;      // a reliable block sent to every admitted client mid-game (0: none)
   double block_at_s = 10;   // when
+  std::string pawn_body;  // --pawn-body's word (kinematic: the reference game's); what the contract admits
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -106,6 +108,18 @@ struct TickSources {
   }
 };
 
+// What the contract grants the pawn's movement (seed 003's prediction admission).
+nlohmann::json prediction_json(const PredictionAdmission& admission) {
+  nlohmann::json j = {{"pawn_body", pawn_body_name(admission.requested.pawn_body)},
+                      {"transform_owner", transform_owner_name(admission.transform_owner)},
+                      {"own_pawn_predicted", admission.own_pawn_predicted},
+                      {"demoted", admission.demoted}};
+  if (const auto demotion = prediction_demotion(admission.requested)) {
+    j["diagnostic"] = prediction_demotion_diagnostic(*demotion);
+  }
+  return j;
+}
+
 nlohmann::json stats_line(const char* type, double elapsed_s, const Server& server, const Tally& tally) {
   const ServerStats s = server.stats();
   nlohmann::json j;
@@ -127,6 +141,7 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["starved_ticks"] = tally.starved_ticks;
   j["fresh_ticks"] = tally.fresh_ticks;
   j["contract_hash"] = server.contract_hash_hex();
+  j["prediction"] = prediction_json(server.contract().prediction);
   j["world"] = {{"forgiveness", server.world_settings().forgiveness}, {"time_scale", server.world_settings().time_scale}};
   j["relayed"] = s.relayed;
   nlohmann::json reasons = nlohmann::json::object();
@@ -164,6 +179,7 @@ int run_server(const ServerOptions& o) {
   config.policy.input.forgiveness = o.forgiveness;
   config.policy.cadence.time_scale = o.time_scale;
   world::apply_reference_policy(config.policy);
+  config.policy.prediction.pawn_body = pawn_body_of(o.pawn_body);  // the game always runs its mover: this sets what is admitted
   world::ReferenceGame game(map);
   ServerOpen opened = Server::open(config, game);
   if (!opened) {
@@ -172,9 +188,13 @@ int run_server(const ServerOptions& o) {
   }
   Server& server = *opened.server;
   const MonoTime start = server.now();
-  std::printf("{\"type\":\"ready\",\"address\":\"%s\",\"public\":\"%s\",\"map\":\"%s\",\"contract_hash\":\"%s\"}\n",
-              server.local_address().c_str(), server.public_address().c_str(), map.content_hash_hex().c_str(),
-              server.contract_hash_hex().c_str());
+  const nlohmann::json ready = {{"type", "ready"},
+                                {"address", server.local_address()},
+                                {"public", server.public_address()},
+                                {"map", map.content_hash_hex()},
+                                {"contract_hash", server.contract_hash_hex()},
+                                {"prediction", prediction_json(server.contract().prediction)}};
+  std::printf("%s\n", ready.dump().c_str());
   std::fflush(stdout);
 
   Tally tally;
@@ -234,6 +254,7 @@ void register_server(CLI::App& app) {
   cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")
       ->check(CLI::Range(0.0, 8.0));
   cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(CLI::NonNegativeNumber);
+  add_pawn_body_option(cmd, o.pawn_body);
   cmd->callback([] { set_exit_code(run_server(o)); });
 }
 

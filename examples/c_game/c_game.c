@@ -177,6 +177,8 @@ static tw_server* open_server(dots* game, int clients) {
   config.deployment = "local";
   config.content_version = "1";
   config.environment = "example";
+  config.pawn_body = TW_PAWN_BODY_KINEMATIC_CONTROLLER; /* its clients predict their dot */
+  config.movement_authority = TW_MOVEMENT_CLIENT_PREDICTED;
   memset(&simulation, 0, sizeof simulation);
   simulation.user = game;
   simulation.spawn_pawn = spawn_pawn;

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   config.max_clients = 8;
   config.policy.identity = {"tiny-room", "tiny-game", "local", "1", "example", "", ""};
   config.policy.vocabulary = tiny::vocabulary();
+  config.policy.prediction = {tickwire::PawnBody::kinematic_controller, tickwire::MovementAuthority::client_predicted};
   tiny::Dots game;
   auto opened = tickwire::Server::open(config, game);
   if (!opened) return std::fprintf(stderr, "tiny_server: %s\n", opened.error.c_str()), 2;

@@ -113,10 +113,12 @@ class Client {
   OwnerId owner() const;  // 0 before the welcome
   const NetcodeContract* contract() const;  // the room's, once welcomed
 
-  // The own pawn where the camera draws it (predicted, eased), and each of its pawn values.
+  // The own pawn where the camera draws it, and each of its pawn values: predicted and eased when
+  // the room's contract admits its prediction (contract()->prediction.ownPawnPredicted), else as
+  // the snapshots place it, interpolated like a remote entity (its values: the server's newest).
   protocol::Vec3 own_position() const;
   float own_value(std::size_t index) const;
-  // Every remote entity at this frame's render time for its kind's profile.
+  // Every remote entity (the own pawn excepted) at this frame's render time for its kind's profile.
   const std::vector<DrawnEntity>& remote_entities() const { return drawn_; }
   // A map object (its index in the map's object table) at this frame's render time: its channels
   // lerped, its bits and flags snapped, its pose when a record moved it (else where the map puts

@@ -26,7 +26,9 @@ struct ServerStats {
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
   uint64_t relayed = 0;              // addressed messages relayed between clients
-  std::vector<ReasonCount> reasons;  // every nonzero refusal, drop and kick counter
+  // Every nonzero refusal, drop and kick counter, and the contract's facts an operator must see
+  // (contract.prediction_demoted.<why>: 1 when the room's requested prediction was demoted).
+  std::vector<ReasonCount> reasons;
 };
 
 // One connected client as the server sees it.
@@ -71,6 +73,8 @@ struct ClientStats {
   bool link_failed = false;    // the reliability layer gave the connection up
   double clock_rate = 1.0;     // the clock regulator's rate
   uint64_t clock_holds = 0;
+  bool own_pawn_predicted = false;  // the room's contract admits predicting the own pawn
+  uint64_t predicted_ticks = 0;     // client ticks the own pawn was predicted (0 when not admitted)
   uint64_t corrections = 0;    // prediction corrections eased out
   double correction_p99_m = 0;
   double correction_max_m = 0;

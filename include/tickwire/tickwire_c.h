@@ -216,6 +216,20 @@ typedef struct tw_simulation {
 /* ---- the server ---- */
 typedef struct tw_server tw_server;
 
+/* The possessed character's movement body and its movement's requested authority (the room
+ * policy's prediction: the server grants client prediction only to a kinematic controller whose
+ * movement asks for it; a client-predicted dynamic rigidbody is demoted, with a diagnostic). */
+typedef enum tw_pawn_body {
+  TW_PAWN_BODY_NONE = 0,                 /* no controllable character: fails closed, nothing predicted */
+  TW_PAWN_BODY_KINEMATIC_CONTROLLER = 1, /* the game's own controller: may be predicted */
+  TW_PAWN_BODY_DYNAMIC_RIGIDBODY = 2     /* a physics body: never predicted */
+} tw_pawn_body;
+
+typedef enum tw_movement_authority {
+  TW_MOVEMENT_SERVER_AUTHORITATIVE = 0,
+  TW_MOVEMENT_CLIENT_PREDICTED = 1
+} tw_movement_authority;
+
 typedef struct tw_server_config {
   const char* bind;           /* numeric HOST:PORT ("127.0.0.1:40000"; port 0: any free port) */
   const char* public_address; /* what tokens list; NULL or "": the bound address */
@@ -234,6 +248,10 @@ typedef struct tw_server_config {
   double forgiveness; /* 1: the server's answer always stands; below: claims may be adopted */
   double interest_radius_m;
   uint32_t snapshot_budget_bytes;
+  /* The library's default fails closed (no character, server-authoritative: nothing predicted); a
+   * game whose clients predict their pawn sets a kinematic controller and client prediction. */
+  tw_pawn_body pawn_body;
+  tw_movement_authority movement_authority;
 } tw_server_config;
 
 typedef struct tw_server_update_info {

@@ -23,7 +23,13 @@ void GameClient::on_welcome(MonoTime now) {
   objects_.reset();  // a new session names its objects afresh
   reconciled_world_ = false;
   quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
-  if (model_ != nullptr) {
+  // The server grants prediction narrowly (seed 003): without the grant the own pawn is drawn from
+  // the snapshots like everyone else, and its inputs still go up.
+  own_pawn_predicted_ = welcome.contract.prediction.own_pawn_predicted;
+  own_profile_ = InterpProfile::standard;
+  server_values_.clear();
+  predictor_.reset();
+  if (model_ != nullptr && own_pawn_predicted_) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
                        welcome.contract.vocabulary.claimable_flag_mask());
     take_world_settings(session_.world_settings());
@@ -44,6 +50,7 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
   if (owner.ack) quality_->on_ack(owner.ack->sequence, now);
   if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
   if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
+  server_values_ = owner.pawn.values;
 }
 
 // The predictor steps against the snapshot its last applied reconcile took (its doors, at the acked
@@ -76,7 +83,11 @@ void GameClient::take_snapshots(MonoTime now) {
     const uint32_t own = EntityRef::from_raw(*welcomed_pawn_).handle().raw();
     for (const protocol::Record& record : snapshot_.records) {
       const auto* entity = std::get_if<protocol::EntityRecord>(&record.body);
-      if (entity == nullptr || record.entity_id == own) continue;  // our own pawn is predicted, not drawn late
+      if (entity == nullptr) continue;
+      if (record.entity_id == own) {
+        if (own_pawn_predicted_) continue;  // our own pawn is predicted, not drawn late
+        own_profile_ = own_kind_profile(entity->kind);
+      }
       EntitySample sample;
       sample.entity = EntityNetHandle::from_raw(record.entity_id);
       sample.position_m = entity->position;
@@ -147,6 +158,7 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
       if (predictor_) {
         predictor_->predict(sequence, cmd);
         claim = predictor_->claim();
+        ++counters_.predicted_ticks;
       }
       if (session_.send_input(cmd, claim)) {
         ++counters_.inputs_sent;
@@ -185,11 +197,26 @@ double GameClient::frame_alpha() const { return accumulator_ ? accumulator_->alp
 
 PredictionContext GameClient::prediction_context() const { return predictor_ ? predictor_->context() : PredictionContext{}; }
 
+InterpProfile GameClient::own_kind_profile(uint8_t kind) const {
+  const KindDef* def = session_.welcome()->contract.vocabulary.find_kind(kind);
+  return def != nullptr ? def->profile : InterpProfile::standard;
+}
+
+InterpSample GameClient::own_pawn_sample() const {
+  if (own_pawn_predicted_ || !interpolator_ || !welcomed_pawn_) return InterpSample{};
+  return interpolator_->sample(EntityRef::from_raw(*welcomed_pawn_).handle(), own_profile_);
+}
+
 protocol::Vec3 GameClient::drawn_position() const {
+  if (!own_pawn_predicted_) {
+    const InterpSample own = own_pawn_sample();
+    return own.state == SampleState::absent ? protocol::Vec3{} : own.sample.position_m;
+  }
   return predictor_ && accumulator_ ? predictor_->drawn_position(accumulator_->alpha()) : protocol::Vec3{};
 }
 
 float GameClient::drawn_value(std::size_t index) const {
+  if (!own_pawn_predicted_) return index < server_values_.size() ? server_values_[index].value : 0.0f;
   return predictor_ && accumulator_ ? predictor_->drawn_value(index, accumulator_->alpha()) : 0.0f;
 }
 

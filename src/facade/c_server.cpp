@@ -35,6 +35,12 @@ struct tw_server {
 
 namespace {
 
+static_assert(TW_PAWN_BODY_NONE == static_cast<int>(tickwire::PawnBody::none) &&
+              TW_PAWN_BODY_KINEMATIC_CONTROLLER == static_cast<int>(tickwire::PawnBody::kinematic_controller) &&
+              TW_PAWN_BODY_DYNAMIC_RIGIDBODY == static_cast<int>(tickwire::PawnBody::dynamic_rigidbody));
+static_assert(TW_MOVEMENT_SERVER_AUTHORITATIVE == static_cast<int>(tickwire::MovementAuthority::server_authoritative) &&
+              TW_MOVEMENT_CLIENT_PREDICTED == static_cast<int>(tickwire::MovementAuthority::client_predicted));
+
 std::string text_or_empty(const char* s) { return s != nullptr ? std::string(s) : std::string(); }
 
 tickwire::ServerConfig to_engine(const tw_server_config& c) {
@@ -55,6 +61,9 @@ tickwire::ServerConfig to_engine(const tw_server_config& c) {
   policy.input.forgiveness = c.forgiveness;
   policy.interest.radius_m = c.interest_radius_m;
   policy.budgets.snapshot_budget_bytes = c.snapshot_budget_bytes;
+  // Cast as given: a value the enum lacks is refused by the policy's validation, by field name.
+  policy.prediction.pawn_body = static_cast<tickwire::PawnBody>(c.pawn_body);
+  policy.prediction.movement = static_cast<tickwire::MovementAuthority>(c.movement_authority);
   if (c.vocabulary != nullptr) policy.vocabulary = c.vocabulary->vocabulary;
   return config;
 }
@@ -85,6 +94,8 @@ void tw_server_config_init(tw_server_config* config) {
   config->forgiveness = defaults.policy.input.forgiveness;
   config->interest_radius_m = defaults.policy.interest.radius_m;
   config->snapshot_budget_bytes = defaults.policy.budgets.snapshot_budget_bytes;
+  config->pawn_body = static_cast<tw_pawn_body>(defaults.policy.prediction.pawn_body);
+  config->movement_authority = static_cast<tw_movement_authority>(defaults.policy.prediction.movement);
 }
 
 tw_result tw_server_open(const tw_server_config* config, const tw_simulation* simulation, tw_server** out, tw_error* error) {

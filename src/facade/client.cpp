@@ -133,7 +133,8 @@ float Client::own_value(std::size_t index) const { return parts_->game->drawn_va
 std::optional<ObjectSample> Client::map_object(uint32_t object_index) const { return parts_->game->object(object_index); }
 std::span<const uint32_t> Client::changing_objects() const { return parts_->game->objects().changing(); }
 
-// Every entity the standard render time's snapshot holds, each sampled at its kind's profile.
+// Every entity the standard render time's snapshot holds, each sampled at its kind's profile, but
+// the own pawn (own_position() draws it, predicted or not).
 void Client::draw() {
   drawn_.clear();
   const RemoteInterpolator* interpolator = parts_->game->interpolator();
@@ -141,7 +142,9 @@ void Client::draw() {
   if (interpolator == nullptr || room == nullptr) return;
   const std::vector<EntitySample>* entities = interpolator->snapshot_at_render_time();
   if (entities == nullptr) return;
+  const EntityNetHandle own = EntityRef::from_raw(parts_->game->session().welcome()->pawn_ref).handle();
   for (const EntitySample& entity : *entities) {
+    if (entity.entity == own) continue;
     const KindDef* kind = room->vocabulary.find_kind(entity.kind);
     const InterpSample s = interpolator->sample(entity.entity, kind != nullptr ? kind->profile : InterpProfile::standard);
     if (s.state == SampleState::absent) continue;
@@ -190,6 +193,8 @@ ClientStats Client::stats() const {
   s.welcomed = session.welcomed();
   s.frames = game.counters().frames;
   s.inputs_sent = game.counters().inputs_sent;
+  s.own_pawn_predicted = game.own_pawn_predicted();
+  s.predicted_ticks = game.counters().predicted_ticks;
   s.snapshots = game.counters().snapshots;
   s.snapshot_bytes = game.counters().snapshot_bytes;
   s.fragments = session.fragments_received();

@@ -156,6 +156,8 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
+  append_reasons(s.reasons, "contract.prediction_demoted", p.room->prediction_demotions());
+  append_reasons(s.reasons, "prediction.refusal", p.room->prediction_refusals());
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());
   append_reasons(s.reasons, "game_message.refusal", rs.game_message_refusals());
   append_reasons(s.reasons, "interest.note", rs.replication().interest().note_refusals());

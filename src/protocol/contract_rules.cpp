@@ -40,6 +40,15 @@ void check_derived(const ContractDerived& derived, const ContractDerived& in_for
                "interpDelayTicks");
 }
 
+// A received grant must be the resolver's for its request: a client never predicts more (or less)
+// than the rules admit, whatever a sender wrote.
+void check_prediction(const PredictionAdmission& admitted, const PredictionAdmission& in_force, RuleFinder& find) {
+  constexpr ContractError mismatch = ContractError::prediction_admission_mismatch;
+  find.require(in_force.transform_owner == admitted.transform_owner, mismatch, "prediction.transformOwner");
+  find.require(in_force.own_pawn_predicted == admitted.own_pawn_predicted, mismatch, "prediction.ownPawnPredicted");
+  find.require(in_force.demoted == admitted.demoted, mismatch, "prediction.demoted");
+}
+
 // The delay in force plus the most margin it may earn must still fit in the replica ring.
 void check_interpolation(const InterpolationPolicy& i, uint32_t delay_ticks, RuleFinder& find) {
   const auto buffer = static_cast<double>(i.buffer_ticks);
@@ -102,19 +111,24 @@ void check_vocabulary(const GameVocabulary& v, RuleFinder& find) {
 
 }  // namespace
 
-ContractDerived derive_contract_values(const CadencePolicy& cadence, const InterpolationPolicy& interpolation) {
+ContractDerived derive_contract_values(const ContractParts& parts) {
   ContractDerived derived;
-  derived.ticks_per_snapshot = cadence.tick_rate_hz / cadence.snapshot_rate_hz;
+  derived.ticks_per_snapshot = parts.cadence.tick_rate_hz / parts.cadence.snapshot_rate_hz;
   const double base =
-      std::ceil(interpolation.delay_snapshot_intervals * static_cast<double>(derived.ticks_per_snapshot) - 1e-9);
+      std::ceil(parts.interpolation.delay_snapshot_intervals * static_cast<double>(derived.ticks_per_snapshot) - 1e-9);
   derived.interp_delay_ticks = static_cast<uint32_t>(base) + 1;
+  derived.prediction = admit_prediction(parts.prediction);
   return derived;
 }
 
 ContractIssue check_contract_rules(const ContractParts& parts, const ContractDerived& in_force) {
   RuleFinder find;
   check_cadence(parts.cadence, find);
-  if (find.ok()) check_derived(derive_contract_values(parts.cadence, parts.interpolation), in_force, find);
+  if (find.ok()) {
+    const ContractDerived derived = derive_contract_values(parts);
+    check_derived(derived, in_force, find);
+    check_prediction(derived.prediction, in_force.prediction, find);
+  }
   check_interpolation(parts.interpolation, in_force.interp_delay_ticks, find);
   check_budgets(parts.budgets, find);
   check_interest(parts.interest, find);

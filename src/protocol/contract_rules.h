@@ -1,13 +1,15 @@
 // The contract's rules between fields, and its derived values: what no single field's table entry
 // can say (a rate that must divide another, a delay that must fit a buffer, a derived value that
-// must equal its derivation, a vocabulary's ids in order). Run after the validation walk, on a
-// policy and on a received contract alike.
+// must equal its derivation, a prediction grant that must be the admission resolver's, a
+// vocabulary's ids in order). Run after the validation walk, on a policy and on a received
+// contract alike.
 // Internal to protocol/: netcode_contract.cpp is its one user.
 #pragma once
 
 #include <cstdint>
 
 #include "tickwire/protocol/contract_error.h"
+#include "tickwire/protocol/prediction_admission.h"
 #include "tickwire/protocol/room_policy.h"
 
 namespace tickwire::detail {
@@ -18,21 +20,27 @@ struct ContractParts {
   const InterpolationPolicy& interpolation;
   const ByteBudgets& budgets;
   const InterestPolicy& interest;
+  const PredictionPolicy& prediction;  // the game's request (a contract carries it in its admission)
   const GameVocabulary& vocabulary;
 };
 
+inline const PredictionPolicy& requested_prediction(const PredictionPolicy& policy) { return policy; }
+inline const PredictionPolicy& requested_prediction(const PredictionAdmission& admission) { return admission.requested; }
+
 template <class P>
 ContractParts contract_parts(const P& p) {
-  return ContractParts{p.cadence, p.interpolation, p.budgets, p.interest, p.vocabulary};
+  return ContractParts{p.cadence, p.interpolation, p.budgets, p.interest, requested_prediction(p.prediction), p.vocabulary};
 }
 
-// The contract's derived values: ticks per snapshot (tick rate / snapshot rate) and the
-// interpolation delay (ceil(intervals x ticks per snapshot) whole ticks plus one margin tick).
+// The contract's derived values: ticks per snapshot (tick rate / snapshot rate), the
+// interpolation delay (ceil(intervals x ticks per snapshot) whole ticks plus one margin tick) and
+// the prediction admission (admit_prediction of the request).
 struct ContractDerived {
   uint32_t ticks_per_snapshot = 0;
   uint32_t interp_delay_ticks = 0;
+  PredictionAdmission prediction;
 };
-ContractDerived derive_contract_values(const CadencePolicy& cadence, const InterpolationPolicy& interpolation);
+ContractDerived derive_contract_values(const ContractParts& parts);
 
 // The first rule the parts break (every field already within its own range), or ok. `in_force`:
 // the derived values the parts go with (derived for a policy, as received for a contract); they

@@ -11,23 +11,24 @@ namespace tickwire {
 ContractIssue validate_room_policy(const RoomPolicy& policy) {
   const ContractIssue issue = check_contract_fields(policy);
   if (!issue.ok()) return issue;
-  return detail::check_contract_rules(detail::contract_parts(policy),
-                                      detail::derive_contract_values(policy.cadence, policy.interpolation));
+  const detail::ContractParts parts = detail::contract_parts(policy);
+  return detail::check_contract_rules(parts, detail::derive_contract_values(parts));
 }
 
 ContractIssue validate_netcode_contract(const NetcodeContract& contract) {
   if (contract.version != kNetcodeContractVersion) return ContractIssue{ContractError::unsupported_version, "version"};
   const ContractIssue issue = check_contract_fields(contract);
   if (!issue.ok()) return issue;
-  return detail::check_contract_rules(detail::contract_parts(contract),
-                                      detail::ContractDerived{contract.ticks_per_snapshot, contract.interp_delay_ticks});
+  return detail::check_contract_rules(
+      detail::contract_parts(contract),
+      detail::ContractDerived{contract.ticks_per_snapshot, contract.interp_delay_ticks, contract.prediction});
 }
 
 ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   ContractResolution resolution;
   resolution.issue = validate_room_policy(policy);
   if (!resolution.issue.ok()) return resolution;
-  const detail::ContractDerived derived = detail::derive_contract_values(policy.cadence, policy.interpolation);
+  const detail::ContractDerived derived = detail::derive_contract_values(detail::contract_parts(policy));
   NetcodeContract contract;
   contract.identity = policy.identity;
   contract.cadence = policy.cadence;
@@ -38,6 +39,7 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   contract.budgets = policy.budgets;
   contract.limits = policy.limits;
   contract.interest = policy.interest;
+  contract.prediction = derived.prediction;
   contract.vocabulary = policy.vocabulary;
   resolution.issue = validate_netcode_contract(contract);
   if (resolution.issue.ok()) resolution.contract = std::move(contract);

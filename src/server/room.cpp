@@ -1,6 +1,8 @@
 // The room's tick: prepare one input per session, step pawns and world, announce the tick.
 #include "tickwire/server/room.h"
 
+#include <spdlog/spdlog.h>
+
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
@@ -27,6 +29,11 @@ Room::Room(const RoomConfig& config, Simulation& simulation)
   TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
   TW_ASSERT(config.entity_capacity < EntityNetHandle::kGameIndexBase,
             "the room's slots stay below the indices a game names itself");
+  if (const auto demotion = prediction_demotion(contract_.prediction.requested)) {
+    prediction_demotions_.add(*demotion);
+    spdlog::warn("room {}: prediction demoted ({}): {}", contract_.identity.room_id, reason_name(*demotion),
+                 prediction_demotion_diagnostic(*demotion));
+  }
   simulation_.begin(contract_);
 }
 
@@ -76,7 +83,14 @@ void Room::leave(OwnerId owner) {
 
 std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame) {
   RoomSession* session = find(owner);
-  return session == nullptr ? 0 : session->inputs.receive(frame);
+  if (session == nullptr) return 0;
+  if (frame.claim && !contract_.prediction.own_pawn_predicted) {
+    prediction_refusals_.add(PredictionRefusal::claim_not_admitted);
+    protocol::InputFrame unclaimed = frame;  // rare: a client of this room predicts nothing, so claims nothing
+    unclaimed.claim.reset();
+    return session->inputs.receive(unclaimed);
+  }
+  return session->inputs.receive(frame);
 }
 
 bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now) {

@@ -30,6 +30,9 @@ void for_each_replicated(const std::vector<ObjectComponent>& components, Visit v
 
 void apply_reference_policy(RoomPolicy& policy) {
   policy.vocabulary = reference_vocabulary();
+  // Its pawn is a CharacterMover (a kinematic controller) its clients step with the server's own
+  // step: it asks for client prediction, which the contract grants.
+  policy.prediction = {PawnBody::kinematic_controller, MovementAuthority::client_predicted};
   policy.limits.interaction_range_m = kUseReachM;
   policy.limits.interactions_per_second = kUsesPerSecond;
 }

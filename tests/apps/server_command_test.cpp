@@ -2,7 +2,8 @@
 // id and a 30 Hz world lane; bots with that id play, a bot with another id is refused, and the
 // server's JSON stats lines say why by name (netcode.reject.request_wrong_protocol) on stdout,
 // with its logs on stderr. `use` bots (README: their final line counts the server's answers) press
-// the map's buttons, and their taken uses are the server's (game.use.taken).
+// the map's buttons, and their taken uses are the server's (game.use.taken). `--pawn-body dynamic`
+// demotes the bots' requested prediction: counted once, and they predict nothing.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -118,6 +119,47 @@ TEST(ServerCommand, UseBotsCountTheServersAnswersToTheirUses) {
   const nlohmann::json final_server = last_line(server.output(), "server_final");
   EXPECT_GE(final_server["reasons"].value("game.use.taken", uint64_t{0}), taken)
       << "every use a bot heard taken, the server counted";
+}
+
+// `--pawn-body dynamic` as the README shows it: the ready line names the admission (a physics owner,
+// not predicted, the requested prediction demoted with its diagnostic), the server counts the
+// demotion once for the room however many bots join, and the bots predict nothing yet play.
+TEST(ServerCommand, ADynamicRigidbodyPawnIsDemotedOnceAndItsBotsPredictNothing) {
+  const std::filesystem::path key = make_key();
+  const std::string port = std::to_string(free_port());
+  test::ChildProcess server;
+  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--pawn-body", "dynamic",
+                                               "--seconds", "5"}));
+  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
+  test::ChildProcess bots;
+  ASSERT_TRUE(bots.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "3", "--key",
+                                             key.string(), "--behaviour", "walk", "--seconds", "2"}));
+  ASSERT_TRUE(bots.wait_for_output("bots_final", 30000)) << bots.output();
+  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
+  bots.stop();
+  server.stop();
+  std::filesystem::remove(key);
+
+  const nlohmann::json ready = last_line(server.output(), "ready");
+  ASSERT_TRUE(ready.contains("prediction")) << server.output();
+  EXPECT_EQ(ready["prediction"]["pawn_body"], "dynamicRigidbody");
+  EXPECT_EQ(ready["prediction"]["transform_owner"], "physics");
+  EXPECT_FALSE(ready["prediction"]["own_pawn_predicted"].get<bool>());
+  EXPECT_TRUE(ready["prediction"]["demoted"].get<bool>());
+  EXPECT_NE(ready["prediction"]["diagnostic"].get<std::string>().find("rollback physics contract"), std::string::npos);
+  const nlohmann::json final_line = last_line(server.output(), "server_final");
+  ASSERT_TRUE(final_line.is_object()) << server.output();
+  EXPECT_EQ(final_line["reasons"].value("contract.prediction_demoted.dynamic_rigidbody", 0), 1)
+      << "once for the room, not once per client";
+  const nlohmann::json final_bots = last_line(bots.output(), "bots_final");
+  ASSERT_EQ(final_bots["clients"].size(), 3u) << bots.output();
+  for (const auto& c : final_bots["clients"]) {
+    EXPECT_TRUE(c["welcomed"].get<bool>());
+    EXPECT_FALSE(c["own_pawn_predicted"].get<bool>());
+    EXPECT_EQ(c["predicted_ticks"].get<uint64_t>(), 0u);
+    EXPECT_GT(c["inputs_sent"].get<uint64_t>(), 30u) << "inputs still go up";
+    EXPECT_FALSE(c.contains("corrections")) << "no predictor, nothing to correct";
+  }
 }
 
 }  // namespace

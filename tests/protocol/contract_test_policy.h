@@ -18,6 +18,7 @@ inline RoomPolicy fixed_room_policy() {
   policy.interpolation.margin_decay_seconds = 2.5;
   policy.input.forgiveness = 0.35;
   policy.interest.pose_radius_m = 24.5;
+  policy.prediction = {PawnBody::dynamic_rigidbody, MovementAuthority::client_predicted};  // demoted
   policy.vocabulary.kind(1, "pawn", KindPrecision{}, InterpProfile::standard, true)
       .kind(2, "crate", KindPrecision{1.0f / 256.0f, 11, 0, true}, InterpProfile::doubled)
       .entity_flag(0, "grounded", true)

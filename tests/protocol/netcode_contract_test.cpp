@@ -24,7 +24,9 @@ constexpr std::string_view kPinnedJson =
     R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":16,)"
     R"("delaySnapshotIntervals":2,"marginDecaySeconds":2.5,"marginGrowthTicks":1,)"
     R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"interactionRangeM":3,)"
-    R"("interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":3,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("interactionsPerSecond":8,"relaysPerSecond":60},"prediction":{"demoted":true,"ownPawnPredicted":false,)"
+    R"("requested":{"movementAuthority":"clientPredicted","pawnBody":"dynamicRigidbody"},"transformOwner":"physics"},)"
+    R"("ticksPerSnapshot":1,"version":4,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -33,7 +35,7 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "c12aa93024d55e15969466ca68b5b95d";
+constexpr std::string_view kPinnedHashHex = "a1e6c365882649ca9e82f130a94e7f45";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
@@ -42,7 +44,9 @@ constexpr std::string_view kDefaultJson =
     R"("starvationTicks":3},"interest":{"poseRadiusM":30,"radiusM":100},"interpDelayTicks":3,)"
     R"("interpolation":{"autoMargin":true,"bufferTicks":16,"delaySnapshotIntervals":2,)"
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
-    R"("limits":{"interactionRangeM":3,"interactionsPerSecond":8,"relaysPerSecond":60},"ticksPerSnapshot":1,"version":3,)"
+    R"("limits":{"interactionRangeM":3,"interactionsPerSecond":8,"relaysPerSecond":60},)"
+    R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
+    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":4,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";
@@ -99,6 +103,7 @@ TEST(NetcodeContract, IdenticalContentIdenticalHash) {
   b.input = a.input;
   b.identity = a.identity;
   b.interpolation = a.interpolation;
+  b.prediction = a.prediction;
   EXPECT_EQ(contract_hash(resolve(a)), contract_hash(resolve(b)));
   EXPECT_EQ(contract_revision_key(a), contract_revision_key(b));
 }
@@ -136,13 +141,16 @@ TEST(NetcodeContract, EveryContentFieldChangesTheHash) {
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.entity_flags[0].claimable = false; }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.button(1, "crouch"); }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.pawn_values[0].name = "stance"; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.prediction.pawn_body = PawnBody::kinematic_controller; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.prediction.movement = MovementAuthority::server_authoritative; }));
 }
 
 // The policy holds nothing volatile (player counts and lease progress are not policy), so the
 // revision key covers it whole: every part of its table is in the key, under the domain tag.
 TEST(NetcodeContract, RevisionKeyCoversEveryPartOfThePolicy) {
   const std::string json = contract_revision_key_json(test::fixed_room_policy());
-  for (const char* part : {"identity", "cadence", "interpolation", "input", "budgets", "limits", "interest", "vocabulary"}) {
+  for (const char* part :
+       {"identity", "cadence", "interpolation", "input", "budgets", "limits", "interest", "prediction", "vocabulary"}) {
     std::string key = "\"";  // appended: "\"" + std::string trips GCC 12's -Wrestrict at -O3 (GCC bug 105651)
     key += part;
     key += "\":{";

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,9 @@ struct GameSimConfig {
   // Nonzero: the server's host oversleeps to multiples of this (a burst host); when the room is
   // behind it runs again at once (the pacer returns immediately), at most max catch-up per update.
   Duration server_wake_every;
+  // Set: the room's prediction policy instead of the reference game's (a kinematic controller its
+  // clients predict); the game still steps its mover, the contract says what clients may predict.
+  std::optional<PredictionPolicy> prediction;
 };
 
 struct GameClientSetup {
@@ -147,6 +151,7 @@ inline RoomPolicy game_sim_policy(const GameSimConfig& config) {
   RoomPolicy policy = test_room_policy(config.tick_rate_hz, config.forgiveness);
   policy.cadence.snapshot_rate_hz = config.snapshot_rate_hz == 0 ? config.tick_rate_hz : config.snapshot_rate_hz;
   world::apply_reference_policy(policy);
+  if (config.prediction) policy.prediction = *config.prediction;
   return policy;
 }
 

@@ -28,6 +28,7 @@ inline RoomPolicy test_room_policy(uint32_t tick_rate_hz = 60, double forgivenes
   policy.cadence.snapshot_rate_hz = tick_rate_hz;
   policy.input.forgiveness = forgiveness;
   policy.vocabulary = test_vocabulary();
+  policy.prediction = {PawnBody::kinematic_controller, MovementAuthority::client_predicted};
   return policy;
 }
 

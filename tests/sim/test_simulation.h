@@ -39,6 +39,7 @@ struct TestPawn {
   uint64_t starved_steps = 0;
   uint64_t zeroed_steps = 0;
   uint64_t button_mismatches = 0;  // a fresh input whose buttons are not its sequence's low byte
+  uint64_t claims = 0;             // fresh inputs that reached the game with a claim
   uint8_t placement_epoch = 0;
 };
 
@@ -62,6 +63,7 @@ class TestSimulation final : public Simulation {
     if (input.fresh()) {
       p.applied.push_back(input.sequence);
       if (input.cmd.buttons != (input.sequence & 0xffu)) ++p.button_mismatches;
+      if (input.claim) ++p.claims;
     } else {
       ++p.starved_steps;
       if (input.source == TickInputSource::zeroed) ++p.zeroed_steps;

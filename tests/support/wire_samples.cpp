@@ -85,6 +85,7 @@ RoomWelcome sample_welcome() {
       .component(2, "mover", 2)
       .pawn_value("eyeHeight")
       .button(0, "jump");
+  policy.prediction = {PawnBody::kinematic_controller, MovementAuthority::client_predicted};  // the pawn is predicted
   auto resolved = resolve_netcode_contract(policy);
   TW_ASSERT(resolved.ok(), "the sample policy resolves");
   RoomWelcome welcome;

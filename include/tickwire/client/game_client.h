@@ -3,7 +3,8 @@
 // ClockRegulator and their entity records to the RemoteInterpolator, runs the client ticks the
 // regulated TickAccumulator yields (one input per tick from the game's input source, none while
 // the regulator holds), predicts its own pawn through the game's PredictionModel (reconciled on
-// every owner detail, corrections eased), and draws remote entities on the server-tick timeline.
+// every owner detail, corrections eased) when the contract admits it, and draws remote entities on
+// the server-tick timeline (and the own pawn too, when the contract does not admit its prediction).
 // Map objects' records go to ObjectReplicas, sampled on the same timeline (channels lerp, bits snap).
 #pragma once
 
@@ -29,6 +30,7 @@ struct GameClientCounters {
   uint64_t client_ticks = 0;
   uint64_t inputs_sent = 0;
   uint64_t held_ticks = 0;  // client ticks skipped while the regulator held
+  uint64_t predicted_ticks = 0;  // client ticks the predictor stepped the own pawn (0: never predicted)
   uint64_t snapshots = 0;
   uint64_t snapshot_bytes = 0;
   uint32_t max_snapshot_bytes = 0;
@@ -39,7 +41,8 @@ struct GameClientCounters {
 
 class GameClient {
  public:
-  // `model` (the game's, outliving the client) predicts the own pawn; null: no prediction.
+  // `model` (the game's, outliving the client) predicts the own pawn when the room's contract admits
+  // it (PredictionAdmission::own_pawn_predicted); null: no prediction.
   GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const PredictionModel* model = nullptr,
              const SessionClientConfig& config = {});
 
@@ -60,10 +63,16 @@ class GameClient {
   const GameClientCounters& counters() const { return counters_; }
   // The session's quality figures so far (present once welcomed).
   std::optional<QualityReport> quality_report() const;
-  // Where the camera is: the predicted own pawn, lerped by the tick accumulator's fraction, plus the
-  // easing offsets (feet, and each of the game's pawn values). Zero until prediction started.
+  // Whether the room's contract admits predicting the own pawn (false before the welcome).
+  bool own_pawn_predicted() const { return own_pawn_predicted_; }
+  // Where the camera is. Predicted: the predicted own pawn, lerped by the tick accumulator's
+  // fraction, plus the easing offsets (feet, and each of the game's pawn values); zero until
+  // prediction started. Not admitted: the own pawn as the snapshots place it, interpolated at its
+  // kind's profile like a remote entity, and the newest owner detail's pawn values.
   protocol::Vec3 drawn_position() const;
   float drawn_value(std::size_t index) const;
+  // The own pawn as interpolated from snapshots (absent while the contract admits its prediction).
+  InterpSample own_pawn_sample() const;
   // Every map object the snapshots named, and one of them as drawn at this frame's render time
   // (nullopt: absent then, or before the first snapshot).
   const ObjectReplicas& objects() const { return objects_; }
@@ -78,6 +87,7 @@ class GameClient {
   void take_world_settings(const protocol::WorldSettings& settings);
   void reconcile_last_snapshot();
   void mark_carried(Tick tick);
+  InterpProfile own_kind_profile(uint8_t kind) const;
 
   SessionClient session_;
   std::optional<ClockRegulator> regulator_;
@@ -87,6 +97,9 @@ class GameClient {
   std::optional<Predictor> predictor_;
   std::optional<SessionQuality> quality_;
   std::optional<uint64_t> welcomed_pawn_;
+  bool own_pawn_predicted_ = false;
+  InterpProfile own_profile_ = InterpProfile::standard;  // the own pawn's kind's, once a snapshot named it
+  protocol::PawnValues server_values_;                   // the newest owner detail's
   MonoTime last_frame_;
   bool started_ = false;
   protocol::Snapshot snapshot_;

@@ -29,6 +29,7 @@ TW_REASONS(ContractError,
   snapshot_budget_exceeds_fragments,   // more than MaxPacketBytes x maxSnapshotFragments
   pose_radius_exceeds_radius,
   derived_value_mismatch,  // a received contract whose derived fields disagree with its inputs
+  prediction_admission_mismatch,  // a received prediction grant that is not the resolver's for its request
   vocabulary_duplicate,    // an id, bit or name registered twice in one list
   vocabulary_unordered     // ids or bits not ascending
 )

@@ -1,8 +1,8 @@
 // The netcode contract (seed 003, "The contract is the interface"): one versioned, validated
-// record resolved per room from its policy, telling every client how to predict, interpolate,
-// reconcile, budget and which vocabulary the game speaks. Its field table is the one statement of
-// it: the wire, the canonical JSON (hashed to 16 bytes), the validation and the revision key (the
-// policy's identity and content) are walks of it.
+// record resolved per room from its policy, telling every client whether to predict its pawn, how
+// to interpolate, reconcile and budget, and which vocabulary the game speaks. Its field table is
+// the one statement of it: the wire, the canonical JSON (hashed to 16 bytes), the validation and
+// the revision key (the policy's identity and content) are walks of it.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +13,14 @@
 #include "tickwire/protocol/contract_error.h"
 #include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/contract_hash.h"
+#include "tickwire/protocol/prediction_admission.h"
 #include "tickwire/protocol/room_policy.h"
 
 namespace tickwire {
 
-inline constexpr uint32_t kNetcodeContractVersion = 3;  // 2: interest, vocabulary; 3: cadence.timeScale
+// 2: interest, vocabulary; 3: cadence.timeScale; 4: prediction (the admission: the game's request,
+// the transform owner, whether the own pawn is predicted, whether a requested prediction was demoted).
+inline constexpr uint32_t kNetcodeContractVersion = 4;
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;
@@ -30,6 +33,7 @@ struct NetcodeContract {
   ByteBudgets budgets;
   InteractionLimits limits;
   InterestPolicy interest;
+  PredictionAdmission prediction;  // derived: admit_prediction(the policy's prediction)
   GameVocabulary vocabulary;
 
   // The contract as it crosses the wire (in RoomWelcome): every field, derived ones included, so
@@ -47,6 +51,7 @@ struct NetcodeContract {
     w.shape("budgets", budgets);
     w.shape("limits", limits);
     w.shape("interest", interest);
+    w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
   }
 };

@@ -13,6 +13,7 @@
 #include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/vocabulary.h"
 #include "tickwire/protocol/world_settings.h"
+#include "tickwire/wire/types.h"
 
 namespace tickwire {
 
@@ -174,6 +175,45 @@ struct InterestPolicy {
   }
 };
 
+// The possessed character's movement body, as the game states it: what owns its transform.
+enum class PawnBody : uint8_t {
+  none = 0,                  // no controllable character
+  kinematic_controller = 1,  // a character controller the game steps itself: the transform owns it
+  dynamic_rigidbody = 2,     // a body the physics engine steps: physics owns it
+  count_,
+};
+inline constexpr wire::NamedValue kPawnBodyMembers[] = {
+    {"none", 0}, {"kinematicController", 1}, {"dynamicRigidbody", 2}};
+inline constexpr wire::EnumDef kPawnBodyDef{"PawnBody", kPawnBodyMembers};
+
+// Who the game asks to move the possessed character first: the owning client (predicted, then
+// reconciled) or the server alone (the client draws the server's answer).
+enum class MovementAuthority : uint8_t {
+  server_authoritative = 0,
+  client_predicted = 1,
+  count_,
+};
+inline constexpr wire::NamedValue kMovementAuthorityMembers[] = {{"serverAuthoritative", 0}, {"clientPredicted", 1}};
+inline constexpr wire::EnumDef kMovementAuthorityDef{"MovementAuthority", kMovementAuthorityMembers};
+
+// What a game states about predicting its possessed character (seed 003, "Authority and
+// prediction admission"). It is a request: the contract's PredictionAdmission says what the server
+// grants (protocol/prediction_admission.h). A policy that states nothing fails closed: no
+// controllable character, server-authoritative movement, nothing predicted. A game whose client
+// predicts its pawn says so: {kinematic_controller, client_predicted}.
+struct PredictionPolicy {
+  PawnBody pawn_body = PawnBody::none;
+  MovementAuthority movement = MovementAuthority::server_authoritative;
+  friend bool operator==(const PredictionPolicy&, const PredictionPolicy&) = default;
+
+  static constexpr std::string_view wire_name = "PredictionPolicy";
+  template <class W>
+  void fields(W& w) {
+    w.enum8("pawnBody", pawn_body, kPawnBodyDef);
+    w.enum8("movementAuthority", movement, kMovementAuthorityDef);
+  }
+};
+
 struct RoomPolicy {
   RoomIdentity identity;
   CadencePolicy cadence;
@@ -182,6 +222,7 @@ struct RoomPolicy {
   ByteBudgets budgets;
   InteractionLimits limits;
   InterestPolicy interest;
+  PredictionPolicy prediction;
   GameVocabulary vocabulary;
 
   // Not on the wire: the table the revision key and validate_room_policy walk.
@@ -194,6 +235,7 @@ struct RoomPolicy {
     w.shape("budgets", budgets);
     w.shape("limits", limits);
     w.shape("interest", interest);
+    w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
   }
 };

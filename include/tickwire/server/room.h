@@ -52,6 +52,10 @@ TW_REASONS(InteractRefusal,
            stale_or_foreign,  // not a live slot at that generation, nor a target the game resolves
            rate_limited)      // past the session's interactions per second (the contract's limits)
 
+// Why a client's prediction-only input was refused: the contract did not admit the prediction.
+TW_REASONS(PredictionRefusal,
+           claim_not_admitted)  // a claim about a pawn its client may not predict: stripped, the server's answer stands
+
 // The completed seam: told of each tick once everything in it has been simulated.
 class TickObserver {
  public:
@@ -68,6 +72,9 @@ struct RoomUpdate {
 
 class Room {
  public:
+  // A contract whose prediction admission demoted a requested client prediction is logged once, as
+  // a warning with its diagnostic, and counted (prediction_demotions()): once per room, however
+  // many clients join.
   Room(const RoomConfig& config, Simulation& simulation);
 
   const NetcodeContract& contract() const { return contract_; }
@@ -92,8 +99,12 @@ class Room {
   const RoomSession* session(OwnerId owner) const;
   uint32_t session_count() const { return session_count_; }
 
-  // Receive path (any number per tick): only queues. Returns the inputs queued.
+  // Receive path (any number per tick): only queues. Returns the inputs queued. A claim rides only
+  // when the contract admits the own pawn's prediction (else it is stripped and counted).
   std::size_t receive_input(OwnerId owner, const protocol::InputFrame& frame);
+  const ReasonCounters<PredictionRefusal>& prediction_refusals() const { return prediction_refusals_; }
+  // The contract's demoted prediction, by reason: 1 when this room's was, else 0.
+  const ReasonCounters<PredictionDemotion>& prediction_demotions() const { return prediction_demotions_; }
   // Checks the session's interaction rate and the target's generation before anything changes;
   // the game's interact() runs only then.
   bool receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now);
@@ -120,6 +131,8 @@ class Room {
   std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
   uint32_t session_count_ = 0;
   ReasonCounters<InteractRefusal> interact_refusals_;
+  ReasonCounters<PredictionRefusal> prediction_refusals_;
+  ReasonCounters<PredictionDemotion> prediction_demotions_;
   protocol::WorldSettings world_;
 };
 

@@ -62,6 +62,12 @@ struct EnumDef {
       if (m.value == value) return true;
     return false;
   }
+  // The member's name, or "" for a value the definition lacks.
+  std::string_view name_of(uint32_t value) const {
+    for (const auto& m : members)
+      if (m.value == value) return m.name;
+    return {};
+  }
 };
 
 // A set of named bits: `flags Name { bit = index; ... }`. Unnamed bits are refused on read.

@@ -64,7 +64,8 @@ inline constexpr uint8_t kEventUseRefused = 2;
 inline constexpr uint8_t kEventUseUnhandled = 3;
 inline constexpr std::size_t kMaxPendingEvents = 1024;  // between two takes; past it counted, dropped
 
-// The reference game's own numbers in a room policy: its vocabulary and its reach (kUseReachM).
+// The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM) and its
+// pawn (a kinematic controller whose movement its clients predict).
 void apply_reference_policy(RoomPolicy& policy);
 
 // A map object as an interaction names it: its entity id (map_object_entity_id) in the handle,
