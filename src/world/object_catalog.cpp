@@ -1,9 +1,10 @@
-// The client's catalog of a map's objects: identity, kind, authored pose, components.
+// The client's catalog of a map's objects: identity, kind, authored pose, components, slide.
 #include "tickwire/world/object_catalog.h"
 
 #include <array>
 
 #include "tickwire/world/logic_components.h"
+#include "tickwire/world/object_hierarchy.h"
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::world {
@@ -35,6 +36,7 @@ ObjectCatalog ObjectCatalog::build(const Map& map, const GameVocabulary& vocabul
   catalog.table_ = MapObjectTable::build(map);
   catalog.map_hash_ = map.content_hash();
   const std::span<const MapObject> objects = map.objects();
+  const ObjectHierarchy hierarchy = ObjectHierarchy::build(map);
   catalog.entries_.reserve(catalog.table_.size());
   for (uint32_t index = 0; index < catalog.table_.size(); ++index) {
     const MapObject& object = objects[index];  // the table is the objects in file order
@@ -49,6 +51,11 @@ ObjectCatalog ObjectCatalog::build(const Map& map, const GameVocabulary& vocabul
       if (entry.component_count == entry.component_wire_ids.size()) break;  // the map's own cap
       if (!replicated_component(component.name)) continue;  // map data (a collider): never in a record
       entry.component_wire_ids[entry.component_count++] = static_cast<uint8_t>(component_wire_id(component.name));
+    }
+    if (const std::optional<uint32_t> driver = hierarchy.driver(index)) {
+      const MapObject& mover = objects[*driver];
+      const ObjectComponent* state = mover.component("mover");
+      entry.slide = CatalogSlide{*driver, *mover_slide(mover), state != nullptr && state->channel_count > 0 ? state->channels[0] : 0.0f};
     }
   }
   return catalog;

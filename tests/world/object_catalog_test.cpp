@@ -130,7 +130,7 @@ TEST(ObjectCatalog, TwoLoadsOfOneMapGiveOneCatalog) {
   }
 }
 
-TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogUnlessItsRecordMovedIt) {
+TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogSlidByItsMoverUnlessItsRecordMovedIt) {
   const Map map = load_reference();
   const ObjectCatalog catalog = ObjectCatalog::build(map, reference_vocabulary());
   ResolveCounters counters;
@@ -139,7 +139,10 @@ TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogUnlessItsRecordMovedIt) 
   ASSERT_TRUE(resting.has_value());
   EXPECT_EQ(resting->key, "door.n");
   EXPECT_EQ(resting->kind, kKindDoor);
-  EXPECT_EQ(resting->pose, catalog.entry(door)->pose);
+  // Half open: slid along its axis (x, turned half a turn by its rotation: -x) by half its 1.5 m,
+  // by MoverPose, the slide the server's body takes.
+  EXPECT_EQ(resting->pose.position, (protocol::Vec3{-0.75f, 0, 31.75f}));
+  EXPECT_EQ(resting->pose.rotation, catalog.entry(door)->pose.rotation);
   EXPECT_FLOAT_EQ(resting->state.section(id(ComponentWireId::mover))->channels[0], 0.5f);
 
   ObjectSample moved = sample_of(door, {ComponentWireId::mover});
@@ -150,6 +153,39 @@ TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogUnlessItsRecordMovedIt) 
   EXPECT_EQ(drawn->pose.rotation, (wire::Quat{0, 1, 0, 0}));  // left out of the record: as authored
   EXPECT_EQ(drawn->pose.scale, (protocol::Vec3{2, 2, 2}));
   EXPECT_EQ(counters.drawn, 2u);
+}
+
+// The seed's example drawn: a lamp on a plate in a folder on a lift is drawn where the lift's
+// sampled fraction has slid it; a prop on the lift is not carried (its records say where it is).
+TEST(DrawnMapObject, ACarriedChildIsDrawnSlidByItsLiftsFraction) {
+  const Map map = load_map(
+      R"({"format": "tickwire-map", "version": 2, "name": "carried", "boxes": [{"tag": "floor", "material": "concrete", "min": [-9, -1, -9], "max": [9, 0, 9]}],)"
+      R"( "spawns": [{"position": [0, 0, -5], "yaw_deg": 0}], "objects": [)"
+      R"({"key": "lift", "kind": "door", "position": [0, 0.1, 0], "components": [{"name": "mover", "channels": [0.25, 0],)"
+      R"( "settings": {"axis": [0, 1, 0], "distance_m": 4, "speed_mps": 1}}]},)"
+      R"({"key": "lift/folder", "kind": "folder", "position": [0, 0.2, 0]},)"
+      R"({"key": "lift/folder/plate", "kind": "plate", "position": [0.5, 0.25, 0.5], "components": [{"name": "plate", "bits": 0}]},)"
+      R"({"key": "lift/folder/plate/lamp", "kind": "light", "position": [-1.5, 0.7, -1.5], "components": [{"name": "light", "channels": [1, 1, 1, 1]}]},)"
+      R"({"key": "lift/crate", "kind": "crate_prop", "position": [1.5, 0.7, -1.5], "components": [{"name": "physics_prop", "channels": [10]}]}]})")
+                        .value();
+  const ObjectCatalog catalog = ObjectCatalog::build(map, reference_vocabulary());
+  const uint32_t lift = *catalog.index_of("lift");
+  const uint32_t lamp = *catalog.index_of("lift/folder/plate/lamp");
+  ASSERT_TRUE(catalog.entry(lamp)->slide.has_value());
+  EXPECT_EQ(catalog.entry(lamp)->slide->driver_index, lift);
+  EXPECT_FALSE(catalog.entry(*catalog.index_of("lift/crate"))->slide.has_value()) << "a prop is not carried";
+  ResolveCounters counters;
+  ObjectSample lift_sample = sample_of(lift, {ComponentWireId::mover});  // channel 0 at 0.5: 2 m up
+  const ObjectSample lamp_sample = sample_of(lamp, {ComponentWireId::light});
+  const auto drawn = resolve(catalog, lamp_sample, counters, &lift_sample);
+  ASSERT_TRUE(drawn.has_value());
+  EXPECT_EQ(drawn->pose.position, (protocol::Vec3{-1.5f, 0.7f + 2.0f, -1.5f}));
+  const auto unknown_driver = resolve(catalog, lamp_sample, counters);
+  ASSERT_TRUE(unknown_driver.has_value());
+  EXPECT_EQ(unknown_driver->pose.position, (protocol::Vec3{-1.5f, 0.7f + 1.0f, -1.5f})) << "the lift's authored 0.25";
+  const auto lift_drawn = resolve(catalog, lift_sample, counters);
+  ASSERT_TRUE(lift_drawn.has_value());
+  EXPECT_EQ(lift_drawn->pose.position, (protocol::Vec3{0, 2.1f, 0})) << "the lift by its own sample";
 }
 
 TEST(DrawnMapObject, ARecordWhoseKindDisagreesWithItsObjectDrawsNothing) {

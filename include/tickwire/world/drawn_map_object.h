@@ -18,7 +18,8 @@ struct DrawnMapObject {
   std::string_view key;  // the catalog's (valid while the catalog lives)
   uint8_t kind = 0;
   // The record's pose when it carries one (a rotation or scale it leaves out: as authored), else
-  // where the map puts it.
+  // where the map puts it, slid by its driver's sampled open fraction (MoverPose: the slide the
+  // server's body and the prediction mirror take) when a mover moves it.
   ObjectPose pose;
   ObjectSample state;  // flags and sections as sampled
 };
@@ -30,6 +31,10 @@ struct ResolveCounters {
   uint64_t unknown_object = 0;     // an index past the catalog (another map's record): ignored
 };
 
-std::optional<DrawnMapObject> resolve(const ObjectCatalog& catalog, const ObjectSample& sample, ResolveCounters& counters);
+// `driver` is the sample of the object whose mover slides this one (CatalogEntry::slide) at the same
+// render time, when that is another object (a carried child's lift); null: its authored fraction.
+// A door or lift slides by its own sample.
+std::optional<DrawnMapObject> resolve(const ObjectCatalog& catalog, const ObjectSample& sample, ResolveCounters& counters,
+                                      const ObjectSample* driver = nullptr);
 
 }  // namespace tickwire::world

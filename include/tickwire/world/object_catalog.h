@@ -17,13 +17,23 @@
 #include "tickwire/protocol/vocabulary.h"
 #include "tickwire/world/map.h"
 #include "tickwire/world/map_object_table.h"
+#include "tickwire/world/mover_pose.h"
 
 namespace tickwire::world {
+
+// What slides an object (ObjectHierarchy, MoverPose): its own mover for a door or lift, its nearest
+// mover ancestor's for a carried child. Drawn at the driver's sampled open fraction.
+struct CatalogSlide {
+  uint32_t driver_index = 0;       // the object whose mover's fraction moves it (maybe itself)
+  MoverSlide slide;                // the driver's
+  float authored_fraction = 0;     // the driver's open fraction as the map authors it
+};
 
 struct CatalogEntry {
   std::string key;  // the authored identity
   uint8_t kind = 0;  // the NetKind the map's kind names (0: none the game registers)
-  ObjectPose pose;   // as authored
+  ObjectPose pose;   // as authored (at the driver's fraction 0 when it slides)
+  std::optional<CatalogSlide> slide;  // none: it moves only when a record says where (a prop)
   uint8_t component_count = 0;  // <= kMaxObjectComponents
   std::array<uint8_t, kMaxObjectComponents> component_wire_ids{};
 
