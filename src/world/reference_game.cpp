@@ -564,6 +564,8 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
   visit_count("object.spawn", lifecycle_.spawns);
   visit_count("object.despawn", lifecycle_.despawns);
   visit_count("map.switch", lifecycle_.map_switches);
+  visit_count("prop.push", props_.counts().pushes);        // shoves the push rule gave
+  visit_count("prop.respawn", props_.counts().respawns);  // props back after falling out of the world
   // Every runtime's drops, the discarded ones' included, so the stats never go backwards.
   ReasonCounters<LogicDrop> drops = discarded_logic_drops_;
   if (logic_) drops.merge(logic_->runtime().drops());

@@ -4,6 +4,7 @@
 // every crate where the map does; two games fed the same inputs move every crate bit for bit alike.
 #include <gtest/gtest.h>
 
+#include <string_view>
 #include <variant>
 
 #include "game_rig.h"
@@ -68,6 +69,13 @@ TEST(ReferenceProps, AWalkingPawnShovesACrateAndItsRecordsCarryWhereItWent) {
   ASSERT_NE(moved, nullptr);
   ASSERT_TRUE(moved->transform.has_value());
   EXPECT_EQ(Vec3::from_wire(moved->transform->position), pose.position) << "the pose the server collides with";
+
+  uint64_t pushes_counted = 0;
+  rig.game.visit_game_reasons([&](std::string_view name, uint64_t count) {
+    if (name == "prop.push") pushes_counted = count;
+  });
+  EXPECT_EQ(pushes_counted, rig.game.props().counts().pushes) << "an operator sees the shoves in the stats";
+  EXPECT_GT(pushes_counted, 0u);
 
   for (int i = 0; i < 60 * 5; ++i) step(rig, false);
   EXPECT_EQ(rig.bits("crate") & kPropAsleepBit, kPropAsleepBit) << "at rest again, asleep";
