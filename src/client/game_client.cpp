@@ -54,17 +54,17 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
 }
 
 // The predictor steps against the snapshot its last applied reconcile took (its doors, at the acked
-// tick). The snapshot is done with otherwise, so it moves into the spare buffer (no copy: the next
-// pop overwrites what comes back) and becomes the world only if the reconcile was applied (a
-// skipped one leaves the ack and the world as they were).
+// tick) and the one applied before it (its props' motion). The snapshot is done with otherwise, so
+// it moves into the spare buffer (no copy: the next pop overwrites what comes back) and becomes the
+// world only if the reconcile was applied (a skipped one leaves the ack and the world as they were).
 void GameClient::reconcile_last_snapshot() {
   const std::size_t spare = 1 - reconciled_current_;
   std::swap(reconciled_[spare], snapshot_);
-  predictor_->set_world(&reconciled_[spare]);
+  predictor_->set_world(&reconciled_[spare], reconciled_world_ ? &reconciled_[reconciled_current_] : nullptr);
   if (predictor_->reconcile(*reconciled_[spare].owner).applied) {
-    reconciled_current_ = spare;
+    reconciled_current_ = spare;  // the one before it stays where it was: the world's previous
     reconciled_world_ = true;
-  } else {
+  } else {  // its previous went with the spare
     predictor_->set_world(reconciled_world_ ? &reconciled_[reconciled_current_] : nullptr);
   }
 }

@@ -36,6 +36,7 @@ void Predictor::reset() {
   forgiveness_ = 1.0;
   time_scale_ = 1.0f;
   world_ = nullptr;
+  world_previous_ = nullptr;
   world_revision_ = 0;
   world_moved_ = false;
   started_ = false;
@@ -55,15 +56,17 @@ void Predictor::set_time_scale(float time_scale) {
 PredictionContext Predictor::context_of(uint32_t sequence) const {
   PredictionContext context;
   context.snapshot = world_;
+  context.previous = world_previous_;
   context.ticks_ahead = last_acked_ && sequence > *last_acked_ ? sequence - *last_acked_ : 1;
   return context;
 }
 
-void Predictor::set_world(const protocol::Snapshot* snapshot) {
-  const uint64_t revision = snapshot != nullptr ? model_.world_revision(*snapshot) : 0;
+void Predictor::set_world(const protocol::Snapshot* snapshot, const protocol::Snapshot* previous) {
+  const uint64_t revision = snapshot != nullptr ? model_.world_revision(*snapshot, previous) : 0;
   world_moved_ = revision != world_revision_;
   world_revision_ = revision;
   world_ = snapshot;
+  world_previous_ = snapshot != nullptr ? previous : nullptr;
 }
 
 PredictionContext Predictor::context() const { return context_of(has_inputs_ ? next_ - 1 : 0); }

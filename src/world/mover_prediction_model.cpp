@@ -50,8 +50,11 @@ PredictedState MoverPredictionModel::step(const PredictedState& state, const pro
   return step_in(state, cmd, dt_s, PredictionContext{});
 }
 
-uint64_t MoverPredictionModel::world_revision(const protocol::Snapshot& snapshot) const {
-  return solids_ != nullptr ? solids_->prop_revision(snapshot) : 0;
+uint64_t MoverPredictionModel::world_revision(const protocol::Snapshot& snapshot, const protocol::Snapshot* previous) const {
+  if (solids_ == nullptr) return 0;
+  const uint64_t now = solids_->prop_revision(snapshot);
+  const uint64_t before = previous != nullptr ? solids_->prop_revision(*previous) : 0;
+  return now ^ (before * 0x9e3779b97f4a7c15ull);
 }
 
 PredictedState MoverPredictionModel::step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
@@ -59,7 +62,7 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
   if (solids_ == nullptr || (solids_->tracks().empty() && solids_->props().empty())) {
     return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_));
   }
-  // Scratch (a model is shared by many clients): the drivers' states and the props' boxes are read
+  // Scratch (a model is shared by many clients): the drivers' states and the props' tracks are read
   // off a snapshot once, for every step of a replay against it, and again only when another
   // snapshot is named (none: every door and prop where the map puts it).
   thread_local struct {
@@ -67,31 +70,38 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
     const Aabb* statics = nullptr;
     std::size_t static_count = 0;
     const protocol::Snapshot* snapshot = nullptr;
-    uint32_t tick = 0;
+    const protocol::Snapshot* previous = nullptr;
+    uint32_t tick = 0, previous_tick = 0;
     bool fresh = false;
     std::vector<MoverState> drivers;
-    std::vector<Aabb> solid;  // the statics, then every prop where the snapshot puts it
-    std::vector<Aabb> props;
+    std::vector<PropTrack> props;
+    std::vector<Aabb> solid;  // the statics, then every prop where its trajectory puts it
     std::vector<MovingBox> moving;
   } scratch;
   const uint32_t tick = context.snapshot != nullptr ? context.snapshot->tick : 0;
+  const uint32_t previous_tick = context.previous != nullptr ? context.previous->tick : 0;
   if (!scratch.fresh || scratch.solids != solids_ || scratch.statics != boxes_.data() || scratch.static_count != boxes_.size() ||
-      scratch.snapshot != context.snapshot || scratch.tick != tick) {
+      scratch.snapshot != context.snapshot || scratch.tick != tick || scratch.previous != context.previous ||
+      scratch.previous_tick != previous_tick) {
     static const protocol::Snapshot kNoSnapshot;
     solids_->driver_states(context.snapshot != nullptr ? *context.snapshot : kNoSnapshot, scratch.drivers);
-    solids_->prop_boxes(context.snapshot, scratch.props);
+    solids_->prop_tracks(context.snapshot, context.previous, scratch.props);
     scratch.solid.assign(boxes_.begin(), boxes_.end());
-    scratch.solid.insert(scratch.solid.end(), scratch.props.begin(), scratch.props.end());
     scratch.solids = solids_;
     scratch.statics = boxes_.data();
     scratch.static_count = boxes_.size();
     scratch.snapshot = context.snapshot;
+    scratch.previous = context.previous;
     scratch.tick = tick;
+    scratch.previous_tick = previous_tick;
     scratch.fresh = true;
   }
+  const PawnState pawn = pawn_from_predicted(state);
+  const Aabb pawn_box = pawn_bounds(pawn, mover_.settings().radius_m);
+  scratch.solid.resize(boxes_.size());
+  solids_->prop_boxes_ahead(scratch.props, context.ticks_ahead, scratch.solid, &pawn_box);
   solids_->moving_boxes(scratch.drivers, context.ticks_ahead, scratch.moving);
-  return predicted_from_pawn(
-      mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving));
+  return predicted_from_pawn(mover_.step(pawn, cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving));
 }
 
 }  // namespace tickwire::world

@@ -110,20 +110,67 @@ void ObjectSolids::moving_boxes(std::span<const MoverState> driver_states, uint3
     if (track.body.blocks()) out.push_back(moving_box(track, driver_states[track.driver_slot], ticks_ahead));
 }
 
-void ObjectSolids::prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const {
-  out.clear();
-  for (const PropSolid& prop : props_) out.push_back(prop_box(prop, prop.position, prop.rotation));
-  if (snapshot == nullptr || props_.empty()) return;
-  for (const protocol::Record& record : snapshot->records) {
+namespace {
+
+// Each prop's pose as `snapshot` states it (authored where it states none), by slot.
+template <class Visit>
+void visit_prop_poses(const ObjectSolids& solids, const protocol::Snapshot& snapshot, Visit visit) {
+  for (const protocol::Record& record : snapshot.records) {
     const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
     if (object == nullptr || !object->transform) continue;
-    const int32_t slot = prop_slot(object->object_index);
+    const int32_t slot = solids.prop_slot(object->object_index);
     if (slot < 0) continue;
-    const PropSolid& prop = props_[static_cast<std::size_t>(slot)];
+    const PropSolid& prop = solids.props()[static_cast<std::size_t>(slot)];
     const protocol::ObjectTransform& t = *object->transform;
     const Quat rotation = t.rotation ? Quat{t.rotation->q.x, t.rotation->q.y, t.rotation->q.z, t.rotation->q.w} : prop.rotation;
-    out[static_cast<std::size_t>(slot)] = prop_box(prop, Vec3::from_wire(t.position), rotation);
+    visit(static_cast<std::size_t>(slot), Vec3::from_wire(t.position), rotation);
   }
+}
+
+Vec3 capped(Vec3 step) {
+  const float length = step.length();
+  return length > kMaxPropTrajectoryMPerTick ? Vec3{} : step;
+}
+
+}  // namespace
+
+void ObjectSolids::prop_tracks(const protocol::Snapshot* snapshot, const protocol::Snapshot* previous,
+                               std::vector<PropTrack>& out) const {
+  out.clear();
+  for (const PropSolid& prop : props_) out.push_back(PropTrack{prop.position, prop.rotation, {}});
+  if (snapshot == nullptr || props_.empty()) return;
+  visit_prop_poses(*this, *snapshot, [&](std::size_t slot, Vec3 position, const Quat& rotation) {
+    out[slot].position = position;
+    out[slot].rotation = rotation;
+  });
+  if (previous == nullptr || previous->tick >= snapshot->tick) return;
+  const float ticks = static_cast<float>(snapshot->tick - previous->tick);
+  thread_local std::vector<Vec3> before;
+  before.clear();
+  for (const PropSolid& prop : props_) before.push_back(prop.position);
+  visit_prop_poses(*this, *previous, [&](std::size_t slot, Vec3 position, const Quat&) { before[slot] = position; });
+  for (std::size_t slot = 0; slot < out.size(); ++slot) out[slot].per_tick = capped((out[slot].position - before[slot]) * (1.0f / ticks));
+}
+
+void ObjectSolids::prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<Aabb>& out,
+                                    const Aabb* pawn) const {
+  const uint32_t ahead = std::max<uint32_t>(ticks_ahead, 1) - 1;
+  for (std::size_t slot = 0; slot < tracks.size() && slot < props_.size(); ++slot) {
+    const PropTrack& t = tracks[slot];
+    const auto at = [&](uint32_t ticks) {
+      return prop_box(props_[slot], t.position + t.per_tick * static_cast<float>(ticks), t.rotation);
+    };
+    Aabb box = at(ahead);
+    for (uint32_t back = ahead; pawn != nullptr && back > 0 && box.overlaps(*pawn);) box = at(--back);
+    out.push_back(box);
+  }
+}
+
+void ObjectSolids::prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const {
+  thread_local std::vector<PropTrack> tracks;
+  prop_tracks(snapshot, nullptr, tracks);
+  out.clear();
+  prop_boxes_ahead(tracks, 1, out);
 }
 
 uint64_t ObjectSolids::prop_revision(const protocol::Snapshot& snapshot) const {

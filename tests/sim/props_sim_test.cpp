@@ -67,13 +67,19 @@ TEST(PropsSim, SixteenBotsShoveTwoHundredCratesNobodyWalksThroughOneAndTheyComeT
     }
   };
   std::vector<world::Aabb> mirrored;
+  std::vector<world::PropTrack> tracks;
   sim.after_frame = [&](SimGameClient& c) {
     const Predictor* predictor = c.client.predictor();
     const PredictionContext context = c.client.prediction_context();
     if (predictor == nullptr || context.snapshot == nullptr) return;
-    sim.solids.prop_boxes(context.snapshot, mirrored);
-    const world::PawnState predicted = world::pawn_from_predicted(predictor->predicted());
-    const float d = deepest(world::pawn_bounds(predicted, radius), mirrored);
+    // Each prop as the prediction saw it: on its trajectory ticks_ahead after the snapshot, stopped
+    // short of the pawn (a prop stops at a pawn), never further back than the snapshot's own pose:
+    // the pawn is inside one only if it walked into it.
+    sim.solids.prop_tracks(context.snapshot, context.previous, tracks);
+    mirrored.clear();
+    const world::Aabb pawn = world::pawn_bounds(world::pawn_from_predicted(predictor->predicted()), radius);
+    sim.solids.prop_boxes_ahead(tracks, context.ticks_ahead, mirrored, &pawn);
+    const float d = deepest(pawn, mirrored);
     ++client_checks;
     client_inside += d > kFoundInsideM ? 1 : 0;
     client_deepest = std::max(client_deepest, d);

@@ -41,6 +41,9 @@ protocol::InputCmd as_sent(const protocol::InputCmd& cmd);
 struct PredictionContext {
   const protocol::Snapshot* snapshot = nullptr;  // null before the first reconcile
   uint32_t ticks_ahead = 1;
+  // The snapshot reconciled before `snapshot` (null: none kept): what a model may read a motion off
+  // that the wire states no rate for (a physics prop's, from its two newest poses).
+  const protocol::Snapshot* previous = nullptr;
 };
 
 class PredictionModel {
@@ -58,12 +61,13 @@ class PredictionModel {
     (void)context;
     return step(state, cmd, dt_s);
   }
-  // What of a snapshot's world a step reads that no trajectory foretells (a physics prop's pose,
-  // mirrored from the server), as one number: two snapshots of one revision give every step the
-  // same world. A prediction the server confirmed still stands only while the revision holds; when
-  // it moved, the un-acked inputs are replayed against the new world. The default: no such world.
-  virtual uint64_t world_revision(const protocol::Snapshot& snapshot) const {
-    (void)snapshot;
+  // What of a snapshot's world a step reads that the wire states no trajectory for (a physics
+  // prop's pose, mirrored from the server, and the motion read off the snapshot before it), as one
+  // number: two worlds of one revision give every step the same solids. A prediction the server
+  // confirmed still stands only while the revision holds; when it moved, the un-acked inputs are
+  // replayed against the new world. The default: no such world.
+  virtual uint64_t world_revision(const protocol::Snapshot& snapshot, const protocol::Snapshot* previous) const {
+    (void)snapshot, (void)previous;
     return 0;
   }
 };

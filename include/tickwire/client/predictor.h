@@ -118,7 +118,8 @@ class Predictor {
   // next call): what each step's PredictionContext names, with the ticks after it the step runs at.
   // A world of another revision (PredictionModel::world_revision) than the one the un-acked inputs
   // were stepped in is replayed against even when the server confirms the acked state.
-  void set_world(const protocol::Snapshot* snapshot);
+  // `previous` is the snapshot reconciled before it, kept alive as long (null: none).
+  void set_world(const protocol::Snapshot* snapshot, const protocol::Snapshot* previous = nullptr);
 
   // The client's next tick: keeps `cmd` under `sequence` and steps the prediction (once the first
   // owner detail gave it a state). Sequences are consecutive. The command is stepped as the server
@@ -184,6 +185,7 @@ class Predictor {
   double forgiveness_ = 1.0;
   float time_scale_ = 1.0f;
   const protocol::Snapshot* world_ = nullptr;
+  const protocol::Snapshot* world_previous_ = nullptr;
   uint64_t world_revision_ = 0;  // the model's revision of world_
   bool world_moved_ = false;     // world_'s revision differs from the world set before it
   PredictorConfig config_;

@@ -39,9 +39,9 @@ class MoverPredictionModel final : public PredictionModel {
   PredictedState step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
                          const PredictionContext& context) const override;
 
-  // The props' poses the snapshot carries (their records' transforms), hashed: what a confirmed
-  // prediction must be replayed against when it moved.
-  uint64_t world_revision(const protocol::Snapshot& snapshot) const override;
+  // The props' poses the snapshot and the one before it carry (their records' transforms), hashed:
+  // what a confirmed prediction must be replayed against when it moved.
+  uint64_t world_revision(const protocol::Snapshot& snapshot, const protocol::Snapshot* previous) const override;
 
   void set_static_boxes(std::span<const Aabb> static_boxes) { boxes_ = static_boxes; }
 

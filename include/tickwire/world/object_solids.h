@@ -68,6 +68,16 @@ struct PropSolid {
 // The box a pawn collides with for a prop standing at (position, rotation).
 Aabb prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation);
 
+// Where a prop stands in a snapshot and how far it moved per tick since the snapshot before it: its
+// trajectory (the wire states no rate for a prop, so a client reads it off its two newest poses,
+// capped at kMaxPropTrajectoryMPerTick; still when there is no earlier pose or it was not later).
+struct PropTrack {
+  Vec3 position;
+  Quat rotation;
+  Vec3 per_tick;
+};
+inline constexpr float kMaxPropTrajectoryMPerTick = 0.25f;  // 15 m/s at 60 Hz: past it, a respawn, not a motion
+
 class ObjectSolids {
  public:
   // By object index (the MapObjectTable's: the objects in file order).
@@ -95,6 +105,15 @@ class ObjectSolids {
   // Every prop's box where `snapshot` puts it (its record's transform; where the map puts it when
   // the record carries none or the snapshot names no record of it, or there is no snapshot).
   void prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const;
+  // Every prop's track in `snapshot` (its authored pose where it carries none), moving by its change
+  // since `previous` (null, or no earlier tick: standing still).
+  void prop_tracks(const protocol::Snapshot* snapshot, const protocol::Snapshot* previous, std::vector<PropTrack>& out) const;
+  // Each prop's box `ticks_ahead` ticks after its tracks' snapshot, as the server steps that input:
+  // where its trajectory puts it the tick before (1: the snapshot's own pose), appended to `out`. A
+  // prop stops at a pawn (as the server's do): with `pawn`, one whose trajectory would carry it into
+  // that box stands at the farthest point along it that does not (the snapshot's pose at the least).
+  void prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<Aabb>& out,
+                        const Aabb* pawn = nullptr) const;
   // A hash of every prop pose `snapshot` carries (FNV-1a over the object indices and transforms):
   // equal for two snapshots that put every prop in the same place.
   uint64_t prop_revision(const protocol::Snapshot& snapshot) const;
