@@ -49,6 +49,32 @@ std::filesystem::path make_key() {
   return key;
 }
 
+// `tickwire server` (its options after the key and a free port) and `tickwire bot` against it (its
+// options after the server and the key), each run to its final line; their outputs.
+struct ServerAndBots {
+  bool ran = false;
+  std::string server, bots;
+};
+ServerAndBots run_server_and_bots(const std::vector<std::string>& server_options, const std::vector<std::string>& bot_options) {
+  ServerAndBots run;
+  const std::filesystem::path key = make_key();
+  const std::string port = std::to_string(free_port());
+  std::vector<std::string> server_args{"server", "--key", key.string(), "--port", port};
+  server_args.insert(server_args.end(), server_options.begin(), server_options.end());
+  std::vector<std::string> bot_args{"bot", "--server", "127.0.0.1:" + port, "--key", key.string()};
+  bot_args.insert(bot_args.end(), bot_options.begin(), bot_options.end());
+  test::ChildProcess server, bots;
+  run.ran = server.spawn(TICKWIRE_CLI_PATH, server_args) && server.wait_for_output("\"type\":\"ready\"", 20000) &&
+            bots.spawn(TICKWIRE_CLI_PATH, bot_args) && bots.wait_for_output("bots_final", 30000) &&
+            server.wait_for_output("server_final", 30000);
+  bots.stop();
+  server.stop();
+  std::filesystem::remove(key);
+  run.server = server.output();
+  run.bots = bots.output();
+  return run;
+}
+
 TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
   const std::filesystem::path key = make_key();
   const std::string port = std::to_string(free_port());
@@ -96,27 +122,16 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
 }
 
 TEST(ServerCommand, UseBotsCountTheServersAnswersToTheirUses) {
-  const std::filesystem::path key = make_key();
-  const std::string port = std::to_string(free_port());
-  test::ChildProcess server;
-  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--seconds", "14"}));
-  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
-  test::ChildProcess bots;
-  ASSERT_TRUE(bots.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "2", "--key",
-                                             key.string(), "--behaviour", "use", "--seconds", "10"}));
-  ASSERT_TRUE(bots.wait_for_output("bots_final", 30000)) << bots.output();
-  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
-  bots.stop();
-  server.stop();
-  std::filesystem::remove(key);
+  const ServerAndBots run = run_server_and_bots({"--seconds", "14"}, {"--count", "2", "--behaviour", "use", "--seconds", "10"});
+  ASSERT_TRUE(run.ran) << run.server << run.bots;
 
-  const nlohmann::json final_bots = last_line(bots.output(), "bots_final");
-  ASSERT_TRUE(final_bots.contains("uses")) << bots.output();
+  const nlohmann::json final_bots = last_line(run.bots, "bots_final");
+  ASSERT_TRUE(final_bots.contains("uses")) << run.bots;
   const uint64_t taken = final_bots["uses"].value("taken", uint64_t{0});
   std::printf("[ use bots ] 2 bots, 10 s: %s\n", final_bots["uses"].dump().c_str());
   EXPECT_GE(taken, 1u) << "a bot reached its button and a press was taken";
   for (const auto& c : final_bots["clients"]) EXPECT_TRUE(c.contains("uses"));
-  const nlohmann::json final_server = last_line(server.output(), "server_final");
+  const nlohmann::json final_server = last_line(run.server, "server_final");
   EXPECT_GE(final_server["reasons"].value("game.use.taken", uint64_t{0}), taken)
       << "every use a bot heard taken, the server counted";
 }
@@ -125,34 +140,23 @@ TEST(ServerCommand, UseBotsCountTheServersAnswersToTheirUses) {
 // not predicted, the requested prediction demoted with its diagnostic), the server counts the
 // demotion once for the room however many bots join, and the bots predict nothing yet play.
 TEST(ServerCommand, ADynamicRigidbodyPawnIsDemotedOnceAndItsBotsPredictNothing) {
-  const std::filesystem::path key = make_key();
-  const std::string port = std::to_string(free_port());
-  test::ChildProcess server;
-  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--pawn-body", "dynamic",
-                                               "--seconds", "5"}));
-  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
-  test::ChildProcess bots;
-  ASSERT_TRUE(bots.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "3", "--key",
-                                             key.string(), "--behaviour", "walk", "--seconds", "2"}));
-  ASSERT_TRUE(bots.wait_for_output("bots_final", 30000)) << bots.output();
-  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
-  bots.stop();
-  server.stop();
-  std::filesystem::remove(key);
+  const ServerAndBots run =
+      run_server_and_bots({"--pawn-body", "dynamic", "--seconds", "5"}, {"--count", "3", "--behaviour", "walk", "--seconds", "2"});
+  ASSERT_TRUE(run.ran) << run.server << run.bots;
 
-  const nlohmann::json ready = last_line(server.output(), "ready");
-  ASSERT_TRUE(ready.contains("prediction")) << server.output();
+  const nlohmann::json ready = last_line(run.server, "ready");
+  ASSERT_TRUE(ready.contains("prediction")) << run.server;
   EXPECT_EQ(ready["prediction"]["pawn_body"], "dynamicRigidbody");
   EXPECT_EQ(ready["prediction"]["transform_owner"], "physics");
   EXPECT_FALSE(ready["prediction"]["own_pawn_predicted"].get<bool>());
   EXPECT_TRUE(ready["prediction"]["demoted"].get<bool>());
   EXPECT_NE(ready["prediction"]["diagnostic"].get<std::string>().find("rollback physics contract"), std::string::npos);
-  const nlohmann::json final_line = last_line(server.output(), "server_final");
-  ASSERT_TRUE(final_line.is_object()) << server.output();
+  const nlohmann::json final_line = last_line(run.server, "server_final");
+  ASSERT_TRUE(final_line.is_object()) << run.server;
   EXPECT_EQ(final_line["reasons"].value("contract.prediction_demoted.dynamic_rigidbody", 0), 1)
       << "once for the room, not once per client";
-  const nlohmann::json final_bots = last_line(bots.output(), "bots_final");
-  ASSERT_EQ(final_bots["clients"].size(), 3u) << bots.output();
+  const nlohmann::json final_bots = last_line(run.bots, "bots_final");
+  ASSERT_EQ(final_bots["clients"].size(), 3u) << run.bots;
   for (const auto& c : final_bots["clients"]) {
     EXPECT_TRUE(c["welcomed"].get<bool>());
     EXPECT_FALSE(c["own_pawn_predicted"].get<bool>());
