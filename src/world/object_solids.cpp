@@ -166,28 +166,19 @@ void ObjectSolids::prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t 
   }
 }
 
-void ObjectSolids::prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const {
-  thread_local std::vector<PropTrack> tracks;
-  prop_tracks(snapshot, nullptr, tracks);
-  out.clear();
-  prop_boxes_ahead(tracks, 1, out);
-}
-
 uint64_t ObjectSolids::prop_revision(const protocol::Snapshot& snapshot) const {
-  uint64_t hash = 0xcbf29ce484222325ull;
+  if (props_.empty()) return 0;
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over each stated prop's slot and position
   const auto mix = [&hash](const void* data, std::size_t size) {
     const auto* bytes = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
   };
-  if (props_.empty()) return 0;
-  for (const protocol::Record& record : snapshot.records) {
-    const auto* object = std::get_if<protocol::ObjectRecord>(&record.body);
-    if (object == nullptr || !object->transform || prop_slot(object->object_index) < 0) continue;
-    const protocol::Vec3& p = object->transform->position;
-    const float pose[3] = {p.x, p.y, p.z};
-    mix(&object->object_index, sizeof object->object_index);
-    mix(pose, sizeof pose);
-  }
+  visit_prop_poses(*this, snapshot, [&](std::size_t slot, Vec3 position, const Quat&) {
+    const uint64_t slot_id = slot;
+    const float at[3] = {position.x, position.y, position.z};
+    mix(&slot_id, sizeof slot_id);
+    mix(at, sizeof at);
+  });
   return hash;
 }
 

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <map>
 #include <vector>
 
 #include "tickwire/core/assert.h"
@@ -33,12 +32,21 @@ Vec3 vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 Vec3 centre(const Aabb& box) { return (box.min + box.max) * 0.5f; }
 Vec3 half(const Aabb& box) { return (box.max - box.min) * 0.5f; }
 
-// A body with the shape it owns (and a prop's orientation, which the solver never turns).
+// A body with the shape it owns: its half extents as asked for (Bullet keeps them less its margin),
+// and a prop's orientation, which the solver never turns.
 struct Body {
   std::unique_ptr<btBoxShape> shape;
   std::unique_ptr<btRigidBody> body;
+  Vec3 half_extents;
   Quat rotation;
 };
+
+// A kinematic body keeps its shape while its box keeps its size (a pawn's box, recomputed from
+// min and max wherever it stands, differs in the last bits; a crouch or another body does not).
+constexpr float kSameShapeM = 1e-4f;
+bool same_size(Vec3 a, Vec3 b) {
+  return std::fabs(a.x - b.x) <= kSameShapeM && std::fabs(a.y - b.y) <= kSameShapeM && std::fabs(a.z - b.z) <= kSameShapeM;
+}
 
 Body make_body(Vec3 half_extents, float mass_kg, const btTransform& at, float friction, float restitution) {
   Body b;
@@ -50,6 +58,7 @@ Body make_body(Vec3 half_extents, float mass_kg, const btTransform& at, float fr
   info.m_friction = friction;
   info.m_restitution = restitution;
   b.body = std::make_unique<btRigidBody>(info);
+  b.half_extents = half_extents;
   return b;
 }
 
@@ -69,7 +78,8 @@ struct PropPhysics::World {
     dynamics.setGravity(btVector3(0, -settings.gravity_mps2, 0));
   }
   ~World() {
-    for (auto& [slot, prop] : props) dynamics.removeRigidBody(prop.body.get());
+    for (Body& b : props)
+      if (b.body) dynamics.removeRigidBody(b.body.get());
     for (Body& b : statics) dynamics.removeRigidBody(b.body.get());
     for (Body& b : kinematics) dynamics.removeRigidBody(b.body.get());
   }
@@ -83,13 +93,13 @@ struct PropPhysics::World {
   std::vector<Body> statics;
   std::vector<Aabb> static_boxes;  // what the static bodies were made from
   std::vector<Body> kinematics;
-  std::map<uint32_t, Body> props;  // by slot: the solver meets them in slot order every step
+  std::vector<Body> props;  // by slot; an empty body: none in that slot
 
-  btRigidBody& prop(uint32_t slot) const {
-    auto it = props.find(slot);
-    TW_ASSERT(it != props.end(), "a prop slot the solver holds");
-    return *it->second.body;
+  const Body& prop(uint32_t slot) const {
+    TW_ASSERT(slot < props.size() && props[slot].body, "a prop slot the solver holds");
+    return props[slot];
   }
+  btRigidBody& body(uint32_t slot) const { return *prop(slot).body; }
 };
 
 PropPhysics::PropPhysics(const PropPhysicsSettings& settings) {
@@ -117,7 +127,8 @@ void PropPhysics::set_statics(std::span<const Aabb> boxes) {
     world_->dynamics.addRigidBody(b.body.get());
     world_->statics.push_back(std::move(b));
   }
-  for (auto& [slot, prop] : world_->props) prop.body->activate(true);  // what held it may be gone
+  for (Body& b : world_->props)  // what held it may be gone
+    if (b.body) b.body->activate(true);
 }
 
 void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
@@ -131,7 +142,7 @@ void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
     btTransform start;
     start.setIdentity();
     start.setOrigin(bt(centre(box.start)));
-    if (i == kinematics.size() || vec(kinematics[i].shape->getHalfExtentsWithMargin()) != half(box.start)) {
+    if (i == kinematics.size() || !same_size(kinematics[i].half_extents, half(box.start))) {
       if (i < kinematics.size()) world_->dynamics.removeRigidBody(kinematics[i].body.get());
       Body b = make_body(half(box.start), 0, start, kStaticFriction, 0);
       b.body->setCollisionFlags(b.body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
@@ -172,20 +183,20 @@ void PropPhysics::add(uint32_t slot, const PropSolid& prop, const PropPose& pose
   b.rotation = pose.rotation;
   world_->dynamics.addRigidBody(b.body.get());
   if (asleep) b.body->forceActivationState(ISLAND_SLEEPING);
-  world_->props.emplace(slot, std::move(b));
+  if (slot >= world_->props.size()) world_->props.resize(slot + 1);
+  world_->props[slot] = std::move(b);
 }
 
 void PropPhysics::remove(uint32_t slot) {
-  auto it = world_->props.find(slot);
-  if (it == world_->props.end()) return;
-  world_->dynamics.removeRigidBody(it->second.body.get());
-  world_->props.erase(it);
+  if (!has(slot)) return;
+  world_->dynamics.removeRigidBody(world_->props[slot].body.get());
+  world_->props[slot] = Body{};
 }
 
-bool PropPhysics::has(uint32_t slot) const { return world_->props.contains(slot); }
+bool PropPhysics::has(uint32_t slot) const { return slot < world_->props.size() && world_->props[slot].body != nullptr; }
 
 void PropPhysics::place(uint32_t slot, const PropPose& pose, bool at_rest) {
-  btRigidBody& body = world_->prop(slot);
+  btRigidBody& body = world_->body(slot);
   btTransform at;
   at.setIdentity();
   at.setOrigin(bt(pose.position));
@@ -199,24 +210,23 @@ void PropPhysics::place(uint32_t slot, const PropPose& pose, bool at_rest) {
 }
 
 void PropPhysics::push(uint32_t slot, Vec3 impulse) {
-  btRigidBody& body = world_->prop(slot);
+  btRigidBody& body = world_->body(slot);
   body.activate(true);
   body.applyCentralImpulse(bt(impulse));
 }
 
 PropPose PropPhysics::pose(uint32_t slot) const {
-  auto it = world_->props.find(slot);
-  TW_ASSERT(it != world_->props.end(), "a prop slot the solver holds");
-  return PropPose{vec(it->second.body->getWorldTransform().getOrigin()), it->second.rotation};
+  const Body& prop = world_->prop(slot);
+  return PropPose{vec(prop.body->getWorldTransform().getOrigin()), prop.rotation};
 }
 
-Vec3 PropPhysics::velocity(uint32_t slot) const { return vec(world_->prop(slot).getLinearVelocity()); }
+Vec3 PropPhysics::velocity(uint32_t slot) const { return vec(world_->body(slot).getLinearVelocity()); }
 
-bool PropPhysics::asleep(uint32_t slot) const { return !world_->prop(slot).isActive(); }
+bool PropPhysics::asleep(uint32_t slot) const { return !world_->body(slot).isActive(); }
 
 std::size_t PropPhysics::awake() const {
   std::size_t n = 0;
-  for (const auto& [slot, prop] : world_->props) n += prop.body->isActive() ? 1 : 0;
+  for (const Body& b : world_->props) n += b.body && b.body->isActive() ? 1 : 0;
   return n;
 }
 

@@ -132,13 +132,15 @@ void ReferenceGame::install_objects() {
 void ReferenceGame::refresh_solids() {
   solids_.collect_statics(*map_, [this](uint32_t index) { return object_spawned(index); }, static_boxes_);
   props_.set_statics(static_boxes_);
+  step_boxes_ = static_boxes_;
   refresh_moving_boxes();
   refresh_step_boxes();
 }
 
-// The statics and every spawned prop where the solver left it.
+// The statics (copied in by refresh_solids, the one place they change), then every spawned prop
+// where the solver left it: a tick re-places only the props.
 void ReferenceGame::refresh_step_boxes() {
-  step_boxes_ = static_boxes_;
+  step_boxes_.resize(static_boxes_.size());
   props_.append_boxes(step_boxes_);
 }
 

@@ -14,10 +14,9 @@ void ServerProps::reset(const ObjectSolids& solids, std::span<const Aabb> static
   props_.assign(solids.props().begin(), solids.props().end());
   poses_.clear();
   boxes_.clear();
-  for (uint32_t slot = 0; slot < props_.size(); ++slot) {
-    poses_.push_back(authored(slot));
-    boxes_.push_back(prop_box(props_[slot], props_[slot].position, props_[slot].rotation));
-  }
+  poses_.resize(props_.size());
+  boxes_.resize(props_.size());
+  for (uint32_t slot = 0; slot < props_.size(); ++slot) stand(slot, authored(slot));
   spawned_.assign(props_.size(), false);
   set_statics(statics);
 }
@@ -30,10 +29,14 @@ void ServerProps::set_statics(std::span<const Aabb> statics) {
 
 PropPose ServerProps::authored(uint32_t slot) const { return PropPose{props_[slot].position, props_[slot].rotation}; }
 
+void ServerProps::stand(uint32_t slot, const PropPose& pose) {
+  poses_[slot] = pose;
+  boxes_[slot] = prop_box(props_[slot], pose.position, pose.rotation);
+}
+
 void ServerProps::spawn(uint32_t slot) {
   if (spawned(slot)) return;
-  poses_[slot] = authored(slot);
-  boxes_[slot] = prop_box(props_[slot], props_[slot].position, props_[slot].rotation);
+  stand(slot, authored(slot));
   physics_.add(slot, props_[slot], poses_[slot], props_[slot].asleep);
   spawned_[slot] = true;
 }
@@ -72,8 +75,7 @@ void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> 
       physics_.place(slot, pose, /*at_rest=*/true);
       ++counts_.respawns;
     }  // else the solver goes on from its own pose: rounding it back in would jostle a pile awake
-    poses_[slot] = pose;
-    boxes_[slot] = prop_box(props_[slot], pose.position, pose.rotation);
+    stand(slot, pose);
   }
 }
 

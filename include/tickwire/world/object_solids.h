@@ -102,9 +102,6 @@ class ObjectSolids {
   // (the Quake 3 trajectory: where a door will stand on the tick the server simulates that input).
   void moving_boxes(std::span<const MoverState> driver_states, uint32_t ticks_ahead, std::vector<MovingBox>& out) const;
 
-  // Every prop's box where `snapshot` puts it (its record's transform; where the map puts it when
-  // the record carries none or the snapshot names no record of it, or there is no snapshot).
-  void prop_boxes(const protocol::Snapshot* snapshot, std::vector<Aabb>& out) const;
   // Every prop's track in `snapshot` (its authored pose where it carries none), moving by its change
   // since `previous` (null, or no earlier tick: standing still).
   void prop_tracks(const protocol::Snapshot* snapshot, const protocol::Snapshot* previous, std::vector<PropTrack>& out) const;
@@ -114,7 +111,7 @@ class ObjectSolids {
   // that box stands at the farthest point along it that does not (the snapshot's pose at the least).
   void prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<Aabb>& out,
                         const Aabb* pawn = nullptr) const;
-  // A hash of every prop pose `snapshot` carries (FNV-1a over the object indices and transforms):
+  // A hash of every prop pose `snapshot` carries (FNV-1a over the prop slots and positions):
   // equal for two snapshots that put every prop in the same place.
   uint64_t prop_revision(const protocol::Snapshot& snapshot) const;
 

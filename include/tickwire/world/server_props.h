@@ -61,6 +61,7 @@ class ServerProps {
  private:
   void reset(const ObjectSolids& solids, std::span<const Aabb> statics);
   PropPose authored(uint32_t slot) const;
+  void stand(uint32_t slot, const PropPose& pose);  // its pose and box
 
   ReplicaKinds kinds_;  // the wire's precision for object records
   PropPhysicsSettings physics_settings_;
