@@ -50,7 +50,9 @@ struct PredictorConfig {
   // for that input when we sent it, our prediction stands and nothing is replayed. A replay would
   // land on the same state unless a correction moved our prediction since; under forgiveness the
   // server is about to adopt that correction from our newer claims, and replaying from the older
-  // state would undo it, only for it to come back a round trip later, forever.
+  // state would undo it, only for it to come back a round trip later, forever. A world that moved
+  // meanwhile (PredictionModel::world_revision: props the wire states no trajectory for) is replayed
+  // against all the same: the kept states were stepped against the old one.
   bool keep_confirmed_prediction = true;
 };
 
