@@ -1,6 +1,8 @@
 // A voxel grid's authored cells, laid out dense from its fills, and the arithmetic of its chunks.
 #include "tickwire/world/voxel_grid.h"
 
+#include <algorithm>
+
 #include "tickwire/core/assert.h"
 
 namespace tickwire::world {
@@ -35,10 +37,15 @@ VoxelGrid::VoxelGrid(const VoxelGridDef& def) : def_(def) {
   cells_.assign(std::size_t{def.size[0]} * def.size[1] * def.size[2], kVoxelAir);
   for (const VoxelFill& fill : def.fills) {
     TW_ASSERT(contains(fill.min) && contains(fill.max) && fill.block <= def.blocks.size(), "a valid fill");
+    TW_ASSERT(fill.min[0] <= fill.max[0] && fill.min[1] <= fill.max[1] && fill.min[2] <= fill.max[2], "min <= max");
+    // x is the dense layout's fastest axis: each (y, z) row of the fill is one contiguous run.
+    const std::size_t run = std::size_t{fill.max[0]} - fill.min[0] + 1;
     for (uint32_t y = fill.min[1]; y <= fill.max[1]; ++y)
-      for (uint32_t z = fill.min[2]; z <= fill.max[2]; ++z)
-        for (uint32_t x = fill.min[0]; x <= fill.max[0]; ++x)
-          cells_[dense_index({static_cast<uint16_t>(x), static_cast<uint16_t>(y), static_cast<uint16_t>(z)})] = fill.block;
+      for (uint32_t z = fill.min[2]; z <= fill.max[2]; ++z) {
+        const auto first = cells_.begin() + static_cast<std::ptrdiff_t>(dense_index(
+                                                {fill.min[0], static_cast<uint16_t>(y), static_cast<uint16_t>(z)}));
+        std::fill(first, first + static_cast<std::ptrdiff_t>(run), fill.block);
+      }
   }
 }
 

@@ -20,6 +20,9 @@ inline constexpr uint32_t kMaxVoxelGridCells = 1u << 21;   // cells of one grid 
 inline constexpr uint16_t kMaxVoxelGridEdgeCells = 1024;   // cells along any one axis
 inline constexpr std::size_t kMaxVoxelBlocks = 255;         // palette entries (block ids 1..255; 0 is air)
 inline constexpr std::size_t kMaxVoxelFills = 4096;         // fills one grid authors
+// Cells one grid's fills cover, summed over its fills (overlaps count twice): what resolving a grid
+// writes is bounded by this, not by fills x cells (4,096 whole-grid fills would be 8.6e9 writes).
+inline constexpr uint32_t kMaxVoxelFillCells = 4 * kMaxVoxelGridCells;
 inline constexpr float kMinVoxelCellM = 0.05f;
 inline constexpr float kMaxVoxelCellM = 16.0f;
 inline constexpr uint8_t kVoxelAir = 0;
