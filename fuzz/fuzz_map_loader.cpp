@@ -3,7 +3,8 @@
 // loads to the same content and hash and saves to itself, with every object findable by its key.
 // A version 3 map's records (sources, inherits, carried children, placements, removals) resolve
 // inside load_map, so the resolver runs on every input; its objects stay within the object cap and
-// its saved text is the authored layers, which must resolve to the same objects again.
+// its saved text is the authored layers, which must resolve to the same objects again. Voxel grids
+// resolve inside load_map too: one per defined grid, each with its chunks.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,6 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint32_t i = 0; i < map.objects().size(); ++i)
     if (map.object_index(map.objects()[i].key) != i || map.objects()[i].components.size() > kMaxObjectComponents)
       __builtin_trap();
+  if (map.voxel_grids().size() != map.content().voxel_grids.size() || map.voxel_grids().size() > kMaxVoxelGrids)
+    __builtin_trap();
+  for (const VoxelGrid& grid : map.voxel_grids())
+    if (grid.chunk_count() == 0 || !grid.contains(grid.cell_at(grid.chunk_count() - 1, 0))) __builtin_trap();
   const std::string canonical = save_map(map);
   const auto again = load_map(canonical);
   if (!again || !(again->content() == map.content()) || again->content_hash() != map.content_hash() ||

@@ -58,6 +58,11 @@ constexpr SettingSpec kCollider[] = {
 };
 constexpr LogicComponentSpec kColliderSpec{"collider", kCollider};
 
+constexpr SettingSpec kVoxelVolume[] = {
+    {"grid", SettingShape::index, 1, 0, float(kMaxVoxelGrids - 1), {0, 0, 0, 0}},  // the map's voxelGrids[grid]
+};
+constexpr LogicComponentSpec kVoxelVolumeSpec{"voxel_volume", kVoxelVolume};
+
 constexpr LogicComponentSpec kSpecs[] = {
     {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
@@ -86,9 +91,12 @@ const LogicComponentSpec& physics_prop_spec() { return kPhysicsPropSpec; }
 
 const LogicComponentSpec& collider_spec() { return kColliderSpec; }
 
+const LogicComponentSpec& voxel_volume_spec() { return kVoxelVolumeSpec; }
+
 const LogicComponentSpec* component_settings_spec(std::string_view component) {
   if (component == kPhysicsPropSpec.component) return &kPhysicsPropSpec;
   if (component == kColliderSpec.component) return &kColliderSpec;
+  if (component == kVoxelVolumeSpec.component) return &kVoxelVolumeSpec;
   return logic_component_spec(component);
 }
 

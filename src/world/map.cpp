@@ -1,5 +1,5 @@
-// Map::build: validate, index the objects by key, hash the canonical text. The index and the hash
-// are computed once per loaded map; everything after is lookups.
+// Map::build: validate, index the objects by key, resolve the voxel grids, hash the canonical text.
+// The index, the grids' cells and the hash are computed once per loaded map; everything after is lookups.
 #include "tickwire/world/map.h"
 
 #include <sodium.h>
@@ -58,7 +58,8 @@ std::optional<MapError> resolve_records(MapContent& content) {
   if (content.version < 3) return std::nullopt;
   auto resolved = detail::resolve_map_records(content);
   if (!resolved) return resolved.error();
-  if (auto e = detail::check_objects(resolved->objects, content.version, &resolved->origins)) return e;
+  if (auto e = detail::check_objects(resolved->objects, content.version, content.voxel_grids.size(), &resolved->origins))
+    return e;
   content.objects = std::move(resolved->objects);
   return std::nullopt;
 }
@@ -80,7 +81,7 @@ const ObjectComponent* MapObject::component(std::string_view wanted) const {
 bool operator==(const MapContent& a, const MapContent& b) {
   return a.version == b.version && a.name == b.name && std::equal(a.boxes.begin(), a.boxes.end(), b.boxes.begin(), b.boxes.end(), same_box) &&
          a.box_surfaces == b.box_surfaces && a.spawn_points == b.spawn_points && a.objects == b.objects &&
-         a.sources == b.sources && a.placements == b.placements;
+         a.sources == b.sources && a.placements == b.placements && a.voxel_grids == b.voxel_grids;
 }
 
 MapResult<Map> Map::build(MapContent content) {
@@ -94,6 +95,8 @@ MapResult<Map> Map::build(MapContent content) {
   std::iota(map.index_by_key_.begin(), map.index_by_key_.end(), 0u);
   std::sort(map.index_by_key_.begin(), map.index_by_key_.end(),
             [&](uint32_t a, uint32_t b) { return objects[a].key < objects[b].key; });
+  map.voxel_grids_.reserve(map.content_.voxel_grids.size());
+  for (const VoxelGridDef& grid : map.content_.voxel_grids) map.voxel_grids_.emplace_back(grid);
   map.hash_ = blake2b_128(canonical_map_text(map.content_));
   return map;
 }

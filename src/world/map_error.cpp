@@ -12,7 +12,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(MapErrorCode::co
     "unknown_field", "wrong_type",    "wrong_length",    "count_over_max",  "not_finite",
     "out_of_range", "box_inverted",   "string_over_cap", "invalid_string",  "duplicate_key",
     "duplicate_component", "rotation_not_unit", "no_spawn_point", "unknown_source", "source_cycle",
-    "record_too_deep", "duplicate_override", "remove_missing", "override_names_source", "unexpected",
+    "record_too_deep", "duplicate_override", "remove_missing", "override_names_source",
+    "voxel_volume_transformed", "unexpected",
 };
 
 }  // namespace

@@ -143,6 +143,15 @@ Found read_bits(const json& j, const std::string& path, uint8_t& out) {
   return std::nullopt;
 }
 
+Found read_uint(const json& j, const std::string& path, uint64_t max, uint64_t& out) {
+  const std::string expected = "expected an integer in [0, " + std::to_string(max) + "]";
+  if (!j.is_number_integer()) return fail(MapErrorCode::wrong_type, path, expected);
+  const bool negative = !j.is_number_unsigned() && j.get<int64_t>() < 0;
+  if (negative || j.get<uint64_t>() > max) return fail(MapErrorCode::out_of_range, path, expected);
+  out = j.get<uint64_t>();
+  return std::nullopt;
+}
+
 // A setting: one number, or an array of up to kMaxSettingValues numbers.
 Found read_setting(const json& j, const std::string& at, ComponentSetting& out) {
   if (j.is_number()) {

@@ -41,6 +41,9 @@ Found read_quat(const json& j, const std::string& path, Quat& out);
 // An optional list field; absent reads as empty. The cap is checked before anything is allocated.
 Found list_field(const json& j, std::string_view name, const std::string& path, std::size_t cap, const json*& out);
 Found read_bits(const json& j, const std::string& path, uint8_t& out);
+// A JSON integer in [0, max]: any other number (1.0 included) is wrong_type, a negative or larger
+// integer out_of_range.
+Found read_uint(const json& j, const std::string& path, uint64_t max, uint64_t& out);
 // A setting: one number, or an array of up to kMaxSettingValues numbers.
 Found read_setting(const json& j, const std::string& at, ComponentSetting& out);
 // One output's ordered list of actions.

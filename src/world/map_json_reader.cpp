@@ -2,9 +2,13 @@
 // naming the JSON path of whatever it refuses. Every field a part does not define is refused.
 #include "map_json_reader.h"
 
+#include <span>
+#include <string_view>
+
 #include "map_json_fields.h"
 #include "map_record_reader.h"
 #include "map_validate.h"
+#include "map_voxel_reader.h"
 
 namespace tickwire::world::detail {
 namespace {
@@ -113,9 +117,14 @@ Found read_header(const json& root, MapContent& c) {
                 "this build reads versions " + std::to_string(kMapFormatOldestVersion) + " to " +
                     std::to_string(kMapFormatVersion));
   c.version = static_cast<uint32_t>(version->get<uint64_t>());
-  if (auto e = c.version >= 3 ? expect_object(root, "", {"format", "version", "name", "boxes", "spawns", "sources", "objects"})
-                              : expect_object(root, "", {"format", "version", "name", "boxes", "spawns", "objects"}))
-    return e;
+  // Voxel grids exist from version 2 on; a version 1 file naming them is refused like any unknown field.
+  static constexpr std::string_view kVersion1[] = {"format", "version", "name", "boxes", "spawns", "objects"};
+  static constexpr std::string_view kVersion2[] = {"format", "version", "name", "boxes", "spawns", "voxelGrids", "objects"};
+  static constexpr std::string_view kVersion3[] = {"format", "version", "name",    "boxes",
+                                                   "spawns", "voxelGrids", "sources", "objects"};
+  using Fields = std::span<const std::string_view>;
+  const Fields fields = c.version >= 3 ? Fields(kVersion3) : c.version == 2 ? Fields(kVersion2) : Fields(kVersion1);
+  if (auto e = expect_object(root, "", fields)) return e;
   const json* name = nullptr;
   if (auto e = require(root, "name", "", name); e || (e = read_string(*name, "name", c.name))) return e;
   return std::nullopt;
@@ -147,6 +156,8 @@ MapResult<MapContent> read_map_json(const json& root) {
   };
   if (auto e = read_list(root, "boxes", kMaxMapBoxes, false, boxes)) return std::move(*e);
   if (auto e = read_list(root, "spawns", kMaxMapSpawnPoints, true, spawns)) return std::move(*e);
+  const auto grids = [&](const json& j, const std::string& at) { return read_voxel_grid(j, at, c); };
+  if (auto e = read_list(root, "voxelGrids", kMaxVoxelGrids, false, grids)) return std::move(*e);
   if (auto e = read_map_sources(root, c)) return std::move(*e);
   if (auto e = read_list(root, "objects", kMaxMapObjects, false, objects)) return std::move(*e);
   return c;

@@ -252,7 +252,8 @@ Found check_version_2(uint32_t version, const MapObject& o, const std::string& a
 
 }  // namespace
 
-Found check_objects(std::span<const MapObject> objects, uint32_t version, const std::vector<std::string>* origins) {
+Found check_objects(std::span<const MapObject> objects, uint32_t version, std::size_t voxel_grids,
+                    const std::vector<std::string>* origins) {
   const auto origin = [&](std::size_t i) { return origins != nullptr ? (*origins)[i] : path_index("objects", i); };
   if (auto e = check_count(objects.size(), kMaxMapObjects, "objects")) return e;
   for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -263,6 +264,7 @@ Found check_objects(std::span<const MapObject> objects, uint32_t version, const 
     if (auto e = check_transform(o, at)) return e;
     if (auto e = check_version_2(version, o, at)) return e;
     if (auto e = check_components(o, at)) return e;
+    if (auto e = check_voxel_volume(o, voxel_grids, at)) return e;
     if (auto e = check_outputs(o, at)) return e;
   }
   // Unique keys: sort indices by key, compare neighbours, report the later one at its own path.
@@ -301,11 +303,12 @@ Found validate_map_content(const MapContent& content) {
   if (auto e = check_name(content.name, "name")) return e;
   if (auto e = check_boxes(content)) return e;
   if (auto e = check_spawn_points(content)) return e;
+  if (auto e = check_voxel_grids(content)) return e;
   if (content.version >= 3) return check_map_records(content);
   if (!content.sources.empty() || !content.placements.empty())
     return fail(MapErrorCode::unsupported_version, content.sources.empty() ? "objects" : "sources",
                 "records are a version 3 part");
-  return check_objects(content.objects, content.version, nullptr);
+  return check_objects(content.objects, content.version, content.voxel_grids.size(), nullptr);
 }
 
 }  // namespace tickwire::world::detail

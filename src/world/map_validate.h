@@ -19,8 +19,14 @@ std::optional<MapError> validate_map_content(const MapContent& content);
 std::optional<MapError> check_map_records(const MapContent& content);
 // The flat objects: each part's rules and unique keys. origins[i] names object i's path in the file
 // (a placement, or the carried child it came from); nullptr: "objects[i]", the flat file's own.
-std::optional<MapError> check_objects(std::span<const MapObject> objects, uint32_t version,
+// `voxel_grids` is how many grids the map defines (what a voxel volume's `grid` may index).
+std::optional<MapError> check_objects(std::span<const MapObject> objects, uint32_t version, std::size_t voxel_grids,
                                       const std::vector<std::string>* origins);
+// The voxel grids (map_voxel_validate.cpp): names, sizes, cell and chunk edges, palettes, fills.
+std::optional<MapError> check_voxel_grids(const MapContent& content);
+// An object's `voxel_volume` component, if it has one (its settings already checked): neither
+// rotated nor scaled, its grid one of the map's `grid_count`.
+std::optional<MapError> check_voxel_volume(const MapObject& object, std::size_t grid_count, const std::string& at);
 
 // Single values, shared with the record checks; each refuses at `path`.
 std::optional<MapError> check_identifier(const std::string& value, const std::string& path);

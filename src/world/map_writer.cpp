@@ -162,6 +162,50 @@ void append_object(std::string& out, const MapObject& o) {
   out.push_back('}');
 }
 
+void append_cell(std::string& out, const VoxelCell& cell) {
+  out.append("[").append(std::to_string(cell[0])).append(", ").append(std::to_string(cell[1]));
+  out.append(", ").append(std::to_string(cell[2])).append("]");
+}
+
+// A grid on one line: every member always, integers as integers, `solid` always stated.
+void append_voxel_grid(std::string& out, const VoxelGridDef& g) {
+  out.push_back('{');
+  append_member(out, "name", true);
+  append_string(out, g.name);
+  append_member(out, "size", false);
+  append_cell(out, g.size);
+  append_member(out, "cellM", false);
+  append_number(out, g.cell_m);
+  append_member(out, "chunkEdge", false);
+  out.append(std::to_string(unsigned{g.chunk_edge}));
+  append_member(out, "blocks", false);
+  out.push_back('[');
+  for (std::size_t b = 0; b < g.blocks.size(); ++b) {
+    if (b > 0) out.append(", ");
+    out.push_back('{');
+    append_member(out, "name", true);
+    append_string(out, g.blocks[b].name);
+    append_member(out, "solid", false);
+    out.append(g.blocks[b].solid ? "true" : "false");
+    out.push_back('}');
+  }
+  out.push_back(']');
+  append_member(out, "fills", false);
+  out.push_back('[');
+  for (std::size_t f = 0; f < g.fills.size(); ++f) {
+    if (f > 0) out.append(", ");
+    out.push_back('{');
+    append_member(out, "min", true);
+    append_cell(out, g.fills[f].min);
+    append_member(out, "max", false);
+    append_cell(out, g.fills[f].max);
+    append_member(out, "block", false);
+    out.append(std::to_string(unsigned{g.fills[f].block}));
+    out.push_back('}');
+  }
+  out.append("]}");
+}
+
 // Version 3 records: the same member order as an object, each part only when the layer states it.
 constexpr std::string_view kRemoved = "{\"removed\": true}";
 
@@ -320,6 +364,8 @@ std::string canonical_map_text(const MapContent& c) {
   out.append(",\n");
   append_list(out, "boxes", c.boxes, [&](std::size_t i) { append_box(out, c.boxes[i], c.box_surfaces[i]); }, false);
   append_list(out, "spawns", c.spawn_points, [&](std::size_t i) { append_spawn(out, c.spawn_points[i]); }, false);
+  if (!c.voxel_grids.empty())  // absent when empty: a map without grids writes (and hashes) as before
+    append_list(out, "voxelGrids", c.voxel_grids, [&](std::size_t i) { append_voxel_grid(out, c.voxel_grids[i]); }, false);
   if (c.version >= 3) {  // the records as authored; the resolved objects are never written
     append_sources(out, c.sources);
     append_list(out, "objects", c.placements, [&](std::size_t i) { append_record(out, c.placements[i], "source", true); },

@@ -1,7 +1,8 @@
 // The seed corpus of fuzz_map_loader (tests/fixtures/fuzz/fuzz_map_loader/): every seed but the one
 // meant to be refused loads and saves to text that loads back to the same content, and the wired
 // seed builds a node for each of its nine logic objects; the records seed (version 3) resolves its
-// sources, carried children and placements into objects the logic host runs like any other.
+// sources, carried children and placements into objects the logic host runs like any other; the
+// voxel seed resolves its grids.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -31,7 +32,7 @@ TEST(MapFuzzSeeds, EverySeedLoadsOrIsRefusedAsNamed) {
     ASSERT_TRUE(again.ok()) << again.error().text();
     EXPECT_EQ(again->content(), loaded->content());
   }
-  EXPECT_GE(seeds, 7u);
+  EXPECT_GE(seeds, 8u);
 }
 
 TEST(MapFuzzSeeds, TheWiredSeedLoadsEveryLogicObject) {
@@ -69,6 +70,17 @@ TEST(MapFuzzSeeds, TheRecordsSeedResolvesIntoObjectsTheLogicHostRuns) {
   MapLogicHost host(*loaded, table, settings,
                     [&](uint32_t index, std::size_t component) -> ObjectComponent& { return state[index][component]; });
   EXPECT_EQ(host.logic_objects(), 4u) << "cart.1's mover, the lamp it carries, lamp.1's button and light.1";
+}
+
+TEST(MapFuzzSeeds, TheVoxelSeedResolvesItsGridsAndVolumes) {
+  const auto loaded = load_map_file(kSeeds / "voxels.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().text();
+  ASSERT_EQ(loaded->voxel_grids().size(), 2u);
+  EXPECT_EQ(loaded->voxel_grids()[0].authored({2, 0, 1}), 2) << "the water column's later fill wins";
+  EXPECT_EQ(loaded->voxel_grids()[1].authored({0, 7, 0}), 1);
+  const auto pillar = loaded->object_index("pillar.1");
+  ASSERT_TRUE(pillar.has_value());
+  EXPECT_NE(loaded->objects()[*pillar].component("voxel_volume"), nullptr);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ namespace tickwire::world {
 
 // What a setting holds: one number in [min, max], a flag (exactly 0 or 1), a vector of `count`
 // numbers each in [min, max] (an axis: not all zero), or an index: a whole number in [min, max]
-// naming a row of a table (a physics prop's material, kPropMaterials).
+// naming a row of a table (a physics prop's material, kPropMaterials; a voxel volume's grid).
 enum class SettingShape : uint8_t { number, flag, vector, index };
 
 struct SettingSpec {
@@ -49,10 +49,14 @@ inline constexpr std::string_view kPropSims[] = {"server", "client"};
 // The collider's settings (`collider`: half_extents, solid): the box a solid object's body is made
 // of (LogicBodies). Map data only: it never replicates (replicated_component).
 const LogicComponentSpec& collider_spec();
+// The voxel volume's settings (`voxel_volume`: grid, an index into the map's voxelGrids): it places
+// that grid axis-aligned and unscaled, cell (0, 0, 0)'s min corner at the object's position. Checked
+// like the physics prop's (no behaviour runs it); it replicates, its bit 0 saying solid.
+const LogicComponentSpec& voxel_volume_spec();
 // Whether a component travels in the object's records (every component but the collider).
 bool replicated_component(std::string_view component);
-// The settings table of any component that takes settings (a logic component, the physics prop or
-// the collider), or nullptr: that component takes none.
+// The settings table of any component that takes settings (a logic component, the physics prop,
+// the collider or the voxel volume), or nullptr: that component takes none.
 const LogicComponentSpec* component_settings_spec(std::string_view component);
 
 // A setting of `component` as the map states it or, absent, its fallback. Asserts the name is one

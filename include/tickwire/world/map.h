@@ -1,7 +1,8 @@
-// A loaded map: the static collision boxes, the spawn points and the networked map objects, each
-// object's index being its place in the file, or in a version 3 file its place once the records
-// are resolved (stable, identical on every end that loaded the same map). Built only through Map::build, which checks every rule in docs/map-format.md, so a Map in
-// hand is always valid; its content hash lets two peers confirm they hold the same map.
+// A loaded map: the static collision boxes, the spawn points, the voxel grids and the networked map
+// objects, each object's index being its place in the file, or in a version 3 file its place once
+// the records are resolved (stable, identical on every end that loaded the same map). Built only
+// through Map::build, which checks every rule in docs/map-format.md, so a Map in hand is always
+// valid; its content hash lets two peers confirm they hold the same map.
 #pragma once
 
 #include <array>
@@ -18,6 +19,7 @@
 #include "tickwire/world/map_object.h"
 #include "tickwire/world/map_record.h"
 #include "tickwire/world/vec3.h"
+#include "tickwire/world/voxel_grid.h"
 
 namespace tickwire::world {
 
@@ -48,6 +50,7 @@ struct MapContent {
   std::vector<MapObject> objects;         // flat: every object downstream reads, in index order
   std::vector<SourceDefinition> sources;  // version 3: named definitions, sorted by name
   std::vector<ObjectRecord> placements;   // version 3: the file's `objects` as authored
+  std::vector<VoxelGridDef> voxel_grids;  // versions 2 and 3: the grids `voxel_volume` objects place
 };
 
 bool operator==(const MapContent& a, const MapContent& b);
@@ -70,6 +73,9 @@ class Map {
   std::span<const MapObject> objects() const { return content_.objects; }
   // The object index of `key` (its place in objects()), or nullopt. O(log n).
   std::optional<uint32_t> object_index(std::string_view key) const;
+  // The voxel grids resolved (their authored cells), in the file's order: a `voxel_volume`
+  // object's `grid` setting indexes this.
+  std::span<const VoxelGrid> voxel_grids() const { return voxel_grids_; }
   // BLAKE2b-128 of the canonical text (save_map): equal content, equal hash, whatever the layout
   // of the file it came from.
   const MapHash& content_hash() const { return hash_; }
@@ -80,6 +86,7 @@ class Map {
   Map() = default;
   MapContent content_;
   std::vector<uint32_t> index_by_key_;  // object indices sorted by key
+  std::vector<VoxelGrid> voxel_grids_;  // content_.voxel_grids resolved, one for one
   MapHash hash_{};
 };
 

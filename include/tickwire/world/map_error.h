@@ -43,6 +43,7 @@ enum class MapErrorCode : uint8_t {
   duplicate_override,   // one layer naming a component, child, setting or output twice
   remove_missing,       // "removed": true of something the source does not have
   override_names_source,  // an override of an inherited child naming a source of its own
+  voxel_volume_transformed,  // a voxel volume object with a rotation or a scale (volumes are axis-aligned)
   unexpected,           // an exception the loader did not foresee (a bug: please report)
   count_,
 };

@@ -1,4 +1,4 @@
-// A map's canonical JSON text: fixed member order, one box, spawn point or object per line, each
+// A map's canonical JSON text: fixed member order, one box, spawn point, voxel grid or object per line, each
 // number the shortest decimal that reads back as the same float. load_map(save_map(m)) equals m,
 // and the map's content hash is the hash of this text.
 #pragma once
