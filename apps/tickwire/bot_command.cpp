@@ -21,6 +21,7 @@
 #include "tickwire/clock/system_host_timer.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/bot_brain.h"
+#include "tickwire/world/client_world.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/object_solids.h"
@@ -49,6 +50,7 @@ struct BotOptions {
 };
 
 struct Bot {
+  std::unique_ptr<world::ClientWorld> world;  // its voxel cells and its prediction (the client's model)
   std::unique_ptr<Client> client;
   world::BotBrain brain;
   SampleStats snapshot_bytes;
@@ -101,6 +103,11 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["claims_corrected"] = stats.claims_corrected;
   j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});
   if (bot.brain.behaviour() == world::BotBehaviour::use) j["uses"] = uses_json(bot.brain.uses());
+  if (const world::VoxelLive& voxels = bot.world->live(); voxels.chunks_taken() > 0 || voxels.refusals().total() > 0) {
+    nlohmann::json refused = nlohmann::json::object();  // voxelCells messages it would not lay over, by reason
+    visit_nonzero(voxels.refusals(), [&](world::VoxelCellsRefusal reason, uint64_t count) { refused[std::string(reason_name(reason))] = count; });
+    j["voxel"] = {{"chunks", voxels.chunks_taken()}, {"written_chunks", voxels.cells().chunks().size()}, {"refused", refused}};
+  }
   if (bot.block_bytes > 0) {
     const double span_s = bot.block_last_s - bot.block_first_s;
     j["block"] = {{"bytes", bot.block_bytes},
@@ -152,7 +159,6 @@ int run_bots(const BotOptions& o) {
   const world::CharacterMover mover{world::MoverSettings{}};
   const std::vector<world::Aabb> statics = world::map_solid_boxes(map);  // the map's boxes and its objects' static bodies
   const world::ObjectSolids solids = world::ObjectSolids::build(map);    // and its doors and lifts
-  const world::MoverPredictionModel model(mover, statics, &solids);
   const std::vector<world::BotButton> buttons = world::bot_buttons(map);
   SystemHostTimer timer;
   const MonoTime start = timer.now();
@@ -165,14 +171,15 @@ int run_bots(const BotOptions& o) {
     config.protocol_id = o.protocol_id;
     config.token_expire_seconds = static_cast<uint32_t>(o.seconds) + 120;
     config.vocabulary = world::reference_vocabulary();
-    config.model = &model;
+    auto client_world = std::make_unique<world::ClientWorld>(map, mover, statics, solids);
+    config.model = &client_world->model();
     ClientOpen opened = Client::open(config, start, wall_now());
     if (!opened) {
       std::fprintf(stderr, "tickwire bot: %s\n", opened.error.c_str());
       return 2;
     }
     bots.push_back(std::make_unique<Bot>(
-        Bot{std::move(opened.client), world::BotBrain(*behaviour, o.seed * 7919 + i), {}, std::nullopt}));
+        Bot{std::move(client_world), std::move(opened.client), world::BotBrain(*behaviour, o.seed * 7919 + i), {}, std::nullopt}));
   }
   const Duration frame = Duration::from_seconds(1.0 / o.frame_hz);
   MonoTime next_frame = start;
@@ -192,7 +199,7 @@ int run_bots(const BotOptions& o) {
         ++sizes;
       }
       while (auto message = b.client->receive_message()) {
-        if (message->type != kBlockPartType) continue;
+        if (b.world->take(*message) || message->type != kBlockPartType) continue;
         const double at_s = (now - start).seconds_f();
         const uint64_t snapshots = b.client->stats().snapshots;
         if (b.block_bytes == 0) {

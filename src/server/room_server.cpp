@@ -74,6 +74,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
   send_entity_events();
+  send_game_messages();
   for (const auto& c : connections_) {
     if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
   }
@@ -102,6 +103,21 @@ void RoomServer::send_entity_events() {
     for (const auto& c : connections_) {
       if (c && c->admitted) send_one(*c, e.event);
     }
+  }
+}
+
+// The game's own messages of this update, each into its session's outbox (or every session's),
+// refused by reason (send_game_message) where it cannot go.
+void RoomServer::send_game_messages() {
+  game_messages_.clear();
+  room_.simulation().take_messages(game_messages_);
+  for (const GameMessageOut& m : game_messages_) {
+    if (m.to != kAuthorityOwner) {
+      (void)send_game_message(m.to, m.type, m.payload);
+      continue;
+    }
+    for (const auto& c : connections_)
+      if (c && c->admitted) (void)send_game_message(c->owner, m.type, m.payload);
   }
 }
 

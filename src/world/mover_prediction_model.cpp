@@ -42,8 +42,8 @@ protocol::PawnDetail pawn_detail_of(const PawnState& pawn, uint64_t pawn_ref) {
 }
 
 MoverPredictionModel::MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes,
-                                           const ObjectSolids* solids)
-    : mover_(mover), boxes_(static_boxes), solids_(solids) {}
+                                           const ObjectSolids* solids, VoxelPredictionWorld* voxels)
+    : mover_(mover), boxes_(static_boxes), solids_(solids), voxels_(voxels) {}
 
 PredictedState MoverPredictionModel::step(const PredictedState& state, const protocol::InputCmd& cmd,
                                           double dt_s) const {
@@ -51,15 +51,17 @@ PredictedState MoverPredictionModel::step(const PredictedState& state, const pro
 }
 
 uint64_t MoverPredictionModel::world_revision(const protocol::Snapshot& snapshot, const protocol::Snapshot* previous) const {
-  if (solids_ == nullptr) return 0;
+  const uint64_t cells = voxels_ != nullptr ? voxels_->revision() * 0xc2b2ae3d27d4eb4full : 0;
+  if (solids_ == nullptr) return cells;
   const uint64_t now = solids_->prop_revision(snapshot);
   const uint64_t before = previous != nullptr ? solids_->prop_revision(*previous) : 0;
-  return now ^ (before * 0x9e3779b97f4a7c15ull);
+  return now ^ (before * 0x9e3779b97f4a7c15ull) ^ cells;
 }
 
 PredictedState MoverPredictionModel::step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
                                              const PredictionContext& context) const {
-  if (solids_ == nullptr || (solids_->tracks().empty() && solids_->props().empty())) {
+  const bool voxels = voxels_ != nullptr && !voxels_->empty();
+  if (!voxels && (solids_ == nullptr || (solids_->tracks().empty() && solids_->props().empty()))) {
     return predicted_from_pawn(mover_.step(pawn_from_predicted(state), cmd, static_cast<float>(dt_s), boxes_));
   }
   // Scratch (a model is shared by many clients): the drivers' states and the props' tracks are read
@@ -80,14 +82,16 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
   } scratch;
   const uint32_t tick = context.snapshot != nullptr ? context.snapshot->tick : 0;
   const uint32_t previous_tick = context.previous != nullptr ? context.previous->tick : 0;
-  if (!scratch.fresh || scratch.solids != solids_ || scratch.statics != boxes_.data() || scratch.static_count != boxes_.size() ||
+  static const ObjectSolids kNoSolids;
+  const ObjectSolids& solids = solids_ != nullptr ? *solids_ : kNoSolids;
+  if (!scratch.fresh || scratch.solids != &solids || scratch.statics != boxes_.data() || scratch.static_count != boxes_.size() ||
       scratch.snapshot != context.snapshot || scratch.tick != tick || scratch.previous != context.previous ||
       scratch.previous_tick != previous_tick) {
     static const protocol::Snapshot kNoSnapshot;
-    solids_->driver_states(context.snapshot != nullptr ? *context.snapshot : kNoSnapshot, scratch.drivers);
-    solids_->prop_tracks(context.snapshot, context.previous, scratch.props);
+    solids.driver_states(context.snapshot != nullptr ? *context.snapshot : kNoSnapshot, scratch.drivers);
+    solids.prop_tracks(context.snapshot, context.previous, scratch.props);
     scratch.solid.assign(boxes_.begin(), boxes_.end());
-    scratch.solids = solids_;
+    scratch.solids = &solids;
     scratch.statics = boxes_.data();
     scratch.static_count = boxes_.size();
     scratch.snapshot = context.snapshot;
@@ -99,8 +103,12 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
   const PawnState pawn = pawn_from_predicted(state);
   const Aabb pawn_box = pawn_bounds(pawn, mover_.settings().radius_m);
   scratch.solid.resize(boxes_.size());
-  solids_->prop_boxes_ahead(scratch.props, context.ticks_ahead, scratch.solid, &pawn_box);
-  solids_->moving_boxes(scratch.drivers, context.ticks_ahead, scratch.moving);
+  solids.prop_boxes_ahead(scratch.props, context.ticks_ahead, scratch.solid, &pawn_box);
+  solids.moving_boxes(scratch.drivers, context.ticks_ahead, scratch.moving);
+  if (voxels) {  // the chunks around the pawn, streamed before the step as the server streams its own
+    voxels_->sync(context.snapshot, pawn.feet);
+    voxels_->append_boxes_near(voxel_step_region(pawn_box), scratch.solid);
+  }
   return predicted_from_pawn(mover_.step(pawn, cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving));
 }
 

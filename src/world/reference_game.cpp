@@ -7,6 +7,7 @@
 
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/core/assert.h"
+#include "tickwire/world/client_props.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/logic_components.h"
 #include "tickwire/world/pawn_buttons.h"
@@ -108,6 +109,7 @@ void ReferenceGame::install_objects() {
   const auto objects = map_->objects();
   objects_.clear();
   map_positions_.clear();
+  client_only_.clear();
   flickering_.clear();
   objects_.reserve(table.size());
   map_positions_.reserve(table.size());
@@ -116,15 +118,37 @@ void ReferenceGame::install_objects() {
     const std::optional<uint32_t> at = map_->object_index(table.key_of(index));
     TW_ASSERT(at.has_value(), "the object table names a key the map does not hold");
     map_positions_.push_back(*at);
+    client_only_.push_back(client_simulated_prop(objects[*at]));
     objects_.push_back(ObjectState{objects[*at].components, true, true});
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
+  voxels_.install(*map_, /*keep_cells=*/true);  // a reinstall of the same map keeps what the session wrote
   solids_ = ObjectSolids::build(*map_);
   // Every object is spawned: the props start on the whole fixed world, as the map authors them.
   solids_.collect_statics(*map_, [](uint32_t) { return true; }, static_boxes_);
   props_.install(solids_, static_boxes_, [](uint32_t) { return true; });
   refresh_solids();
+  sync_voxels();
   ++map_generation_;
+}
+
+// The voxel volumes the placements rule lets in (spawned, enabled, solid), their chunks streamed
+// around every pawn: those within the urgent radius cooked now, so the next step stands on them.
+void ReferenceGame::sync_voxels() {
+  player_feet_.clear();
+  for (const auto& [ref, state] : pawns_) player_feet_.push_back(state.feet);
+  voxels_.sync(
+      [this](uint32_t index) {
+        VoxelVolumeState state;
+        state.present = object_spawned(index);
+        state.enabled = state.present && objects_[index].enabled;
+        state.solid = false;
+        if (state.present)
+          for (const ObjectComponent& c : objects_[index].components)
+            if (c.name == "voxel_volume") state.solid = (c.bits & kVoxelSolidBit) != 0;
+        return state;
+      },
+      [this](uint32_t index) { return object_spawned(index); }, player_feet_);
 }
 
 // What a pawn collides with: the map's boxes and the static bodies of the spawned objects, and
@@ -182,6 +206,8 @@ bool ReferenceGame::despawn_object(uint32_t object_index) {
   if (logic_ && logic_->despawn(object_index)) refresh_usable();  // onEndTouch may still write into it
   objects_[object_index].spawned = false;
   if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.despawn(static_cast<uint32_t>(slot));
+  voxels_.volumes_changed();
+  sync_voxels();
   refresh_solids();   // its body goes with it
   ++map_generation_;  // the rest table stops naming it
   ++lifecycle_.despawns;
@@ -194,6 +220,8 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
   objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
   if (logic_ && logic_->spawn(object_index)) refresh_usable();
   if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.spawn(static_cast<uint32_t>(slot));
+  voxels_.volumes_changed();
+  sync_voxels();
   refresh_solids();
   ++map_generation_;  // the rest table names it again
   ++lifecycle_.spawns;
@@ -202,6 +230,7 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
 
 void ReferenceGame::switch_map(const Map& next) {
   map_ = &next;
+  voxels_.install(next, /*keep_cells=*/false);  // written cells are the old map's: its clients drop theirs too
   install_objects();  // discards the old logic first, over the old objects
   install_logic();
   next_spawn_ = 0;
@@ -222,6 +251,8 @@ void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId owner, Tick) {
   placer_.place(state, next_spawn_placement(), mover_.settings());
   pawns_[pawn.raw()] = state;
   owners_[pawn.raw()] = owner;
+  voxels_.joined(owner);
+  sync_voxels();  // its first step stands on the chunks under it
 }
 
 void ReferenceGame::despawn_pawn(EntityRef pawn) {
@@ -235,7 +266,9 @@ void ReferenceGame::despawn_pawn(EntityRef pawn) {
 
 void ReferenceGame::place_pawn(EntityRef pawn, const Placement& where) {
   auto it = pawns_.find(pawn.raw());
-  if (it != pawns_.end()) placer_.place(it->second, where, mover_.settings());
+  if (it == pawns_.end()) return;
+  placer_.place(it->second, where, mover_.settings());
+  sync_voxels();
 }
 
 void ReferenceGame::set_noclip(EntityRef pawn, bool noclip) {
@@ -263,7 +296,9 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick,
     use_press(pawn, aiming, tick);
   }
   held = use;
-  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), step_boxes_, moving_boxes_);
+  const std::span<const Aabb> boxes =
+      voxels_.boxes_for_step(step_boxes_, pawn_bounds(before, mover_.settings().radius_m), pawn_step_boxes_);
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), boxes, moving_boxes_);
   // Where it ends up leaning on a prop and still walking into it, it shoves (the one push rule).
   props_.push_from(pawn_bounds(it->second, mover_.settings().radius_m), mover_.wish_velocity(it->second, input.cmd));
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
@@ -314,6 +349,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   refresh_prop_states();
   refresh_moving_boxes();
   refresh_step_boxes();
+  sync_voxels();
   // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
   // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.
   const double t = static_cast<double>(tick.value()) * dt_s;
@@ -428,7 +464,7 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
 
 void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const {
   for (uint32_t i = 0; i < objects_.size(); ++i)
-    if (objects_[i].spawned) out.push_back(whole_object_record(i));
+    if (objects_[i].spawned && !client_only_[i]) out.push_back(whole_object_record(i));
 }
 
 void ReferenceGame::write_records(Tick, TickRecords& out) const {
@@ -443,6 +479,7 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
   }
   for (uint32_t i = 0; i < objects_.size(); ++i) {
     if (!objects_[i].spawned) continue;  // its networked entity is gone: it leaves every snapshot
+    if (client_only_[i]) continue;       // a client's own prop: each client simulates its own
     if (object_records_ == ObjectRecords::whole) {
       out.add(whole_object_record(i));
     } else if (differs_from_map(i)) {
@@ -493,6 +530,8 @@ void ReferenceGame::take_use(EntityRef actor, uint32_t object_index) {
   }
   raise(actor, event);
 }
+
+void ReferenceGame::take_messages(std::vector<GameMessageOut>& out) { voxels_.take_messages(out); }
 
 void ReferenceGame::take_events(std::vector<GameEvent>& out) {
   out.insert(out.end(), events_.begin(), events_.end());
@@ -568,6 +607,7 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
   visit_count("map.switch", lifecycle_.map_switches);
   visit_count("prop.push", props_.counts().pushes);        // shoves the push rule gave
   visit_count("prop.respawn", props_.counts().respawns);  // props back after falling out of the world
+  voxels_.visit_reasons(visit);
   // Every runtime's drops, the discarded ones' included, so the stats never go backwards.
   ReasonCounters<LogicDrop> drops = discarded_logic_drops_;
   if (logic_) drops.merge(logic_->runtime().drops());
@@ -588,6 +628,8 @@ void ReferenceGame::toggle_object(uint32_t object_index) {
   ObjectState& state = objects_[object_index];
   for (ObjectComponent& c : state.components) c.bits = static_cast<uint8_t>(c.bits ^ 1u);
   if (state.components.empty()) state.enabled = !state.enabled;
+  voxels_.volumes_changed();
+  sync_voxels();
 }
 
 }  // namespace tickwire::world

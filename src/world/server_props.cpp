@@ -16,6 +16,8 @@ void ServerProps::reset(const ObjectSolids& solids, std::span<const Aabb> static
   boxes_.clear();
   poses_.resize(props_.size());
   boxes_.resize(props_.size());
+  authored_on_wire_.clear();
+  for (uint32_t slot = 0; slot < props_.size(); ++slot) authored_on_wire_.push_back(wire_pose(authored(slot), kinds_));
   for (uint32_t slot = 0; slot < props_.size(); ++slot) stand(slot, authored(slot));
   spawned_.assign(props_.size(), false);
   set_statics(statics);
@@ -75,6 +77,9 @@ void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> 
       physics_.place(slot, pose, /*at_rest=*/true);
       ++counts_.respawns;
     }  // else the solver goes on from its own pose: rounding it back in would jostle a pile awake
+    // Still where the map puts it, to the wire's precision: it stands exactly there, as every client
+    // (which hears no pose for it) stands it, and it has not moved.
+    if (pose == authored_on_wire_[slot]) pose = authored(slot);
     stand(slot, pose);
   }
 }

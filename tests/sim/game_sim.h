@@ -79,6 +79,7 @@ class WatchedGame final : public Simulation {
   bool resolves_target(EntityRef target) const override { return game_.resolves_target(target); }
   void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
   void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
+  void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }
   wire::Hash16 map_identity() const override { return game_.map_identity(); }
 
   std::function<void(EntityRef, const TickInput&)> on_input;

@@ -34,7 +34,9 @@
 namespace tickwire {
 
 inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots awaiting the game
-inline constexpr std::size_t kSessionGameMessageQueue = 64;  // game messages awaiting the game
+// Game messages awaiting the game: a late joiner hears a whole download (every written voxel chunk)
+// within a few updates, so the game drains it once per frame without losing the oldest.
+inline constexpr std::size_t kSessionGameMessageQueue = 1024;
 inline constexpr std::size_t kSessionEntityEventQueue = 64;  // entity events awaiting the game
 
 struct SessionClientConfig {

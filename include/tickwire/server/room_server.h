@@ -107,6 +107,7 @@ class RoomServer : public TickObserver {
 
   void take_events();
   void send_entity_events();
+  void send_game_messages();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
   void after_message(uint32_t slot);
@@ -129,6 +130,7 @@ class RoomServer : public TickObserver {
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   std::vector<GameEvent> events_;                       // scratch: the game's entity events of one update
+  std::vector<GameMessageOut> game_messages_;           // scratch: the game's messages of one update
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;

@@ -31,6 +31,14 @@ struct GameEvent {
   protocol::EntityEvent event;
 };
 
+// A game message of the game's own (type >= kFirstGameMessageType) for one session's client (`to`:
+// its owner) or for every session (`to` = 0): sent reliable and in order through the client's outbox.
+struct GameMessageOut {
+  OwnerId to = 0;
+  MessageType type = 0;
+  std::vector<uint8_t> payload;
+};
+
 class Simulation : public RestRecordSource {
  public:
   ~Simulation() override = default;
@@ -85,6 +93,11 @@ class Simulation : public RestRecordSource {
   // announcements): the server drains them after every update and sends each on the reliable
   // channel to its session (or to every session). The default raises none.
   virtual void take_events(std::vector<GameEvent>& out) { (void)out; }
+  // The game messages the game queued since it was last asked (a download, a written voxel chunk):
+  // drained beside the events and queued in each client's outbox (Server::send's path), so what a
+  // link cannot take yet waits instead of being lost; a refusal is counted by reason. A message for
+  // a session that joined this tick reaches it (a pawn is spawned only once its session is in).
+  virtual void take_messages(std::vector<GameMessageOut>& out) { (void)out; }
 
   // The game's own counted reasons (its interaction refusals, its logic's drops), each as a name
   // and a nonzero count: the server's stats list them as "game.<name>".

@@ -13,6 +13,7 @@
 #include "tickwire/world/object_solids.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/vec3.h"
+#include "tickwire/world/voxel_prediction_world.h"
 
 namespace tickwire::world {
 
@@ -30,8 +31,10 @@ class MoverPredictionModel final : public PredictionModel {
  public:
   // `mover`, the boxes and `solids` must outlive the model (the client's copy of the map's static
   // boxes; with `solids`, its doors and lifts too, placed from each step's snapshot).
+  // With `voxels` (one client's: a model holding one is that client's alone), the voxel volumes'
+  // chunks around the pawn too, synced before every step.
   MoverPredictionModel(const CharacterMover& mover, std::span<const Aabb> static_boxes,
-                       const ObjectSolids* solids = nullptr);
+                       const ObjectSolids* solids = nullptr, VoxelPredictionWorld* voxels = nullptr);
 
   PredictedState step(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s) const override;
   // Against the doors and lifts as they will stand `context.ticks_ahead` ticks after the context's
@@ -39,8 +42,8 @@ class MoverPredictionModel final : public PredictionModel {
   PredictedState step_in(const PredictedState& state, const protocol::InputCmd& cmd, double dt_s,
                          const PredictionContext& context) const override;
 
-  // The props' poses the snapshot and the one before it carry (their records' transforms), hashed:
-  // what a confirmed prediction must be replayed against when it moved.
+  // The props' poses the snapshot and the one before it carry (their records' transforms), hashed,
+  // and the voxel cells' revision: what a confirmed prediction must be replayed against when it moved.
   uint64_t world_revision(const protocol::Snapshot& snapshot, const protocol::Snapshot* previous) const override;
 
   void set_static_boxes(std::span<const Aabb> static_boxes) { boxes_ = static_boxes; }
@@ -49,6 +52,7 @@ class MoverPredictionModel final : public PredictionModel {
   const CharacterMover& mover_;
   std::span<const Aabb> boxes_;
   const ObjectSolids* solids_;
+  VoxelPredictionWorld* voxels_;
 };
 
 }  // namespace tickwire::world

@@ -29,6 +29,7 @@
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
 #include "tickwire/world/server_props.h"
+#include "tickwire/world/server_voxels.h"
 #include "tickwire/world/use_reach.h"
 
 namespace tickwire::world {
@@ -103,6 +104,9 @@ class ReferenceGame final : public Simulation {
   // section), kEventUseUnhandled (taken, but its logic did nothing), or kEventUseRefused (the
   // reason, a UseRefusal, in the payload's bits).
   void take_events(std::vector<GameEvent>& out) override;
+  // Every voxel chunk written since the last take, whole, to every session (a voxelCells message),
+  // and every written chunk to each session that joined since (a late joiner's download).
+  void take_messages(std::vector<GameMessageOut>& out) override;
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
   // The map's content hash (Map::content_hash): clients learn it with every rest table.
@@ -138,6 +142,15 @@ class ReferenceGame final : public Simulation {
   // them from the pawn's next step, and claims can never set them.
   void set_noclip(EntityRef pawn, bool noclip);
   void set_frozen(EntityRef pawn, bool frozen);
+
+  // Writes `block` into a voxel volume's cell (the volume is its voxel_volume object's index): the
+  // pawns collide with it from the next tick, and its chunk goes whole to every client. Nullopt when
+  // written; otherwise why not (counted in the game's reasons).
+  std::optional<VoxelWriteRefusal> write_voxel(uint32_t volume, const VoxelCell& cell, uint8_t block) {
+    return voxels_.write(volume, cell, block);
+  }
+  // The voxel volumes: the session's writes, the chunks cooked around the players.
+  const ServerVoxels& voxels() const { return voxels_; }
 
   // Toggles a map object's state by index (flips bit 0 of every component, or the enabled flag of
   // an object without components), outside its logic: an admin's switch.
@@ -180,6 +193,7 @@ class ReferenceGame final : public Simulation {
   void refresh_moving_boxes();
   void refresh_step_boxes();
   void refresh_prop_states();
+  void sync_voxels();
   void write_prop_pose(uint32_t index, protocol::ObjectRecord& record) const;
   MoverState driver_state(const KinematicTrack& track) const;
   void carry_touch_volumes();
@@ -203,6 +217,7 @@ class ReferenceGame final : public Simulation {
   MapObjectTableCache object_tables_;
   std::vector<ObjectState> objects_;     // by object index
   std::vector<uint32_t> map_positions_;  // objects_[index] is map().objects()[map_positions_[index]]
+  std::vector<bool> client_only_;        // by object index: a client's own prop (sim: client), never on the wire
   uint64_t map_generation_ = 0;
   ObjectRecords object_records_ = ObjectRecords::whole;
   std::vector<uint32_t> flickering_;     // light object indices animated by step_world
@@ -228,6 +243,9 @@ class ReferenceGame final : public Simulation {
   uint64_t events_dropped_ = 0;
   uint64_t uses_ = 0;
   ObjectLifecycleCounts lifecycle_;
+  ServerVoxels voxels_;                // the voxel volumes (installed with the objects)
+  std::vector<Aabb> pawn_step_boxes_;  // scratch: one step's boxes, the voxel chunks near it added
+  std::vector<Vec3> player_feet_;      // scratch: where the voxel chunks stream around
   ReasonCounters<LogicDrop> discarded_logic_drops_;  // the drops of every runtime discarded so far
   std::optional<Tick> last_logic_tick_;              // the last discarded runtime's last tick
 };

@@ -69,6 +69,7 @@ class ServerProps {
   PropPhysics physics_;
   std::vector<PropSolid> props_;  // by slot (ObjectSolids')
   std::vector<PropPose> poses_;   // by slot: where the wire says it stands
+  std::vector<PropPose> authored_on_wire_;  // by slot: the authored pose at the wire's precision
   std::vector<Aabb> boxes_;       // by slot
   std::vector<bool> spawned_;
   float floor_y_ = 0;  // the world's lowest box bottom

@@ -1,0 +1,91 @@
+// ServerVoxels: the server's side of the voxel volumes (seed 000, "Voxel cells"). It holds what the
+// session wrote (VoxelCells), claims the cells of the blocks it has spawned (VoxelClaims), streams
+// the volumes' chunks around every pawn (VoxelColliders, the placements rule over the game's
+// objects) and says what each client must hear: every chunk written
+// since it last said, whole, to every session, and every written chunk to a session that just joined.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/core/reasons.h"
+#include "tickwire/server/simulation.h"
+#include "tickwire/world/map.h"
+#include "tickwire/world/voxel_cells.h"
+#include "tickwire/world/voxel_colliders.h"
+#include "tickwire/world/voxel_placements.h"
+
+namespace tickwire::world {
+
+// Why the server did not write a voxel cell (ServerVoxels::write).
+TW_REASONS(VoxelWriteRefusal,
+           not_a_volume,   // the object index names no voxel volume
+           outside_grid,   // the cell lies outside the volume's grid
+           unknown_block,  // the block is not in the grid's palette (nor air)
+           unchanged,      // the cell holds that block already
+           full)           // kMaxVoxelWrittenChunks chunks are written already
+
+class ServerVoxels {
+ public:
+  explicit ServerVoxels(const VoxelStreamSettings& settings = {});
+
+  // A map's volumes (`map` the caller's, outliving it or the next install); `keep_cells` false drops
+  // every written cell (a new map: written cells are map-scoped).
+  void install(const Map& map, bool keep_cells);
+  // A volume's state may have changed (an object spawned, despawned or switched): the next sync
+  // applies the placements rule again.
+  void volumes_changed() { placements_stale_ = true; }
+  // The volumes the placements rule lets in (`state_of(object_index)`: VoxelVolumeState, asked again
+  // only after install or volumes_changed), the cells of the blocks `spawned(object_index)` says are
+  // in claimed, and their chunks streamed around `players`.
+  template <class StateOf, class Spawned>
+  void sync(StateOf state_of, Spawned spawned, std::span<const Vec3> players) {
+    if (placements_stale_) colliders_.set_placements(voxel_placements(*map_, volumes_, state_of));
+    placements_stale_ = false;
+    claims_.update(blocks_, spawned);
+    colliders_.sync(players, cells_, &claims_);
+  }
+  // The cooked boxes near a pawn's step (voxel_step_region), after `base`, in `scratch`: `base`
+  // itself when no chunk is cooked.
+  std::span<const Aabb> boxes_for_step(std::span<const Aabb> base, const Aabb& pawn_box, std::vector<Aabb>& scratch) const;
+
+  // Writes `block` into a volume's cell: nullopt when written, else why not (counted).
+  std::optional<VoxelWriteRefusal> write(uint32_t volume, const VoxelCell& cell, uint8_t block);
+  uint8_t block(uint32_t volume, const VoxelCell& cell) const;
+  const VoxelGrid* grid(uint32_t volume) const;
+  // A session joined: it hears every written chunk with the next take.
+  void joined(OwnerId owner) { joiners_.push_back(owner); }
+  // The voxelCells messages due (see the file's comment).
+  void take_messages(std::vector<GameMessageOut>& out);
+  // Its counts as the game's reasons ("voxel.write", "voxel.write.refused.<why>", "voxel.chunk.sent",
+  // "voxel.cook.urgent", "voxel.cook.queued").
+  void visit_reasons(const Simulation::ReasonVisitor& visit) const;
+
+  const VoxelCells& cells() const { return cells_; }
+  const VoxelColliders& colliders() const { return colliders_; }
+  const VoxelClaims& claims() const { return claims_; }
+  const ReasonCounters<VoxelWriteRefusal>& write_refusals() const { return write_refusals_; }
+  uint64_t writes() const { return writes_; }
+  uint64_t chunks_sent() const { return chunks_sent_; }  // voxelCells messages queued so far
+
+ private:
+  const Map* map_ = nullptr;
+  std::vector<uint32_t> volumes_;  // the map's voxel volume object indices
+  bool placements_stale_ = true;
+  std::vector<VoxelBlockCell> blocks_;  // the objects carried by a volume, each standing for a cell
+  VoxelClaims claims_;
+  VoxelCells cells_;
+  VoxelColliders colliders_;
+  std::set<VoxelChunkKey> dirty_;  // written since the last take
+  std::vector<OwnerId> joiners_;   // joined since the last take
+  ReasonCounters<VoxelWriteRefusal> write_refusals_;
+  uint64_t writes_ = 0;
+  uint64_t chunks_sent_ = 0;
+};
+
+}  // namespace tickwire::world

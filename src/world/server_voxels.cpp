@@ -1,0 +1,89 @@
+// The server's voxel volumes: writes, what each client hears of them, and the chunks around the pawns.
+#include "tickwire/world/server_voxels.h"
+
+#include "tickwire/world/voxel_cells_message.h"
+
+namespace tickwire::world {
+
+ServerVoxels::ServerVoxels(const VoxelStreamSettings& settings) : colliders_(settings) {}
+
+void ServerVoxels::install(const Map& map, bool keep_cells) {
+  map_ = &map;
+  volumes_ = voxel_volume_indices(map);
+  blocks_ = voxel_block_cells(map);
+  placements_stale_ = true;
+  if (keep_cells) return;
+  cells_.clear();
+  dirty_.clear();
+  colliders_.clear();
+}
+
+std::span<const Aabb> ServerVoxels::boxes_for_step(std::span<const Aabb> base, const Aabb& pawn_box,
+                                                   std::vector<Aabb>& scratch) const {
+  if (colliders_.cooked_chunks() == 0) return base;
+  scratch.assign(base.begin(), base.end());
+  colliders_.append_boxes_near(voxel_step_region(pawn_box), scratch);
+  return scratch;
+}
+
+const VoxelGrid* ServerVoxels::grid(uint32_t volume) const {
+  if (map_ == nullptr || volume >= map_->objects().size()) return nullptr;
+  return voxel_volume_grid(*map_, map_->objects()[volume]);
+}
+
+uint8_t ServerVoxels::block(uint32_t volume, const VoxelCell& cell) const {
+  const VoxelGrid* g = grid(volume);
+  if (g == nullptr || !g->contains(cell)) return kVoxelAir;
+  if (const VoxelChunkWrites* writes = cells_.chunk({volume, g->chunk_of(cell)}))
+    if (const auto written = writes->block_at(g->offset_in_chunk(cell))) return *written;
+  return g->authored(cell);
+}
+
+std::optional<VoxelWriteRefusal> ServerVoxels::write(uint32_t volume, const VoxelCell& cell, uint8_t block_id) {
+  const auto refuse = [this](VoxelWriteRefusal reason) {
+    write_refusals_.add(reason);
+    return reason;
+  };
+  const VoxelGrid* g = grid(volume);
+  if (g == nullptr) return refuse(VoxelWriteRefusal::not_a_volume);
+  if (!g->contains(cell)) return refuse(VoxelWriteRefusal::outside_grid);
+  if (block_id > g->def().blocks.size()) return refuse(VoxelWriteRefusal::unknown_block);
+  if (block(volume, cell) == block_id) return refuse(VoxelWriteRefusal::unchanged);
+  const VoxelChunkKey key{volume, g->chunk_of(cell)};
+  if (!cells_.write(key, g->offset_in_chunk(cell), block_id, g->authored(cell))) return refuse(VoxelWriteRefusal::full);
+  dirty_.insert(key);
+  ++writes_;
+  return std::nullopt;
+}
+
+void ServerVoxels::take_messages(std::vector<GameMessageOut>& out) {
+  const auto message = [this](OwnerId to, const VoxelChunkKey& key, const VoxelChunkWrites& writes) {
+    ++chunks_sent_;
+    return GameMessageOut{to, kMessageVoxelCells, encode_voxel_cells(voxel_cells_message(*grid(key.volume), key, writes))};
+  };
+  // A joiner hears every written chunk but this take's, which the broadcast below carries to it too.
+  for (OwnerId joiner : joiners_)
+    for (const auto& [key, writes] : cells_.chunks())
+      if (dirty_.count(key) == 0) out.push_back(message(joiner, key, writes));
+  joiners_.clear();
+  for (const VoxelChunkKey& key : dirty_)
+    if (const VoxelChunkWrites* writes = cells_.chunk(key)) out.push_back(message(kAuthorityOwner, key, *writes));
+  dirty_.clear();
+}
+
+void ServerVoxels::visit_reasons(const Simulation::ReasonVisitor& visit) const {
+  const auto visit_count = [&](std::string_view counted, uint64_t count) {
+    if (count != 0) visit(counted, count);
+  };
+  visit_count("voxel.write", writes_);
+  std::string name;
+  visit_nonzero(write_refusals_, [&](VoxelWriteRefusal reason, uint64_t count) {
+    name.assign("voxel.write.refused.").append(reason_name(reason));
+    visit(name, count);
+  });
+  visit_count("voxel.chunk.sent", chunks_sent_);  // voxelCells messages queued for clients
+  visit_count("voxel.cook.urgent", colliders_.counts().cooked_urgent);
+  visit_count("voxel.cook.queued", colliders_.counts().cooked_queued);
+}
+
+}  // namespace tickwire::world
