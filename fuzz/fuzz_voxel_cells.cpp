@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "voxel_fuzz_map.h"
+#include "voxel_maps.h"
 #include "tickwire/world/voxel_cells_message.h"
 #include "tickwire/world/voxel_cooker.h"
 #include "tickwire/world/voxel_live.h"

@@ -9,7 +9,7 @@
 
 #include "support.h"
 #include "tickwire/world/voxel_live.h"
-#include "voxel_fuzz_map.h"
+#include "voxel_maps.h"
 
 namespace tickwire::world {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "game_rig.h"
 #include "support.h"
+#include "voxel_maps.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/voxel_live.h"
@@ -23,10 +24,6 @@ constexpr float kTileM = 4.0f;
 constexpr float kFloorHalfM = kTilesPerSide * kTileM / 2;
 
 Map tiled_floor() {
-  MapContent content;
-  content.version = kMapFormatFlatVersion;
-  content.name = "tiles";
-  content.spawn_points = {SpawnPoint{{0, 0, 0}, 0}};
   VoxelGridDef tile;
   tile.name = "tile";
   tile.size = {8, 4, 8};
@@ -34,26 +31,17 @@ Map tiled_floor() {
   tile.chunk_edge = 8;
   tile.blocks = {{"stone", true}};
   tile.fills = {{{0, 0, 0}, {7, 0, 7}, 1}};
-  content.voxel_grids = {tile};
-  ObjectComponent volume;
-  volume.name = "voxel_volume";
-  volume.bits = kVoxelSolidBit;
-  ComponentSetting grid;
-  grid.name = "grid";
-  grid.count = 1;
-  volume.settings = {grid};
+  MapContent content = test::voxel_map_content("tiles", tile);
   for (int i = 0; i < kTilesPerSide; ++i)
     for (int j = 0; j < kTilesPerSide; ++j) {
       MapObject object;
       object.key = "tile." + std::to_string(i) + "." + std::to_string(j);
       object.kind = "voxel_volume";
       object.position = {-kFloorHalfM + kTileM * static_cast<float>(i), -0.5f, -kFloorHalfM + kTileM * static_cast<float>(j)};
-      object.components = {volume};
+      object.components = {test::voxel_volume_component()};
       content.objects.push_back(std::move(object));
     }
-  auto built = Map::build(std::move(content));
-  TW_ASSERT(built.ok(), "the tiled floor builds");
-  return std::move(built).value();
+  return test::build_test_map(std::move(content));
 }
 
 TEST(VoxelStream, TenThousandPlacementsOnFreshGroundNoFallAndBothEndsStepAlike) {
