@@ -192,6 +192,8 @@ int run_bots(const BotOptions& o) {
       Bot& b = *bot;
       const world::BotView view{world::Vec3::from_wire(b.client->own_position()), mover.settings().standing_eye_m, buttons};
       b.client->frame(now, [&b, &view](uint32_t sequence) { return b.brain.next(sequence, view); });
+      if (const Predictor* predictor = b.client->game().predictor(); predictor != nullptr && b.client->contract() != nullptr)
+        b.world->follow(*predictor, double{predictor->time_scale()} / static_cast<double>(b.client->contract()->cadence.tick_rate_hz));
       while (auto event = b.client->receive_event()) b.brain.heard(*event);
       if (const auto target = b.brain.take_interaction()) (void)b.client->interact(world::map_object_ref(*target).raw(), 0);
       for (uint32_t bytes : b.client->game().take_snapshot_sizes()) {
