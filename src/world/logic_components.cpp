@@ -63,6 +63,11 @@ constexpr SettingSpec kVoxelVolume[] = {
 };
 constexpr LogicComponentSpec kVoxelVolumeSpec{"voxel_volume", kVoxelVolume};
 
+constexpr SettingSpec kVoxelBlock[] = {
+    {"open_block", SettingShape::index, 1, 0, float(kMaxVoxelBlocks), {0, 0, 0, 0}},  // its cell's block while open
+};
+constexpr LogicComponentSpec kVoxelBlockSpec{"voxel_block", kVoxelBlock};
+
 constexpr LogicComponentSpec kSpecs[] = {
     {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
@@ -93,14 +98,19 @@ const LogicComponentSpec& collider_spec() { return kColliderSpec; }
 
 const LogicComponentSpec& voxel_volume_spec() { return kVoxelVolumeSpec; }
 
+const LogicComponentSpec& voxel_block_spec() { return kVoxelBlockSpec; }
+
 const LogicComponentSpec* component_settings_spec(std::string_view component) {
   if (component == kPhysicsPropSpec.component) return &kPhysicsPropSpec;
   if (component == kColliderSpec.component) return &kColliderSpec;
   if (component == kVoxelVolumeSpec.component) return &kVoxelVolumeSpec;
+  if (component == kVoxelBlockSpec.component) return &kVoxelBlockSpec;
   return logic_component_spec(component);
 }
 
-bool replicated_component(std::string_view component) { return component != kColliderSpec.component; }
+bool replicated_component(std::string_view component) {
+  return component != kColliderSpec.component && component != kVoxelBlockSpec.component;
+}
 
 std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name) {
   const SettingSpec& spec = spec_of(component, name);

@@ -349,6 +349,13 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   refresh_prop_states();
   refresh_moving_boxes();
   refresh_step_boxes();
+  // A door set into a voxel wall writes its open block through while it stands open.
+  voxels_.write_through([this](uint32_t index) -> std::optional<bool> {
+    if (!object_spawned(index)) return std::nullopt;
+    for (const ObjectComponent& c : objects_[index].components)
+      if (c.name == "mover") return mover_state(c).fraction >= 0.5;
+    return std::nullopt;
+  });
   sync_voxels();
   // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
   // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.

@@ -1,6 +1,7 @@
 // The server's voxel volumes: writes, what each client hears of them, and the chunks around the pawns.
 #include "tickwire/world/server_voxels.h"
 
+#include "tickwire/world/logic_components.h"
 #include "tickwire/world/voxel_cells_message.h"
 
 namespace tickwire::world {
@@ -11,6 +12,16 @@ void ServerVoxels::install(const Map& map, bool keep_cells) {
   map_ = &map;
   volumes_ = voxel_volume_indices(map);
   blocks_ = voxel_block_cells(map);
+  write_through_.clear();
+  for (const VoxelBlockCell& b : blocks_) {
+    const MapObject& object = map.objects()[b.object_index];
+    const ObjectComponent* block = object.component("voxel_block");
+    const VoxelGrid* g = grid(b.chunk.volume);
+    if (block == nullptr || object.component("mover") == nullptr || g == nullptr) continue;
+    const auto open_block = static_cast<std::size_t>(setting_number(*block, "open_block"));
+    if (open_block > g->def().blocks.size()) continue;  // no block of the palette: nothing to write
+    write_through_.push_back({b.object_index, b.chunk.volume, g->cell_at(b.chunk.chunk, b.offset), static_cast<uint8_t>(open_block)});
+  }
   placements_stale_ = true;
   if (keep_cells) return;
   cells_.clear();

@@ -78,5 +78,49 @@ TEST(VoxelClaims, APresentBlockTakesItsCellOutOfTheCookOnBothEnds) {
   EXPECT_EQ(rig.game.voxels().claims().claimed_cells(), 0u);
 }
 
+// The same wall, its door a usable mover that writes air through into its cell while open.
+constexpr const char* kDoorMap = R"({"format": "tickwire-map", "version": 2, "name": "door-writes-through",
+  "boxes": [{"tag": "floor", "material": "concrete", "min": [-20, -1, -20], "max": [20, 0, 20]}],
+  "spawns": [{"position": [1.5, 0, -3], "yaw_deg": 0}],
+  "voxelGrids": [{"name": "wall", "size": [4, 3, 1], "cellM": 1, "chunkEdge": 4,
+                  "blocks": [{"name": "stone"}], "fills": [{"min": [0, 0, 0], "max": [3, 2, 0], "block": 1}]}],
+  "objects": [
+    {"key": "wall", "kind": "voxel_volume", "position": [0, 0, 0],
+     "components": [{"name": "voxel_volume", "channels": [], "bits": 1, "settings": {"grid": 0}}]},
+    {"key": "wall/door", "kind": "door", "position": [1.5, 0.5, 0.5],
+     "components": [{"name": "mover", "channels": [0, 0], "settings": {"axis": [0, 1, 0], "distance_m": 1, "speed_mps": 10, "usable": 1}},
+                    {"name": "voxel_block", "settings": {"open_block": 0}}]}]})";
+
+TEST(VoxelClaims, ADoorSetInAWallWritesItsOpenBlockThroughAndEveryClientHearsIt) {
+  rigs::Rig rig(kDoorMap);
+  const uint32_t wall = rig.index("wall");
+  const uint32_t door = rig.index("wall/door");
+  const VoxelCell cell{1, 0, 0};
+  rig.ticks(2);
+  std::vector<GameMessageOut> messages;
+  rig.game.take_messages(messages);
+  messages.clear();  // the joiner's download: nothing written yet
+  EXPECT_EQ(rig.game.voxels().block(wall, cell), 1);
+
+  ASSERT_TRUE(rig.game.logic()->use(door, LogicActivator{rig.pawn.raw()}));
+  rig.ticks(30);  // 1 m at 10 m/s: open
+  EXPECT_EQ(rig.game.voxels().block(wall, cell), kVoxelAir) << "open: its cell holds the open block";
+  rig.game.take_messages(messages);
+  ASSERT_FALSE(messages.empty());
+  VoxelLive live(rig.map);
+  for (const GameMessageOut& m : messages) EXPECT_TRUE(live.take(GameMessage{0, m.type, m.payload}));
+  EXPECT_EQ(live.block(wall, cell), kVoxelAir);
+
+  ASSERT_TRUE(rig.game.logic()->use(door, LogicActivator{rig.pawn.raw()}));
+  rig.ticks(30);
+  EXPECT_EQ(rig.game.voxels().block(wall, cell), 1) << "closed: the map's block again";
+  messages.clear();
+  rig.game.take_messages(messages);
+  for (const GameMessageOut& m : messages) EXPECT_TRUE(live.take(GameMessage{0, m.type, m.payload}));
+  EXPECT_EQ(live.block(wall, cell), 1);
+  EXPECT_EQ(live.cells(), rig.game.voxels().cells());
+  EXPECT_EQ(rig.game.voxels().write_refusals().total(), 0u);
+}
+
 }  // namespace
 }  // namespace tickwire::world

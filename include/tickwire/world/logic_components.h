@@ -53,7 +53,13 @@ const LogicComponentSpec& collider_spec();
 // that grid axis-aligned and unscaled, cell (0, 0, 0)'s min corner at the object's position. Checked
 // like the physics prop's (no behaviour runs it); it replicates, its bit 0 saying solid.
 const LogicComponentSpec& voxel_volume_spec();
-// Whether a component travels in the object's records (every component but the collider).
+// The voxel block's settings (`voxel_block`: open_block): an object carried by a voxel volume stands
+// for a cell (VoxelClaims); with a mover, the server writes `open_block` into that cell while the
+// mover stands open (past half its travel) and the map's block while it is closed, so the volume
+// draws it right once the object has gone. Map data only: it never replicates.
+const LogicComponentSpec& voxel_block_spec();
+// Whether a component travels in the object's records (every component but the collider and the
+// voxel block).
 bool replicated_component(std::string_view component);
 // The settings table of any component that takes settings (a logic component, the physics prop,
 // the collider or the voxel volume), or nullptr: that component takes none.

@@ -58,6 +58,18 @@ class ServerVoxels {
   std::optional<VoxelWriteRefusal> write(uint32_t volume, const VoxelCell& cell, uint8_t block);
   uint8_t block(uint32_t volume, const VoxelCell& cell) const;
   const VoxelGrid* grid(uint32_t volume) const;
+  // The blocks that write through (a `voxel_block` with an open block, on an object with a mover):
+  // each cell holds the open block while `open_of(object_index)` says its mover stands open, the
+  // map's block while closed (nullopt: the object is out, its cell left as it is).
+  template <class OpenOf>
+  void write_through(OpenOf open_of) {
+    for (const WriteThrough& w : write_through_) {
+      const std::optional<bool> open = open_of(w.object_index);
+      if (!open) continue;
+      const uint8_t want = *open ? w.open_block : grid(w.volume)->authored(w.cell);
+      if (block(w.volume, w.cell) != want) (void)write(w.volume, w.cell, want);
+    }
+  }
   // A session joined: it hears every written chunk with the next take.
   void joined(OwnerId owner) { joiners_.push_back(owner); }
   // The voxelCells messages due (see the file's comment).
@@ -78,6 +90,13 @@ class ServerVoxels {
   std::vector<uint32_t> volumes_;  // the map's voxel volume object indices
   bool placements_stale_ = true;
   std::vector<VoxelBlockCell> blocks_;  // the objects carried by a volume, each standing for a cell
+  struct WriteThrough {
+    uint32_t object_index = 0;
+    uint32_t volume = 0;
+    VoxelCell cell{};
+    uint8_t open_block = 0;
+  };
+  std::vector<WriteThrough> write_through_;
   VoxelClaims claims_;
   VoxelCells cells_;
   VoxelColliders colliders_;
