@@ -12,14 +12,8 @@ namespace tickwire::world {
 namespace {
 
 VoxelGridDef floor_def(VoxelCell size, uint8_t edge) {
-  VoxelGridDef def;
-  def.name = "g";
-  def.size = size;
-  def.cell_m = 0.5f;
-  def.chunk_edge = edge;
-  def.blocks = {{"stone", true}, {"mist", false}};
-  def.fills = {{{0, 0, 0}, {static_cast<uint16_t>(size[0] - 1), 0, static_cast<uint16_t>(size[2] - 1)}, 1}};
-  return def;
+  return VoxelGridDef{"g", size, 0.5f, edge, {{"stone", true}, {"mist", false}},
+                      {{{0, 0, 0}, {static_cast<uint16_t>(size[0] - 1), 0, static_cast<uint16_t>(size[2] - 1)}, 1}}};
 }
 
 // How many boxes of `boxes` contain the centre of `cell`.
