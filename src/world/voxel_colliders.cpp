@@ -20,7 +20,7 @@ bool chunk_range(const VoxelGrid& grid, const Vec3& origin, const Aabb& box, Vox
     const float count = grid.chunks()[axis];
     const float a = std::floor(mins[axis] / span);
     const float b = std::floor(maxs[axis] / span);
-    if (b < 0 || a >= count) return false;
+    if (!(b >= 0) || !(a < count)) return false;  // past the grid, or not a number
     lo[axis] = static_cast<uint16_t>(std::max(a, 0.0f));
     hi[axis] = static_cast<uint16_t>(std::min(b, count - 1));
   }
@@ -76,7 +76,13 @@ void VoxelColliders::clear() {
 }
 
 namespace {
-int32_t bucket_of(float metres) { return static_cast<int32_t>(std::floor(metres / kVoxelBucketM)); }
+// A ground bucket's index along one axis; a coordinate past +-2^30 buckets (or not a number: a pawn
+// flung out of the world) lands in the outermost one, where no placement is.
+int32_t bucket_of(float metres) {
+  constexpr float kLimit = 1073741824.0f;
+  const float bucket = std::floor(metres / kVoxelBucketM);
+  return static_cast<int32_t>(bucket > -kLimit ? (bucket < kLimit ? bucket : kLimit) : -kLimit);
+}
 }  // namespace
 
 void VoxelColliders::index_placements() {
@@ -143,6 +149,7 @@ bool VoxelColliders::settled(std::span<const Vec3> players, const VoxelCells& ce
 }
 
 void VoxelColliders::sync(std::span<const Vec3> players, const VoxelCells& cells, const VoxelClaims* claims) {
+  if (placements_.empty()) return;  // nothing to stream (a map without voxel volumes)
   if (!settled(players, cells, claims)) scan(players, cells, claims);
   // The queue, nearest first, a few a sync (a chunk cooked meanwhile is skipped).
   uint32_t budget = settings_.cooks_per_sync;

@@ -127,5 +127,20 @@ TEST(VoxelColliders, ChunksNearAPlayerAreCookedAtOnceTheRestNearestFirstAndFarOn
   EXPECT_EQ(colliders.cooked_chunks(), 0u) << "off the grid: nothing to cook";
 }
 
+TEST(VoxelColliders, APlayerFlungOutOfTheWorldIsNoPlayerNearAnyChunk) {
+  const VoxelGrid grid(floor_def({64, 2, 64}, 8));
+  VoxelColliders colliders;
+  VoxelCells cells;
+  const std::vector<Vec3> flung{{7e28f, 0, -7e28f}, {std::nanf(""), 0, 0}, {-3e38f, 3e38f, 0}};
+  colliders.sync(flung, cells);  // no placements yet: nothing to stream
+  colliders.set_placements({VoxelPlacement{1, &grid, {0, 0, 0}}});
+  colliders.sync(flung, cells);
+  EXPECT_EQ(colliders.cooked_chunks(), 0u);
+  EXPECT_TRUE(colliders.covers(Aabb{{7e28f, 0, 0}, {7e28f, 1, 1}})) << "no volume out there: nothing to cook";
+  const Vec3 home{16, 0.5f, 16};
+  colliders.sync({&home, 1}, cells);
+  EXPECT_GT(colliders.cooked_chunks(), 0u);
+}
+
 }  // namespace
 }  // namespace tickwire::world
