@@ -3,6 +3,8 @@
 // judges presence by what it spawned, a client by what its snapshot holds, and the two cook alike.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "game_rig.h"
 #include "tickwire/world/voxel_live.h"
 #include "tickwire/world/voxel_prediction_world.h"
@@ -10,8 +12,10 @@
 namespace tickwire::world {
 namespace {
 
-// A wall of 1 m stone cells (4 wide, 3 high, 1 thick) with a door set into cell (1, 0, 0).
-constexpr const char* kMap = R"({"format": "tickwire-map", "version": 2, "name": "door-in-wall",
+// A wall of 1 m stone cells (4 wide, 3 high, 1 thick) with a door set into cell (1, 0, 0): the door
+// object's kind and components as given.
+std::string wall_map(const std::string& door) {
+  return R"({"format": "tickwire-map", "version": 2, "name": "door-in-wall",
   "boxes": [{"tag": "floor", "material": "concrete", "min": [-20, -1, -20], "max": [20, 0, 20]}],
   "spawns": [{"position": [1.5, 0, -3], "yaw_deg": 0}],
   "voxelGrids": [{"name": "wall", "size": [4, 3, 1], "cellM": 1, "chunkEdge": 4,
@@ -19,7 +23,11 @@ constexpr const char* kMap = R"({"format": "tickwire-map", "version": 2, "name":
   "objects": [
     {"key": "wall", "kind": "voxel_volume", "position": [0, 0, 0],
      "components": [{"name": "voxel_volume", "channels": [], "bits": 1, "settings": {"grid": 0}}]},
-    {"key": "wall/door", "kind": "door_block", "position": [1.5, 0.5, 0.5]}]})";
+    {"key": "wall/door", "position": [1.5, 0.5, 0.5], )" + door + "}]}";
+}
+
+// A plain block: it only stands for its cell.
+const std::string kMap = wall_map(R"("kind": "door_block")");
 
 // Whether some box holds the centre of the unit cell whose min corner is `at`.
 bool covered(const std::vector<Aabb>& boxes, Vec3 at) {
@@ -79,17 +87,9 @@ TEST(VoxelClaims, APresentBlockTakesItsCellOutOfTheCookOnBothEnds) {
 }
 
 // The same wall, its door a usable mover that writes air through into its cell while open.
-constexpr const char* kDoorMap = R"({"format": "tickwire-map", "version": 2, "name": "door-writes-through",
-  "boxes": [{"tag": "floor", "material": "concrete", "min": [-20, -1, -20], "max": [20, 0, 20]}],
-  "spawns": [{"position": [1.5, 0, -3], "yaw_deg": 0}],
-  "voxelGrids": [{"name": "wall", "size": [4, 3, 1], "cellM": 1, "chunkEdge": 4,
-                  "blocks": [{"name": "stone"}], "fills": [{"min": [0, 0, 0], "max": [3, 2, 0], "block": 1}]}],
-  "objects": [
-    {"key": "wall", "kind": "voxel_volume", "position": [0, 0, 0],
-     "components": [{"name": "voxel_volume", "channels": [], "bits": 1, "settings": {"grid": 0}}]},
-    {"key": "wall/door", "kind": "door", "position": [1.5, 0.5, 0.5],
-     "components": [{"name": "mover", "channels": [0, 0], "settings": {"axis": [0, 1, 0], "distance_m": 1, "speed_mps": 10, "usable": 1}},
-                    {"name": "voxel_block", "settings": {"open_block": 0}}]}]})";
+const std::string kDoorMap = wall_map(R"("kind": "door", "components": [
+    {"name": "mover", "channels": [0, 0], "settings": {"axis": [0, 1, 0], "distance_m": 1, "speed_mps": 10, "usable": 1}},
+    {"name": "voxel_block", "settings": {"open_block": 0}}])");
 
 TEST(VoxelClaims, ADoorSetInAWallWritesItsOpenBlockThroughAndEveryClientHearsIt) {
   rigs::Rig rig(kDoorMap);
