@@ -42,6 +42,7 @@ ObjectCatalog ObjectCatalog::build(const Map& map, const GameVocabulary& vocabul
     const MapObject& object = objects[index];  // the table is the objects in file order
     CatalogEntry& entry = catalog.entries_.emplace_back();
     entry.key = object.key;
+    entry.body = logic_body_of(object);
     const uint8_t kind = authored_kind(object.kind);
     entry.kind = catalog.registered(kind) ? kind : 0;
     entry.pose.position = object.position.to_wire();

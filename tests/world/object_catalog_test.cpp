@@ -157,6 +157,29 @@ TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogSlidByItsMoverUnlessItsR
 
 // The seed's example drawn: a lamp on a plate in a folder on a lift is drawn where the lift's
 // sampled fraction has slid it; a prop on the lift is not carried (its records say where it is).
+TEST(ObjectCatalog, EachEntryCarriesTheBodyItsLogicMakes) {
+  const Map map = load_map(
+      R"({"format": "tickwire-map", "version": 2, "name": "bodies", "boxes": [{"tag": "floor", "material": "concrete", "min": [-9, -1, -9], "max": [9, 0, 9]}],)"
+      R"( "spawns": [{"position": [0, 0, -5], "yaw_deg": 0}], "objects": [)"
+      R"({"key": "door", "kind": "door", "position": [0, 1.5, 4], "components": [{"name": "mover", "channels": [0, 0],)"
+      R"( "settings": {"axis": [0, 1, 0], "distance_m": 3, "speed_mps": 2}}, {"name": "collider", "settings": {"half_extents": [1.5, 1.5, 0.1]}}]},)"
+      R"({"key": "plate", "kind": "plate", "position": [2, 0.25, 0], "components": [{"name": "plate", "bits": 0}]},)"
+      R"({"key": "lamp", "kind": "light", "position": [-2, 3, 0], "components": [{"name": "light", "channels": [1, 1, 1, 1]}]},)"
+      R"({"key": "crate", "kind": "crate_prop", "position": [3, 0.5, 3], "components": [{"name": "physics_prop", "channels": [10]}]}]})")
+                        .value();
+  const ObjectCatalog catalog = ObjectCatalog::build(map, reference_vocabulary());
+  for (uint32_t i = 0; i < catalog.size(); ++i) {
+    const LogicBody expected = logic_body_of(map.objects()[i]);
+    EXPECT_EQ(catalog.entry(i)->body.kind, expected.kind) << map.objects()[i].key;
+    EXPECT_EQ(catalog.entry(i)->body.half_extents, expected.half_extents) << map.objects()[i].key;
+  }
+  EXPECT_EQ(catalog.entry(*catalog.index_of("door"))->body.kind, BodyKind::kinematic);
+  EXPECT_EQ(catalog.entry(*catalog.index_of("door"))->body.half_extents, (Vec3{1.5f, 1.5f, 0.1f}));
+  EXPECT_EQ(catalog.entry(*catalog.index_of("plate"))->body.kind, BodyKind::sensor);
+  EXPECT_EQ(catalog.entry(*catalog.index_of("lamp"))->body.kind, BodyKind::none) << "no collider: no body";
+  EXPECT_EQ(catalog.entry(*catalog.index_of("crate"))->body.kind, BodyKind::dynamic);
+}
+
 TEST(DrawnMapObject, ACarriedChildIsDrawnSlidByItsLiftsFraction) {
   const Map map = load_map(
       R"({"format": "tickwire-map", "version": 2, "name": "carried", "boxes": [{"tag": "floor", "material": "concrete", "min": [-9, -1, -9], "max": [9, 0, 9]}],)"

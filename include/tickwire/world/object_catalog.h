@@ -1,8 +1,9 @@
 // ObjectCatalog: what the client knows of each map object before any record arrives, built from
 // the same map the server loaded. A record names an object only by its index and states only what
 // differs from the map, so the catalog supplies the rest: the authored identity (its key, what a
-// saved edit or a console line persists), the kind the map says it is, where the map puts it, and
-// which components it carries. Indexed as the MapObjectTable indexes (one number, every end).
+// saved edit or a console line persists), the kind the map says it is, where the map puts it,
+// which components it carries, and the body its logic makes (LogicBodies), so the box a client draws
+// and the box it collides with are one answer. Indexed as the MapObjectTable indexes (one number, every end).
 #pragma once
 
 #include <bitset>
@@ -15,6 +16,7 @@
 
 #include "tickwire/client/object_sample.h"
 #include "tickwire/protocol/vocabulary.h"
+#include "tickwire/world/logic_bodies.h"
 #include "tickwire/world/map.h"
 #include "tickwire/world/map_object_table.h"
 #include "tickwire/world/mover_pose.h"
@@ -34,6 +36,7 @@ struct CatalogEntry {
   uint8_t kind = 0;  // the NetKind the map's kind names (0: none the game registers)
   ObjectPose pose;   // as authored (at the driver's fraction 0 when it slides)
   std::optional<CatalogSlide> slide;  // none: it moves only when a record says where (a prop)
+  LogicBody body;                     // what its logic makes: kind and box (logic_body_of)
   uint8_t component_count = 0;  // <= kMaxObjectComponents
   std::array<uint8_t, kMaxObjectComponents> component_wire_ids{};
 
