@@ -1,5 +1,6 @@
 // The reference game's simulation: mover-driven pawns, a map of objects run by its logic (Use
-// presses, interactions and plates drive it), a few lights flickering.
+// presses, interactions and plates drive it), a few lights flickering. Its records are written in
+// reference_game_records.cpp.
 #include "tickwire/world/reference_game.h"
 
 #include <algorithm>
@@ -13,21 +14,6 @@
 #include "tickwire/world/pawn_buttons.h"
 
 namespace tickwire::world {
-namespace {
-
-// Each component a record carries (a collider is map data, never on the wire), the first
-// MaxComponentSections of them, with its index among the object's components.
-template <class Visit>
-void for_each_replicated(const std::vector<ObjectComponent>& components, Visit visit) {
-  std::size_t sections = 0;
-  for (std::size_t c = 0; c < components.size() && sections < protocol::MaxComponentSections; ++c) {
-    if (!replicated_component(components[c].name)) continue;
-    visit(c, components[c]);
-    ++sections;
-  }
-}
-
-}  // namespace
 
 void apply_reference_policy(RoomPolicy& policy) {
   policy.vocabulary = reference_vocabulary();
@@ -122,7 +108,7 @@ void ReferenceGame::install_objects() {
     objects_.push_back(ObjectState{objects[*at].components, true, true});
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
-  voxels_.install(*map_, /*keep_cells=*/true);  // a reinstall of the same map keeps what the session wrote
+  voxels_.install(*map_);  // a reinstall of the same map keeps what the session wrote
   solids_ = ObjectSolids::build(*map_);
   // Every object is spawned: the props start on the whole fixed world, as the map authors them.
   solids_.collect_statics(*map_, [](uint32_t) { return true; }, static_boxes_);
@@ -206,7 +192,7 @@ bool ReferenceGame::despawn_object(uint32_t object_index) {
   if (logic_ && logic_->despawn(object_index)) refresh_usable();  // onEndTouch may still write into it
   objects_[object_index].spawned = false;
   if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.despawn(static_cast<uint32_t>(slot));
-  voxels_.volumes_changed();
+  voxels_.objects_changed();
   sync_voxels();
   refresh_solids();   // its body goes with it
   ++map_generation_;  // the rest table stops naming it
@@ -220,7 +206,7 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
   objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
   if (logic_ && logic_->spawn(object_index)) refresh_usable();
   if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.spawn(static_cast<uint32_t>(slot));
-  voxels_.volumes_changed();
+  voxels_.objects_changed();
   sync_voxels();
   refresh_solids();
   ++map_generation_;  // the rest table names it again
@@ -230,7 +216,7 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
 
 void ReferenceGame::switch_map(const Map& next) {
   map_ = &next;
-  voxels_.install(next, /*keep_cells=*/false);  // written cells are the old map's: its clients drop theirs too
+  voxels_.forget_cells();  // written cells are the old map's: its clients drop theirs too
   install_objects();  // discards the old logic first, over the old objects
   install_logic();
   next_spawn_ = 0;
@@ -386,12 +372,6 @@ const PawnState* ReferenceGame::pawn(EntityRef pawn) const {
   return it == pawns_.end() ? nullptr : &it->second;
 }
 
-bool ReferenceGame::differs_from_map(uint32_t index) const {
-  const int32_t slot = solids_.prop_slot(index);
-  return !objects_[index].enabled || objects_[index].components != map_->objects()[map_positions_[index]].components ||
-         (slot >= 0 && props_.moved(static_cast<uint32_t>(slot)));
-}
-
 // Each prop's physics_prop section says whether the solver has it asleep (bit 0).
 void ReferenceGame::refresh_prop_states() {
   for (uint32_t slot = 0; slot < solids_.props().size(); ++slot) {
@@ -400,97 +380,6 @@ void ReferenceGame::refresh_prop_states() {
     for (ObjectComponent& c : objects_[index].components) {
       if (c.name != "physics_prop") continue;
       c.bits = static_cast<uint8_t>(props_.asleep(slot) ? (c.bits | kPropAsleepBit) : (c.bits & ~kPropAsleepBit));
-    }
-  }
-}
-
-// A prop the solver moved carries where it stands (a client's catalog puts it where the map does
-// otherwise).
-void ReferenceGame::write_prop_pose(uint32_t index, protocol::ObjectRecord& record) const {
-  const int32_t slot = solids_.prop_slot(index);
-  if (slot < 0 || !props_.moved(static_cast<uint32_t>(slot))) return;
-  const PropPose& pose = props_.pose(static_cast<uint32_t>(slot));
-  protocol::ObjectTransform& transform = record.transform.emplace();
-  transform.position = pose.position.to_wire();
-  transform.rotation = protocol::Rotation{wire::Quat{pose.rotation.x, pose.rotation.y, pose.rotation.z, pose.rotation.w}};
-}
-
-std::size_t ReferenceGame::changed_objects() const {
-  std::size_t n = 0;
-  for (uint32_t i = 0; i < objects_.size(); ++i) n += objects_[i].spawned && differs_from_map(i) ? 1 : 0;
-  return n;
-}
-
-protocol::Record ReferenceGame::object_record(uint32_t index) const {
-  const ObjectState& state = objects_[index];
-  protocol::ObjectRecord record;
-  record.object_index = index;
-  record.flags = state.enabled ? kObjectEnabled : 0;
-  const auto& authored = map_->objects()[map_positions_[index]].components;
-  for_each_replicated(state.components, [&](std::size_t c, const ObjectComponent& now) {
-    protocol::ComponentSection section;
-    section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
-    // Only the fields that differ from the authored map: the sparse set's whole point.
-    for (uint8_t ch = 0; ch < now.channel_count && ch < 4; ++ch) {
-      if (now.channels[ch] != authored[c].channels[ch]) {
-        section.dirty = static_cast<uint8_t>(section.dirty | (1u << ch));
-        section.channel[ch] = now.channels[ch];
-      }
-    }
-    if (now.bits != authored[c].bits) {
-      section.dirty = static_cast<uint8_t>(section.dirty | (1u << 5));
-      section.bits = now.bits;
-    }
-    if (section.dirty != 0) record.sections.push_back(section);
-  });
-  write_prop_pose(index, record);
-  return protocol::Record{map_object_entity_id(index), record};
-}
-
-// The object as it stands, every section with every field: what a rest table holds.
-protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
-  const ObjectState& state = objects_[index];
-  protocol::ObjectRecord record;
-  record.object_index = index;
-  record.flags = state.enabled ? kObjectEnabled : 0;
-  for_each_replicated(state.components, [&](std::size_t, const ObjectComponent& now) {
-    protocol::ComponentSection section;
-    section.wire_id = static_cast<uint8_t>(component_wire_id(now.name));
-    for (uint8_t ch = 0; ch < now.channel_count && ch < 4; ++ch) {
-      section.dirty = static_cast<uint8_t>(section.dirty | (1u << ch));
-      section.channel[ch] = now.channels[ch];
-    }
-    section.channel_count = now.channel_count;
-    section.bits = now.bits;
-    section.dirty = static_cast<uint8_t>(section.dirty | (1u << 4) | (1u << 5));
-    record.sections.push_back(section);
-  });
-  write_prop_pose(index, record);
-  return protocol::Record{map_object_entity_id(index), record};
-}
-
-void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const {
-  for (uint32_t i = 0; i < objects_.size(); ++i)
-    if (objects_[i].spawned && !client_only_[i]) out.push_back(whole_object_record(i));
-}
-
-void ReferenceGame::write_records(Tick, TickRecords& out) const {
-  for (const auto& [ref, state] : pawns_) {
-    protocol::EntityRecord record;
-    record.kind = kKindPlayerPawn;
-    record.position = state.feet.to_wire();
-    record.yaw_deg = std::fmod(state.yaw_deg + 360.0f, 360.0f);
-    record.pitch_deg = std::fmod(state.pitch_deg + 360.0f, 360.0f);
-    record.flags = pawn_entity_flags(state);  // a remote pawn's eye height follows its crouched bit
-    out.add(protocol::Record{EntityRef::from_raw(ref).handle().raw(), std::move(record)});
-  }
-  for (uint32_t i = 0; i < objects_.size(); ++i) {
-    if (!objects_[i].spawned) continue;  // its networked entity is gone: it leaves every snapshot
-    if (client_only_[i]) continue;       // a client's own prop: each client simulates its own
-    if (object_records_ == ObjectRecords::whole) {
-      out.add(whole_object_record(i));
-    } else if (differs_from_map(i)) {
-      out.add(object_record(i));
     }
   }
 }
@@ -635,7 +524,7 @@ void ReferenceGame::toggle_object(uint32_t object_index) {
   ObjectState& state = objects_[object_index];
   for (ObjectComponent& c : state.components) c.bits = static_cast<uint8_t>(c.bits ^ 1u);
   if (state.components.empty()) state.enabled = !state.enabled;
-  voxels_.volumes_changed();
+  voxels_.objects_changed();
   sync_voxels();
 }
 

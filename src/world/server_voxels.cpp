@@ -8,7 +8,7 @@ namespace tickwire::world {
 
 ServerVoxels::ServerVoxels(const VoxelStreamSettings& settings) : colliders_(settings) {}
 
-void ServerVoxels::install(const Map& map, bool keep_cells) {
+void ServerVoxels::install(const Map& map) {
   map_ = &map;
   volumes_ = voxel_volume_indices(map);
   blocks_ = voxel_block_cells(map);
@@ -22,8 +22,10 @@ void ServerVoxels::install(const Map& map, bool keep_cells) {
     if (open_block > g->def().blocks.size()) continue;  // no block of the palette: nothing to write
     write_through_.push_back({b.object_index, b.chunk.volume, g->cell_at(b.chunk.chunk, b.offset), static_cast<uint8_t>(open_block)});
   }
-  placements_stale_ = true;
-  if (keep_cells) return;
+  objects_changed_ = true;
+}
+
+void ServerVoxels::forget_cells() {
   cells_.clear();
   dirty_.clear();
   colliders_.clear();
@@ -44,10 +46,7 @@ const VoxelGrid* ServerVoxels::grid(uint32_t volume) const {
 
 uint8_t ServerVoxels::block(uint32_t volume, const VoxelCell& cell) const {
   const VoxelGrid* g = grid(volume);
-  if (g == nullptr || !g->contains(cell)) return kVoxelAir;
-  if (const VoxelChunkWrites* writes = cells_.chunk({volume, g->chunk_of(cell)}))
-    if (const auto written = writes->block_at(g->offset_in_chunk(cell))) return *written;
-  return g->authored(cell);
+  return g != nullptr ? cells_.block(volume, *g, cell) : kVoxelAir;
 }
 
 std::optional<VoxelWriteRefusal> ServerVoxels::write(uint32_t volume, const VoxelCell& cell, uint8_t block_id) {

@@ -58,6 +58,13 @@ bool VoxelCells::apply(const VoxelChunkKey& key, uint32_t revision, std::span<co
   return true;
 }
 
+uint8_t VoxelCells::block(uint32_t volume, const VoxelGrid& grid, const VoxelCell& cell) const {
+  if (!grid.contains(cell)) return kVoxelAir;
+  if (const VoxelChunkWrites* writes = chunk({volume, grid.chunk_of(cell)}))
+    if (const auto written = writes->block_at(grid.offset_in_chunk(cell))) return *written;
+  return grid.authored(cell);
+}
+
 const VoxelChunkWrites* VoxelCells::chunk(const VoxelChunkKey& key) const {
   const auto it = chunks_.find(key);
   return it == chunks_.end() ? nullptr : &it->second;

@@ -40,10 +40,7 @@ std::optional<VoxelCellsRefusal> VoxelLive::apply(std::span<const uint8_t> paylo
 uint8_t VoxelLive::block(uint32_t volume, const VoxelCell& cell) const {
   const auto objects = map_->objects();
   const VoxelGrid* grid = volume < objects.size() ? voxel_volume_grid(*map_, objects[volume]) : nullptr;
-  if (grid == nullptr || !grid->contains(cell)) return kVoxelAir;
-  if (const VoxelChunkWrites* writes = cells_.chunk({volume, grid->chunk_of(cell)}))
-    if (const auto written = writes->block_at(grid->offset_in_chunk(cell))) return *written;
-  return grid->authored(cell);
+  return grid != nullptr ? cells_.block(volume, *grid, cell) : kVoxelAir;
 }
 
 void VoxelLive::switch_map(const Map& next) {

@@ -34,20 +34,24 @@ class ServerVoxels {
  public:
   explicit ServerVoxels(const VoxelStreamSettings& settings = {});
 
-  // A map's volumes (`map` the caller's, outliving it or the next install); `keep_cells` false drops
-  // every written cell (a new map: written cells are map-scoped).
-  void install(const Map& map, bool keep_cells);
-  // A volume's state may have changed (an object spawned, despawned or switched): the next sync
-  // applies the placements rule again.
-  void volumes_changed() { placements_stale_ = true; }
-  // The volumes the placements rule lets in (`state_of(object_index)`: VoxelVolumeState, asked again
-  // only after install or volumes_changed), the cells of the blocks `spawned(object_index)` says are
-  // in claimed, and their chunks streamed around `players`.
+  // A map's volumes and blocks (`map` the caller's, outliving it or the next install); what the
+  // session wrote stays (a reinstall of the same map) until forget_cells.
+  void install(const Map& map);
+  // Every written cell goes (a new map: written cells are map-scoped; its clients drop theirs too).
+  void forget_cells();
+  // An object spawned, despawned or was switched: the next sync applies the placements rule and
+  // the claims again (nothing else moves them, so a tick's sync does not).
+  void objects_changed() { objects_changed_ = true; }
+  // The volumes the placements rule lets in (`state_of(object_index)`: VoxelVolumeState) and the
+  // cells of the blocks `spawned(object_index)` says are in claimed, both asked again only after
+  // install or objects_changed; the chunks streamed around `players`.
   template <class StateOf, class Spawned>
   void sync(StateOf state_of, Spawned spawned, std::span<const Vec3> players) {
-    if (placements_stale_) colliders_.set_placements(voxel_placements(*map_, volumes_, state_of));
-    placements_stale_ = false;
-    claims_.update(blocks_, spawned);
+    if (objects_changed_) {
+      colliders_.set_placements(voxel_placements(*map_, volumes_, state_of));
+      claims_.update(blocks_, spawned);
+      objects_changed_ = false;
+    }
     colliders_.sync(players, cells_, &claims_);
   }
   // The cooked boxes near a pawn's step (voxel_step_region), after `base`, in `scratch`: `base`
@@ -88,7 +92,7 @@ class ServerVoxels {
  private:
   const Map* map_ = nullptr;
   std::vector<uint32_t> volumes_;  // the map's voxel volume object indices
-  bool placements_stale_ = true;
+  bool objects_changed_ = true;
   std::vector<VoxelBlockCell> blocks_;  // the objects carried by a volume, each standing for a cell
   struct WriteThrough {
     uint32_t object_index = 0;

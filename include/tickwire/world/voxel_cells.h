@@ -68,6 +68,9 @@ class VoxelCells {
   uint64_t revision() const { return revision_; }
   void clear();
   friend bool operator==(const VoxelCells& a, const VoxelCells& b) { return a.chunks_ == b.chunks_; }
+  // The block a cell of `volume` (standing on `grid`) holds now: the write where one is held, else
+  // the map's; air outside the grid. The one lookup the server and a client share.
+  uint8_t block(uint32_t volume, const VoxelGrid& grid, const VoxelCell& cell) const;
 
  private:
   std::map<VoxelChunkKey, VoxelChunkWrites> chunks_;
