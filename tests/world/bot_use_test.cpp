@@ -58,8 +58,8 @@ struct WalkingBot {
 };
 
 // The north button and its door, as the reference map places them.
-BotButton north_button() { return BotButton{7, Vec3{1.75f, 1.25f, 31.75f}, 6, Vec3{0, 0, 31.75f}}; }
-BotButton east_button() { return BotButton{10, Vec3{31.75f, 1.25f, 1.75f}, 9, Vec3{31.75f, 0, 0}}; }
+BotButton north_button() { return BotButton{7, Vec3{1.75f, 1.25f, 31.875f}, 6, Vec3{0, 1.25f, 31.75f}}; }
+BotButton east_button() { return BotButton{10, Vec3{31.875f, 1.25f, 1.75f}, 9, Vec3{31.75f, 1.25f, 0}}; }
 
 protocol::EntityEvent taken_answer() {
   protocol::EntityEvent event;

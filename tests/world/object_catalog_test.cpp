@@ -75,10 +75,10 @@ TEST(ObjectCatalog, EveryObjectOfTheMapByIndexWithItsKeyKindPoseAndComponents) {
 
   const CatalogEntry& door = *catalog.entry(*catalog.index_of("door.n"));
   EXPECT_EQ(door.kind, kKindDoor);
-  EXPECT_EQ(door.pose.position, (protocol::Vec3{0, 0, 31.75f}));
+  EXPECT_EQ(door.pose.position, (protocol::Vec3{0, 1.25f, 31.75f})) << "the panel's centre";
   EXPECT_EQ(door.pose.rotation, (wire::Quat{0, 1, 0, 0}));
   EXPECT_FALSE(door.pose.scale.has_value());
-  ASSERT_EQ(door.components().size(), 1u);
+  ASSERT_EQ(door.components().size(), 1u) << "its collider is map data: no component on the wire";
   EXPECT_EQ(door.components()[0], id(ComponentWireId::mover));
   EXPECT_EQ(catalog.entry(*catalog.index_of("button.n"))->kind, kKindButton);
   EXPECT_EQ(catalog.entry(*catalog.index_of("plate.lift.w"))->kind, kKindPressurePlate);
@@ -141,7 +141,7 @@ TEST(DrawnMapObject, AReplicaTakesItsShapeFromTheCatalogSlidByItsMoverUnlessItsR
   EXPECT_EQ(resting->kind, kKindDoor);
   // Half open: slid along its axis (x, turned half a turn by its rotation: -x) by half its 1.5 m,
   // by MoverPose, the slide the server's body takes.
-  EXPECT_EQ(resting->pose.position, (protocol::Vec3{-0.75f, 0, 31.75f}));
+  EXPECT_EQ(resting->pose.position, (protocol::Vec3{-0.75f, 1.25f, 31.75f}));
   EXPECT_EQ(resting->pose.rotation, catalog.entry(door)->pose.rotation);
   EXPECT_FLOAT_EQ(resting->state.section(id(ComponentWireId::mover))->channels[0], 0.5f);
 

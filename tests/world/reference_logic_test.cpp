@@ -25,7 +25,7 @@ namespace {
 using rigs::Rig;
 constexpr uint32_t kHz = rigs::kRigHz;
 
-// In front of the north button (at x 1.75, 1.25 m up, 31.75 north), facing it.
+// In front of the north button (at x 1.75, 1.25 m up, 31.875 north, on the wall), facing it.
 constexpr Vec3 kBeforeNorthButton{1.75f, 0, 30.25f};
 
 TEST(ReferenceLogic, PressingTheButtonOpensItsDoorInTheTicksItsSlideTakes) {
@@ -118,7 +118,7 @@ TEST(ReferenceLogic, EachRefusedUseIsCountedByItsReason) {
   EXPECT_FALSE(rig.game.use_object(rig.pawn, button));
   EXPECT_EQ(rig.refused(UseRefusal::outside_cone), 1u);
 
-  rig.stand({1.75f, 0, 28.5f}, 0);  // 3.3 m from the eye
+  rig.stand({1.75f, 0, 28.5f}, 0);  // 3.4 m from the eye
   EXPECT_FALSE(rig.game.use_object(rig.pawn, button));
   EXPECT_EQ(rig.refused(UseRefusal::out_of_reach), 1u);
 
