@@ -1,6 +1,6 @@
 // The reference game driven tick by tick with one pawn, no network: the contract a room at 60 Hz
-// would resolve, a still input (holding Use when asked), and a Rig over any map for the world/
-// tests of its logic and its objects' lifecycle.
+// would resolve, a still input (holding Use when asked) or a walking one, and a Rig over any map for
+// the world/ tests of its logic and its objects' lifecycle.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,13 @@ inline TickInput still_input(uint32_t sequence, float yaw_deg, bool use = false)
   input.sequence = sequence;
   input.has_sequence = true;
   input.source = TickInputSource::fresh;
+  return input;
+}
+
+// The same, walking forward along `yaw_deg`.
+inline TickInput walking_input(uint32_t sequence, float yaw_deg) {
+  TickInput input = still_input(sequence, yaw_deg);
+  input.cmd.move_y = 1.0f;
   return input;
 }
 

@@ -22,16 +22,10 @@ const char* kOneCrate =
     R"( "spawns": [{"position": [0, 0, 0], "yaw_deg": 0}], "objects": [{"key": "crate", "kind": "crate_prop", "position": [0, 0.5, 3],)"
     R"( "components": [{"name": "physics_prop", "channels": [10], "bits": 1}]}]})";
 
-TickInput walk(uint32_t sequence) {
-  TickInput input = rigs::still_input(sequence, 0);
-  input.cmd.move_y = 1.0f;
-  return input;
-}
-
 void step(Rig& rig, bool walking) {
   ++rig.now;
   const uint32_t sequence = static_cast<uint32_t>(rig.now);
-  rig.game.step_pawn(rig.pawn, walking ? walk(sequence) : rigs::still_input(sequence, 0), Tick::from_value(rig.now), rigs::kRigDt);
+  rig.game.step_pawn(rig.pawn, walking ? rigs::walking_input(sequence, 0) : rigs::still_input(sequence, 0), Tick::from_value(rig.now), rigs::kRigDt);
   rig.game.step_world(Tick::from_value(rig.now), rigs::kRigDt);
 }
 
