@@ -11,6 +11,7 @@
 #include "tickwire/world/box_sweep.h"
 #include "tickwire/world/look_frame.h"
 #include "tickwire/world/pawn_buttons.h"
+#include "tickwire/world/turned_box.h"
 
 namespace tickwire::world {
 
@@ -46,7 +47,7 @@ void take_look(PawnState& s, const protocol::InputCmd& cmd) {
 }
 
 // Crouching is always allowed; standing up needs the standing box clear (noclip stands anywhere).
-void take_stance(PawnState& s, bool want_crouch, const MoverSettings& settings, std::span<const Aabb> statics) {
+void take_stance(PawnState& s, bool want_crouch, const MoverSettings& settings, const FixedSolids& statics) {
   if (want_crouch == s.crouched) return;
   if (!want_crouch && !s.noclip) {
     PawnState standing = s;
@@ -91,10 +92,10 @@ void fly(PawnState& s, const MoveAxes& m, const MoverSettings& settings, float d
   s.grounded = false;
 }
 
-// What a substep collides with: the statics, and the moving boxes where they stand at `t` (the
-// fraction of the step elapsed at the substep's end).
+// What a substep collides with: the statics (axis-aligned and turned), and the moving boxes where
+// they stand at `t` (the fraction of the step elapsed at the substep's end).
 struct Solids {
-  std::span<const Aabb> statics;
+  FixedSolids statics;
   std::span<const MovingBox> moving;
   float t = 0;
 };
@@ -121,7 +122,7 @@ const MovingBox* carrier(const PawnState& s, const MoverSettings& settings, cons
 
 // A rider goes where its carrier goes this substep, swept through the statics (a lift never pushes
 // it into a ceiling).
-void carry(PawnState& s, const MoverSettings& settings, const MovingBox& m, float fraction, std::span<const Aabb> statics) {
+void carry(PawnState& s, const MoverSettings& settings, const MovingBox& m, float fraction, const FixedSolids& statics) {
   const Vec3 move_m = m.delta_m * fraction;
   for (Axis axis : {Axis::y, Axis::x, Axis::z}) {
     component(s.feet, axis) += sweep_axis(pawn_bounds(s, settings.radius_m), axis, component(move_m, axis), statics).moved_m;
@@ -213,7 +214,8 @@ Vec3 CharacterMover::wish_velocity(const PawnState& pawn, const protocol::InputC
 }
 
 PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s,
-                               std::span<const Aabb> static_boxes, std::span<const MovingBox> moving_boxes) const {
+                               std::span<const Aabb> static_boxes, std::span<const MovingBox> moving_boxes,
+                               std::span<const TurnedBox> turned_boxes) const {
   TW_ASSERT(std::isfinite(dt_s) && dt_s >= 0.0f &&
                 dt_s <= settings_.max_substep_s * (static_cast<float>(kMaxMoverSubsteps) + kSubstepRoundingSlack),
             "step dt must be within [0, kMaxMoverSubsteps * max_substep_s]");
@@ -223,7 +225,8 @@ PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& 
     s.velocity_mps = {};
     return s;
   }
-  take_stance(s, button_held(cmd.buttons, kButtonCrouch), settings_, static_boxes);
+  const FixedSolids fixed{static_boxes, turned_boxes};
+  take_stance(s, button_held(cmd.buttons, kButtonCrouch), settings_, fixed);
   const MoveAxes m = move_axes(cmd);
   if (s.noclip) {
     fly(s, m, settings_, dt_s);
@@ -240,9 +243,9 @@ PawnState CharacterMover::step(const PawnState& pawn, const protocol::InputCmd& 
   const float substep_s = dt_s / static_cast<float>(substeps);
   const float fraction = 1.0f / static_cast<float>(substeps);
   for (int i = 0; i < substeps; ++i) {
-    const Solids solids{static_boxes, moving_boxes, static_cast<float>(i + 1) * fraction};
+    const Solids solids{fixed, moving_boxes, static_cast<float>(i + 1) * fraction};
     if (const MovingBox* under = carrier(s, settings_, solids, static_cast<float>(i) * fraction)) {
-      carry(s, settings_, *under, fraction, static_boxes);
+      carry(s, settings_, *under, fraction, fixed);
     }
     walk_substep(s, wish_mps, steering, settings_, substep_s, solids);
   }

@@ -77,7 +77,8 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
     bool fresh = false;
     std::vector<MoverState> drivers;
     std::vector<PropTrack> props;
-    std::vector<Aabb> solid;  // the statics, then every prop where its trajectory puts it
+    std::vector<Aabb> solid;  // the statics, then the voxel boxes around the pawn
+    std::vector<TurnedBox> prop_boxes;  // every prop where its trajectory puts it
     std::vector<MovingBox> moving;
   } scratch;
   const uint32_t tick = context.snapshot != nullptr ? context.snapshot->tick : 0;
@@ -103,13 +104,14 @@ PredictedState MoverPredictionModel::step_in(const PredictedState& state, const 
   const PawnState pawn = pawn_from_predicted(state);
   const Aabb pawn_box = pawn_bounds(pawn, mover_.settings().radius_m);
   scratch.solid.resize(boxes_.size());
-  solids.prop_boxes_ahead(scratch.props, context.ticks_ahead, scratch.solid, &pawn_box);
+  scratch.prop_boxes.clear();
+  solids.prop_boxes_ahead(scratch.props, context.ticks_ahead, scratch.prop_boxes, &pawn_box);
   solids.moving_boxes(scratch.drivers, context.ticks_ahead, scratch.moving);
   if (voxels) {  // the chunks around the pawn, streamed before the step as the server streams its own
     voxels_->sync(context.snapshot, pawn.feet);
     voxels_->append_boxes_near(voxel_step_region(pawn_box), scratch.solid);
   }
-  return predicted_from_pawn(mover_.step(pawn, cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving));
+  return predicted_from_pawn(mover_.step(pawn, cmd, static_cast<float>(dt_s), scratch.solid, scratch.moving, scratch.prop_boxes));
 }
 
 }  // namespace tickwire::world

@@ -36,9 +36,8 @@ MovingBox moving_box(const KinematicTrack& track, const MoverState& state, uint3
   return MovingBox{body_box(track.body, track.position + from), to - from};
 }
 
-Aabb prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation) {
-  const Vec3 half = enclosing_half_extents(rotation, prop.half_extents);
-  return Aabb{position - half, position + half};
+TurnedBox prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation) {
+  return TurnedBox::of(position, prop.half_extents, rotation);
 }
 
 namespace {
@@ -152,7 +151,7 @@ void ObjectSolids::prop_tracks(const protocol::Snapshot* snapshot, const protoco
   for (std::size_t slot = 0; slot < out.size(); ++slot) out[slot].per_tick = capped((out[slot].position - before[slot]) * (1.0f / ticks));
 }
 
-void ObjectSolids::prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<Aabb>& out,
+void ObjectSolids::prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<TurnedBox>& out,
                                     const Aabb* pawn) const {
   const uint32_t ahead = std::max<uint32_t>(ticks_ahead, 1) - 1;
   for (std::size_t slot = 0; slot < tracks.size() && slot < props_.size(); ++slot) {
@@ -160,8 +159,8 @@ void ObjectSolids::prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t 
     const auto at = [&](uint32_t ticks) {
       return prop_box(props_[slot], t.position + t.per_tick * static_cast<float>(ticks), t.rotation);
     };
-    Aabb box = at(ahead);
-    for (uint32_t back = ahead; pawn != nullptr && back > 0 && box.overlaps(*pawn);) box = at(--back);
+    TurnedBox box = at(ahead);
+    for (uint32_t back = ahead; pawn != nullptr && back > 0 && overlaps(*pawn, box);) box = at(--back);
     out.push_back(box);
   }
 }
@@ -173,9 +172,9 @@ uint64_t ObjectSolids::prop_revision(const protocol::Snapshot& snapshot) const {
     const auto* bytes = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
   };
-  visit_prop_poses(*this, snapshot, [&](std::size_t slot, Vec3 position, const Quat&) {
+  visit_prop_poses(*this, snapshot, [&](std::size_t slot, Vec3 position, const Quat& rotation) {
     const uint64_t slot_id = slot;
-    const float at[3] = {position.x, position.y, position.z};
+    const float at[7] = {position.x, position.y, position.z, rotation.x, rotation.y, rotation.z, rotation.w};
     mix(&slot_id, sizeof slot_id);
     mix(at, sizeof at);
   });

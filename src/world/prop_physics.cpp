@@ -1,5 +1,6 @@
 // The Bullet world behind PropPhysics: one collision configuration, dispatcher, broadphase and
-// sequential-impulse solver; boxes for everything, a prop's axis-aligned and never turned. Kinematic bodies carry no motion state: each step
+// sequential-impulse solver; boxes for everything, a prop's turned as its pose turns it (it tips and
+// spins as the solver says). Kinematic bodies carry no motion state: each step
 // they are placed at their start and Bullet reads their velocity from the interpolation transform
 // set one delta behind it (btRigidBody::saveKinematicState), so a crate on a lift rides its velocity.
 #include "tickwire/world/prop_physics.h"
@@ -31,14 +32,15 @@ btVector3 bt(Vec3 v) { return {v.x, v.y, v.z}; }
 Vec3 vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 Vec3 centre(const Aabb& box) { return (box.min + box.max) * 0.5f; }
 Vec3 half(const Aabb& box) { return (box.max - box.min) * 0.5f; }
+btTransform transform_of(const PropPose& pose) {
+  return btTransform(btQuaternion(pose.rotation.x, pose.rotation.y, pose.rotation.z, pose.rotation.w), bt(pose.position));
+}
 
-// A body with the shape it owns: its half extents as asked for (Bullet keeps them less its margin),
-// and a prop's orientation, which the solver never turns.
+// A body with the shape it owns: its half extents as asked for (Bullet keeps them less its margin).
 struct Body {
   std::unique_ptr<btBoxShape> shape;
   std::unique_ptr<btRigidBody> body;
   Vec3 half_extents;
-  Quat rotation;
 };
 
 // A kinematic body keeps its shape while its box keeps its size (a pawn's box, recomputed from
@@ -169,18 +171,11 @@ void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
 void PropPhysics::add(uint32_t slot, const PropSolid& prop, const PropPose& pose, bool asleep) {
   TW_ASSERT(!has(slot), "one body per prop slot");
   const PropSurface surface = prop_surface(prop.material);
-  // The box a pawn meets (prop_box): the one turned by the prop's orientation, enclosed. It slides
-  // and never turns, so that box is the body's exactly.
-  btTransform at;
-  at.setIdentity();
-  at.setOrigin(bt(pose.position));
-  Body b = make_body(enclosing_half_extents(pose.rotation, prop.half_extents), prop.mass_kg, at, surface.friction,
-                     surface.restitution);
+  // The box a pawn meets (prop_box): the prop's own, turned by its pose.
+  Body b = make_body(prop.half_extents, prop.mass_kg, transform_of(pose), surface.friction, surface.restitution);
   const PropPhysicsSettings& s = world_->settings;
   b.body->setDamping(s.linear_damping, s.angular_damping);
   b.body->setSleepingThresholds(s.sleep_linear_mps, s.sleep_angular_radps);
-  b.body->setAngularFactor(btVector3(0, 0, 0));
-  b.rotation = pose.rotation;
   world_->dynamics.addRigidBody(b.body.get());
   if (asleep) b.body->forceActivationState(ISLAND_SLEEPING);
   if (slot >= world_->props.size()) world_->props.resize(slot + 1);
@@ -197,9 +192,7 @@ bool PropPhysics::has(uint32_t slot) const { return slot < world_->props.size() 
 
 void PropPhysics::place(uint32_t slot, const PropPose& pose, bool at_rest) {
   btRigidBody& body = world_->body(slot);
-  btTransform at;
-  at.setIdentity();
-  at.setOrigin(bt(pose.position));
+  const btTransform at = transform_of(pose);
   body.setWorldTransform(at);
   body.setInterpolationWorldTransform(at);
   if (at_rest) {
@@ -216,8 +209,9 @@ void PropPhysics::push(uint32_t slot, Vec3 impulse) {
 }
 
 PropPose PropPhysics::pose(uint32_t slot) const {
-  const Body& prop = world_->prop(slot);
-  return PropPose{vec(prop.body->getWorldTransform().getOrigin()), prop.rotation};
+  const btTransform& at = world_->prop(slot).body->getWorldTransform();
+  const btQuaternion q = at.getRotation();
+  return PropPose{vec(at.getOrigin()), Quat{q.x(), q.y(), q.z(), q.w()}};
 }
 
 Vec3 PropPhysics::velocity(uint32_t slot) const { return vec(world_->body(slot).getLinearVelocity()); }

@@ -142,16 +142,14 @@ void ReferenceGame::sync_voxels() {
 void ReferenceGame::refresh_solids() {
   solids_.collect_statics(*map_, [this](uint32_t index) { return object_spawned(index); }, static_boxes_);
   props_.set_statics(static_boxes_);
-  step_boxes_ = static_boxes_;
   refresh_moving_boxes();
-  refresh_step_boxes();
+  refresh_prop_boxes();
 }
 
-// The statics (copied in by refresh_solids, the one place they change), then every spawned prop
-// where the solver left it: a tick re-places only the props.
-void ReferenceGame::refresh_step_boxes() {
-  step_boxes_.resize(static_boxes_.size());
-  props_.append_boxes(step_boxes_);
+// Every spawned prop where the solver left it, turned as it stands: a tick re-places only these.
+void ReferenceGame::refresh_prop_boxes() {
+  prop_boxes_.clear();
+  props_.append_boxes(prop_boxes_);
 }
 
 // Once the tick's logic has settled (seed 000): each kinematic body where it stands now, moving by
@@ -283,8 +281,8 @@ void ReferenceGame::step_pawn(EntityRef pawn, const TickInput& input, Tick tick,
   }
   held = use;
   const std::span<const Aabb> boxes =
-      voxels_.boxes_for_step(step_boxes_, pawn_bounds(before, mover_.settings().radius_m), pawn_step_boxes_);
-  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), boxes, moving_boxes_);
+      voxels_.boxes_for_step(static_boxes_, pawn_bounds(before, mover_.settings().radius_m), pawn_step_boxes_);
+  it->second = mover_.step(before, input.cmd, static_cast<float>(dt_s), boxes, moving_boxes_, prop_boxes_);
   // Where it ends up leaning on a prop and still walking into it, it shoves (the one push rule).
   props_.push_from(pawn_bounds(it->second, mover_.settings().radius_m), mover_.wish_velocity(it->second, input.cmd));
   protocol::ClaimOutcome& outcome = claim_outcomes_[pawn.raw()];
@@ -334,7 +332,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   props_.step(moving_boxes_, pawn_boxes_, static_cast<float>(dt_s));
   refresh_prop_states();
   refresh_moving_boxes();
-  refresh_step_boxes();
+  refresh_prop_boxes();
   // A door set into a voxel wall writes its open block through while it stands open.
   voxels_.write_through([this](uint32_t index) -> std::optional<bool> {
     if (!object_spawned(index)) return std::nullopt;
@@ -503,6 +501,7 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
   visit_count("map.switch", lifecycle_.map_switches);
   visit_count("prop.push", props_.counts().pushes);        // shoves the push rule gave
   visit_count("prop.respawn", props_.counts().respawns);  // props back after falling out of the world
+  visit_count("prop.stopped_at_pawn", props_.counts().stopped_at_pawn);  // solver steps that pressed a prop into a pawn
   voxels_.visit_reasons(visit);
   // Every runtime's drops, the discarded ones' included, so the stats never go backwards.
   ReasonCounters<LogicDrop> drops = discarded_logic_drops_;

@@ -53,9 +53,12 @@ bool ServerProps::moved(uint32_t slot) const { return !(poses_[slot] == authored
 
 void ServerProps::push_from(const Aabb& pawn_box, const Vec3& wish_mps) {
   if (wish_mps.x == 0 && wish_mps.z == 0) return;
+  const Vec3 reach{push_.reach_m, 0, push_.reach_m};
+  const Aabb within_reach{pawn_box.min - reach, pawn_box.max + reach};
   for (uint32_t slot = 0; slot < props_.size(); ++slot) {
-    if (!spawned_[slot]) continue;
-    const std::optional<Vec3> direction = push_direction(pawn_box, wish_mps, boxes_[slot], push_);
+    // Within reach of the turned box itself (not only the box enclosing it), then the push rule.
+    if (!spawned_[slot] || !overlaps(within_reach, boxes_[slot])) continue;
+    const std::optional<Vec3> direction = push_direction(pawn_box, wish_mps, boxes_[slot].bounds(), push_);
     if (!direction) continue;
     const Vec3 impulse = push_impulse(physics_.velocity(slot), props_[slot].mass_kg, wish_mps, *direction, push_);
     if (impulse == Vec3{}) continue;
@@ -76,6 +79,10 @@ void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> 
       pose = authored(slot);
       physics_.place(slot, pose, /*at_rest=*/true);
       ++counts_.respawns;
+    } else if (swings_into_pawn(slot, pose, pawns)) {
+      pose = poses_[slot];  // a crate stops at a player: where it stood, still
+      physics_.place(slot, pose, /*at_rest=*/true);
+      ++counts_.stopped_at_pawn;
     }  // else the solver goes on from its own pose: rounding it back in would jostle a pile awake
     // Still where the map puts it, to the wire's precision: it stands exactly there, as every client
     // (which hears no pose for it) stands it, and it has not moved.
@@ -84,7 +91,21 @@ void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> 
   }
 }
 
-void ServerProps::append_boxes(std::vector<Aabb>& out) const {
+// Whether standing at `pose` puts the prop deeper into a pawn than kPropPawnSlopM and deeper than
+// it stood before (a crate the solver turned or squeezed into a player: the pawns are kinematic in
+// the solver, but a spin or a pile can still press a corner in a few centimetres a tick).
+bool ServerProps::swings_into_pawn(uint32_t slot, const PropPose& pose, std::span<const Aabb> pawns) const {
+  const TurnedBox next = prop_box(props_[slot], pose.position, pose.rotation);
+  const Aabb reach = next.bounds();
+  for (const Aabb& pawn : pawns) {
+    if (!pawn.overlaps(reach)) continue;
+    const float depth_m = overlap_depth(pawn, next);
+    if (depth_m > kPropPawnSlopM && depth_m > overlap_depth(pawn, boxes_[slot])) return true;
+  }
+  return false;
+}
+
+void ServerProps::append_boxes(std::vector<TurnedBox>& out) const {
   for (uint32_t slot = 0; slot < props_.size(); ++slot)
     if (spawned_[slot]) out.push_back(boxes_[slot]);
 }

@@ -15,6 +15,7 @@
 #include "support.h"
 #include "tickwire/world/box_sweep.h"
 #include "tickwire/world/crate_yard_map.h"
+#include "tickwire/world/turned_box.h"
 
 namespace tickwire {
 namespace {
@@ -23,17 +24,9 @@ using namespace tickwire::test;
 
 constexpr float kFoundInsideM = world::kShallowOverlapM;  // deeper than this on every axis is inside
 
-// How deep `a` is inside `b`: the least overlap over the three axes (0: apart or touching).
-float depth_inside(const world::Aabb& a, const world::Aabb& b) {
-  const float x = std::min(a.max.x, b.max.x) - std::max(a.min.x, b.min.x);
-  const float y = std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y);
-  const float z = std::min(a.max.z, b.max.z) - std::max(a.min.z, b.min.z);
-  return std::max(0.0f, std::min({x, y, z}));
-}
-
-float deepest(const world::Aabb& pawn, const std::vector<world::Aabb>& boxes) {
+float deepest(const world::Aabb& pawn, const std::vector<world::TurnedBox>& boxes) {
   float d = 0;
-  for (const world::Aabb& box : boxes) d = std::max(d, depth_inside(pawn, box));
+  for (const world::TurnedBox& box : boxes) d = std::max(d, world::overlap_depth(pawn, box));
   return d;
 }
 
@@ -54,7 +47,7 @@ TEST(PropsSim, SixteenBotsShoveTwoHundredCratesNobodyWalksThroughOneAndTheyComeT
   const float radius = sim.mover.settings().radius_m;
   uint64_t server_checks = 0, server_inside = 0, client_checks = 0, client_inside = 0;
   float server_deepest = 0, client_deepest = 0;
-  std::vector<world::Aabb> boxes;
+  std::vector<world::TurnedBox> boxes;
   sim.watched.after_tick = [&](Tick) {
     boxes.clear();
     sim.game.props().append_boxes(boxes);
@@ -66,7 +59,7 @@ TEST(PropsSim, SixteenBotsShoveTwoHundredCratesNobodyWalksThroughOneAndTheyComeT
       server_deepest = std::max(server_deepest, d);
     }
   };
-  std::vector<world::Aabb> mirrored;
+  std::vector<world::TurnedBox> mirrored;
   std::vector<world::PropTrack> tracks;
   sim.after_frame = [&](SimGameClient& c) {
     const Predictor* predictor = c.client.predictor();
@@ -96,11 +89,12 @@ TEST(PropsSim, SixteenBotsShoveTwoHundredCratesNobodyWalksThroughOneAndTheyComeT
   for (const auto& c : sim.clients) corrections += c->client.predictor()->stats().corrections;
   std::printf("[ props ] 16 bots, 200 crates, 30 s then 10 s still, seed %llu: %llu pushes, %u crates moved, %zu awake "
               "while shoving, %zu awake after 10 s still; pawns inside a crate: server %llu of %llu ticks (deepest %.4f m), "
-              "predicted %llu of %llu frames (deepest %.4f m); corrections %llu\n",
+              "predicted %llu of %llu frames (deepest %.4f m); corrections %llu; solver steps stopped at a pawn %llu\n",
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(sim.game.props().counts().pushes),
               moved, awake_while_shoving, sim.game.props().awake(), static_cast<unsigned long long>(server_inside),
               static_cast<unsigned long long>(server_checks), server_deepest, static_cast<unsigned long long>(client_inside),
-              static_cast<unsigned long long>(client_checks), client_deepest, static_cast<unsigned long long>(corrections));
+              static_cast<unsigned long long>(client_checks), client_deepest, static_cast<unsigned long long>(corrections),
+              static_cast<unsigned long long>(sim.game.props().counts().stopped_at_pawn));
   for (uint32_t slot = 0; slot < 200; ++slot) {
     if (sim.game.props().asleep(slot)) continue;
     const world::Vec3 p = sim.game.props().pose(slot).position;

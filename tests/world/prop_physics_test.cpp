@@ -1,9 +1,12 @@
 // The server's prop solver: a crate dropped on a floor comes to rest and falls asleep; a pushed one
 // slides and stops; one on a rising lift rides it up by the lift's velocity; one that falls out of
-// the world comes back where the map puts it; poses are rounded to the wire's and stay there.
+// the world comes back where the map puts it; poses are rounded to the wire's and stay there; one
+// tipping off a ledge turns, and a turning or squeezed one stops at a pawn instead of pressing in.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "game_rig.h"
 #include "tickwire/world/object_solids.h"
@@ -67,6 +70,84 @@ TEST(PropPhysics, ACrateOnARisingKinematicLiftRidesItsVelocity) {
   EXPECT_NEAR(physics.pose(0).position.y, lift.max.y + 0.5f, 0.06f) << "it rode up with the lift";
 }
 
+// The angle a unit quaternion turns by (radians, the short way).
+float turned_rad(const Quat& q) { return 2.0f * std::acos(std::min(1.0f, std::fabs(q.w) / std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w))); }
+
+TEST(PropPhysics, ACrateOverALedgesEdgeTipsOffAndLandsTurned) {
+  PropPhysics physics;
+  const Aabb statics[] = {kFloor, {{-2, 0, -2}, {0, 1, 2}}};  // a 1 m ledge ending at x = 0
+  physics.set_statics(statics);
+  const PropPose start{{0.2f, 1.5f, 0}, Quat{}};  // its centre 0.2 m past the edge
+  physics.add(0, crate(start.position), start);
+  float turned = 0, tallest_m = 0;
+  for (int i = 0; i < 60 * 4; ++i) {
+    physics.step(kDt);
+    const PropPose pose = physics.pose(0);
+    turned = std::max(turned, turned_rad(pose.rotation));
+    const Aabb bounds = prop_box(crate(start.position), pose.position, pose.rotation).bounds();
+    tallest_m = std::max(tallest_m, bounds.max.y - bounds.min.y);
+  }
+  EXPECT_LT(physics.pose(0).position.y, 1.0f) << "it fell off the ledge";
+  EXPECT_GT(turned, 0.3f) << "tipping over the edge turned it";
+  EXPECT_GT(tallest_m, 1.2f) << "the box a pawn meets is the turned one (on its edge: 1.41 m tall)";
+}
+
+// A crate tipping off a ledge toward a pawn standing at its foot.
+const char* kLedgeMap =
+    R"({"format": "tickwire-map", "version": 2, "name": "ledge", "boxes": [{"tag": "floor", "material": "concrete",)"
+    R"( "min": [-5, -1, -5], "max": [5, 0, 5]}, {"tag": "ledge", "material": "concrete", "min": [-2, 0, -2], "max": [0, 1, 2]}],)"
+    R"( "spawns": [{"position": [0, 0, -3], "yaw_deg": 0}], "objects": [)"
+    R"({"key": "crate", "kind": "crate_prop", "position": [0.3, 1.5, 0], "components": [{"name": "physics_prop", "channels": [10], "bits": 0}]}]})";
+
+TEST(ServerProps, ATurningCrateStopsAtAPawnRatherThanSwingingIntoIt) {
+  const Map map = rigs::load_rig_map(kLedgeMap);
+  const ObjectSolids solids = ObjectSolids::build(map);
+  std::vector<Aabb> statics;
+  solids.collect_statics(map, [](uint32_t) { return true; }, statics);
+  ServerProps props(ReplicaKinds::from(reference_vocabulary()));
+  props.install(solids, statics, [](uint32_t) { return true; });
+  const Aabb pawn{{0.85f, 0, -0.4f}, {1.65f, 1.8f, 0.4f}};  // 5 cm off the crate, where its corner swings
+  float deepest_m = 0, turned = 0;
+  for (int i = 0; i < 60 * 4; ++i) {
+    props.step({}, {&pawn, 1}, kDt);
+    const PropPose& pose = props.pose(0);
+    deepest_m = std::max(deepest_m, overlap_depth(pawn, prop_box(solids.props()[0], pose.position, pose.rotation)));
+    turned = std::max(turned, turned_rad(pose.rotation));
+  }
+  EXPECT_GT(turned, 0.1f) << "the crate turned as it tipped";
+  EXPECT_LE(deepest_m, kPropPawnSlopM) << "never pressed into the pawn past the solver's slop";
+  std::printf("[ ledge ] turned %.3f rad, deepest in the pawn %.4f m, steps stopped at the pawn %llu\n", turned, deepest_m,
+              static_cast<unsigned long long>(props.counts().stopped_at_pawn));
+}
+
+// A crate on a floor.
+const char* kFloorCrateMap =
+    R"({"format": "tickwire-map", "version": 2, "name": "floor-crate", "boxes": [{"tag": "floor", "material": "concrete",)"
+    R"( "min": [-50, -1, -50], "max": [50, 0, 50]}], "spawns": [{"position": [0, 0, -3], "yaw_deg": 0}], "objects": [)"
+    R"({"key": "crate", "kind": "crate_prop", "position": [3, 0.5, 0], "components": [{"name": "physics_prop", "channels": [10], "bits": 0}]}]})";
+
+TEST(ServerProps, ACrateSqueezedBetweenADoorAndAPawnStopsAtThePawn) {
+  const Map map = rigs::load_rig_map(kFloorCrateMap);
+  const ObjectSolids solids = ObjectSolids::build(map);
+  const std::vector<Aabb> statics{kFloor};
+  ServerProps props(ReplicaKinds::from(reference_vocabulary()));
+  props.install(solids, statics, [](uint32_t) { return true; });
+  // The crate stands on the floor at x = 3, a pawn 2 cm past it, and a door sweeps in behind it at
+  // 2 m/s and keeps going: both immovable to the crate.
+  const Aabb pawn{{3.52f, 0, -0.4f}, {4.32f, 1.8f, 0.4f}};
+  Aabb door{{1.0f, 0, -1}, {2.4f, 2.5f, 1}};
+  float deepest_m = 0;
+  for (int i = 0; i < 60 * 2; ++i) {
+    const MovingBox moving{door, {2.0f * kDt, 0, 0}};
+    props.step({&moving, 1}, {&pawn, 1}, kDt);
+    door = moving.at(1);
+    const PropPose& pose = props.pose(0);
+    deepest_m = std::max(deepest_m, overlap_depth(pawn, prop_box(solids.props()[0], pose.position, pose.rotation)));
+  }
+  EXPECT_LE(deepest_m, kPropPawnSlopM) << "never pressed into the pawn past the solver's slop";
+  EXPECT_GT(props.counts().stopped_at_pawn, 0u) << "the solver pressed it in and the step was refused";
+}
+
 // Two crates: one on a 10 m floor (authored asleep), one 20 m out over nothing (authored awake).
 const char* kCratesMap =
     R"({"format": "tickwire-map", "version": 2, "name": "crates", "boxes": [{"tag": "floor", "material": "concrete",)"
@@ -99,7 +180,7 @@ TEST(ServerProps, TheServersPropsComeFromTheMapAndAFallenOneComesBack) {
   EXPECT_EQ(props.counts().respawns, 1u) << "the one over nothing fell out of the world and came back";
   EXPECT_FALSE(props.moved(1)) << "back where the map puts it";
   EXPECT_FALSE(props.moved(0)) << "the one on the floor never moved";
-  std::vector<Aabb> boxes;
+  std::vector<TurnedBox> boxes;
   props.append_boxes(boxes);
   EXPECT_EQ(boxes.size(), 2u);
   props.despawn(1);

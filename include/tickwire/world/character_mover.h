@@ -12,6 +12,8 @@
 
 namespace tickwire::world {
 
+struct TurnedBox;
+
 // The fastest this pawn can move per second under these settings, by construction of the mover
 // (it clamps to these), so a forgiveness gate can bound what a claim may say.
 struct MoverSpeedLimit {
@@ -56,8 +58,9 @@ class CharacterMover {
   //   substep, and one a rising box has scooped up (its top passed the feet by at most a step) is
   //   stood on it.
   // dt_s must be in [0, kMaxMoverSubsteps * max_substep_s].
+  // `turned_boxes` are statics turned by a rotation (physics props): met at their faces.
   PawnState step(const PawnState& pawn, const protocol::InputCmd& cmd, float dt_s, std::span<const Aabb> static_boxes,
-                 std::span<const MovingBox> moving_boxes = {}) const;
+                 std::span<const MovingBox> moving_boxes = {}, std::span<const TurnedBox> turned_boxes = {}) const;
 
   // The horizontal velocity `cmd` asks a pawn standing as `pawn` does (its look and stance already
   // the command's: a stepped pawn) to walk at; zero when frozen or flying. What a push shoves with.

@@ -31,7 +31,7 @@ struct ClientPropSettings {
 
 struct ClientProp {
   uint32_t object_index = 0;
-  Vec3 half_extents;  // the box never turns (as the server's props: the mover sweeps boxes)
+  Vec3 half_extents;  // the box never turns (a client prop's integrator slides it; the server's turn)
   Vec3 position;      // the box's centre
   Vec3 velocity_mps;
   float mass_kg = 0;

@@ -14,6 +14,7 @@
 #include "tickwire/world/logic_bodies.h"
 #include "tickwire/world/map.h"
 #include "tickwire/world/mover_pose.h"
+#include "tickwire/world/turned_box.h"
 
 namespace tickwire::world {
 
@@ -53,8 +54,8 @@ struct StaticSolid {
 
 // A physics prop the server's solver moves (LogicBodies: dynamic, `sim` server): its box in its own
 // frame and where the map puts it. Every record of it carries its pose once it left that; a pawn
-// collides with the box enclosing it turned, on the server where the solver left it, on a client
-// where the newest snapshot puts it (PropPoses: the same floats on both ends).
+// collides with its box turned as the pose turns it (TurnedBox), on the server where the solver
+// left it, on a client where the newest snapshot puts it (PropPoses: the same floats on both ends).
 struct PropSolid {
   uint32_t object_index = 0;
   Vec3 half_extents;  // its own frame: the size, scaled, not turned
@@ -66,11 +67,13 @@ struct PropSolid {
 };
 
 // The box a pawn collides with for a prop standing at (position, rotation).
-Aabb prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation);
+TurnedBox prop_box(const PropSolid& prop, Vec3 position, const Quat& rotation);
 
 // Where a prop stands in a snapshot and how far it moved per tick since the snapshot before it: its
 // trajectory (the wire states no rate for a prop, so a client reads it off its two newest poses,
 // capped at kMaxPropTrajectoryMPerTick; still when there is no earlier pose or it was not later).
+// Its rotation is the snapshot's: a turn is not extrapolated (measured: a crate turns by the
+// contacts the client cannot see coming, and extrapolating its turn added corrections).
 struct PropTrack {
   Vec3 position;
   Quat rotation;
@@ -109,9 +112,9 @@ class ObjectSolids {
   // where its trajectory puts it the tick before (1: the snapshot's own pose), appended to `out`. A
   // prop stops at a pawn (as the server's do): with `pawn`, one whose trajectory would carry it into
   // that box stands at the farthest point along it that does not (the snapshot's pose at the least).
-  void prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<Aabb>& out,
+  void prop_boxes_ahead(std::span<const PropTrack> tracks, uint32_t ticks_ahead, std::vector<TurnedBox>& out,
                         const Aabb* pawn = nullptr) const;
-  // A hash of every prop pose `snapshot` carries (FNV-1a over the prop slots and positions):
+  // A hash of every prop pose `snapshot` carries (FNV-1a over the prop slots, positions and rotations):
   // equal for two snapshots that put every prop in the same place.
   uint64_t prop_revision(const protocol::Snapshot& snapshot) const;
 

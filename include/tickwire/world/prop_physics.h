@@ -1,9 +1,10 @@
 // PropPhysics: the server's solver for physics props (seed 000: "the server keeps ownership of every
 // one of them"). A Bullet dynamics world holding the map's fixed boxes as static bodies, the doors and
 // lifts as kinematic ones (placed where last tick left them, given the velocity that reaches this
-// tick's pose) and one dynamic box per prop. A prop slides, falls and is shoved but never turns:
-// its body is exactly the axis-aligned box a pawn's sweep meets (prop_box), so a prop can never
-// turn its corner into a pawn beside it (the character mover sweeps axis-aligned boxes). Server only: Bullet stays behind this header (the client's
+// tick's pose) and one dynamic box per prop. A prop slides, falls, tips, spins and is shoved: its
+// body is exactly the turned box a pawn's sweep meets (prop_box, TurnedBox), and the pawns stand in
+// the solver as kinematic boxes, so a turning crate stops at a pawn beside it rather than swinging
+// its corner into it. Server only: Bullet stays behind this header (the client's
 // prediction path may not reach a dynamic-physics engine: tests/architecture), and clients mirror the
 // poses the records carry. Fixed-step and single-threaded: the same inputs in the same order give the
 // same poses.

@@ -191,7 +191,7 @@ class ReferenceGame final : public Simulation {
   void refresh_usable();
   void refresh_solids();
   void refresh_moving_boxes();
-  void refresh_step_boxes();
+  void refresh_prop_boxes();
   void refresh_prop_states();
   void sync_voxels();
   void write_prop_pose(uint32_t index, protocol::ObjectRecord& record) const;
@@ -224,7 +224,7 @@ class ReferenceGame final : public Simulation {
   ObjectSolids solids_;                  // the map's objects' bodies (rebuilt with the objects)
   std::vector<Aabb> static_boxes_;       // the map's boxes and the spawned objects' static bodies
   ServerProps props_;                    // the physics props (rebuilt with the objects)
-  std::vector<Aabb> step_boxes_;         // what a pawn's step collides with: the statics and the props
+  std::vector<TurnedBox> prop_boxes_;    // what a pawn's step collides with beside the statics: the props
   std::vector<Aabb> pawn_boxes_;         // scratch: where the tick left every pawn (a prop stops at one)
   std::vector<MovingBox> moving_boxes_;  // each spawned kinematic body over the next tick
   uint32_t next_spawn_ = 0;

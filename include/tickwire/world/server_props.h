@@ -18,10 +18,14 @@
 namespace tickwire::world {
 
 inline constexpr float kPropFallLimitM = 50.0f;
+// How far the solver may leave a prop inside a pawn (its contact slop; well inside the mover's
+// kShallowOverlapM, so the pawn's step still stops at it); deeper, the prop stops where it stood.
+inline constexpr float kPropPawnSlopM = 0.02f;
 
 struct PropStepCounts {
   uint64_t pushes = 0;    // impulses the push rule gave
   uint64_t respawns = 0;  // props put back after falling out of the world
+  uint64_t stopped_at_pawn = 0;  // solver steps refused because they pressed a prop into a pawn
 };
 
 class ServerProps {
@@ -50,7 +54,7 @@ class ServerProps {
   void step(std::span<const MovingBox> movers, std::span<const Aabb> pawns, float dt_s);
 
   // The spawned props' boxes, appended to `out` (what a pawn's step collides with).
-  void append_boxes(std::vector<Aabb>& out) const;
+  void append_boxes(std::vector<TurnedBox>& out) const;
   const PropPose& pose(uint32_t slot) const { return poses_[slot]; }
   // Whether a prop stands elsewhere than the map puts it (its records carry its pose).
   bool moved(uint32_t slot) const;
@@ -62,6 +66,7 @@ class ServerProps {
   void reset(const ObjectSolids& solids, std::span<const Aabb> statics);
   PropPose authored(uint32_t slot) const;
   void stand(uint32_t slot, const PropPose& pose);  // its pose and box
+  bool swings_into_pawn(uint32_t slot, const PropPose& pose, std::span<const Aabb> pawns) const;
 
   ReplicaKinds kinds_;  // the wire's precision for object records
   PropPhysicsSettings physics_settings_;
@@ -70,7 +75,7 @@ class ServerProps {
   std::vector<PropSolid> props_;  // by slot (ObjectSolids')
   std::vector<PropPose> poses_;   // by slot: where the wire says it stands
   std::vector<PropPose> authored_on_wire_;  // by slot: the authored pose at the wire's precision
-  std::vector<Aabb> boxes_;       // by slot
+  std::vector<TurnedBox> boxes_;  // by slot
   std::vector<bool> spawned_;
   float floor_y_ = 0;  // the world's lowest box bottom
   PropStepCounts counts_;
