@@ -1,4 +1,5 @@
-// A client's own props following its predicted pawn, one step per predicted tick.
+// A client's own props following its predicted pawn, one step per predicted tick, against the map's
+// statics and the voxel chunks the pawn's prediction streamed around it.
 #include "tickwire/world/client_world.h"
 
 #include <algorithm>
@@ -12,7 +13,29 @@ void ClientWorld::follow(const Predictor& predictor, double tick_s) {
   if (props_.props().empty() || !predictor.started()) return;
   const PawnState pawn = pawn_from_predicted(predictor.predicted());
   const Aabb box = pawn_bounds(pawn, mover_.settings().radius_m);
-  for (uint64_t i = 0; i < due; ++i) props_.step(box, pawn.velocity_mps, statics_, static_cast<float>(tick_s));
+  const std::optional<std::span<const Aabb>> statics = prop_statics(box);
+  if (!statics) return;  // a floor they could reach is still in the queue: they wait for it
+  for (uint64_t i = 0; i < due; ++i) props_.step(box, pawn.velocity_mps, *statics, static_cast<float>(tick_s));
+}
+
+// The map's statics, and on a map with voxel volumes the cooked voxel boxes within a step's reach of
+// the pawn and every awake prop (a sleeping one moves only when the pawn shoves it, beside the
+// pawn); nullopt while a chunk there is not cooked yet.
+std::optional<std::span<const Aabb>> ClientWorld::prop_statics(const Aabb& pawn_box) {
+  if (voxels_.empty()) return statics_;
+  Aabb region = pawn_box;
+  for (const ClientProp& p : props_.props()) {
+    if (p.asleep) continue;
+    const Aabb b = p.box();
+    region = Aabb{{std::min(region.min.x, b.min.x), std::min(region.min.y, b.min.y), std::min(region.min.z, b.min.z)},
+                  {std::max(region.max.x, b.max.x), std::max(region.max.y, b.max.y), std::max(region.max.z, b.max.z)}};
+  }
+  const Vec3 reach{kVoxelStepReachM, kVoxelStepReachM, kVoxelStepReachM};
+  region = Aabb{region.min - reach, region.max + reach};
+  if (!voxels_.colliders().covers(region)) return std::nullopt;
+  prop_statics_.assign(statics_.begin(), statics_.end());
+  voxels_.append_boxes_near(region, prop_statics_);
+  return std::span<const Aabb>(prop_statics_);
 }
 
 }  // namespace tickwire::world

@@ -84,6 +84,8 @@ struct PropPhysics::World {
       if (b.body) dynamics.removeRigidBody(b.body.get());
     for (Body& b : statics) dynamics.removeRigidBody(b.body.get());
     for (Body& b : kinematics) dynamics.removeRigidBody(b.body.get());
+    for (auto& [id, chunk] : chunks)
+      for (Body& b : chunk.bodies) dynamics.removeRigidBody(b.body.get());
   }
 
   PropPhysicsSettings settings;
@@ -96,6 +98,34 @@ struct PropPhysics::World {
   std::vector<Aabb> static_boxes;  // what the static bodies were made from
   std::vector<Body> kinematics;
   std::vector<Body> props;  // by slot; an empty body: none in that slot
+  struct Chunk {
+    Aabb bounds;
+    std::vector<Body> bodies;
+  };
+  std::map<uint64_t, Chunk> chunks;  // the voxel chunks' fixed bodies, by the caller's id
+
+  Body fixed_body(const Aabb& box) {
+    btTransform at;
+    at.setIdentity();
+    at.setOrigin(bt(centre(box)));
+    Body b = make_body(half(box), 0, at, kStaticFriction, 0);
+    dynamics.addRigidBody(b.body.get());
+    return b;
+  }
+  // Removes a chunk's bodies and wakes every prop touching its bounds.
+  void clear_chunk(Chunk& chunk) {
+    for (Body& b : chunk.bodies) dynamics.removeRigidBody(b.body.get());
+    chunk.bodies.clear();
+    const btVector3 lo = bt(chunk.bounds.min), hi = bt(chunk.bounds.max);
+    for (Body& b : props) {
+      if (!b.body) continue;
+      btVector3 min, max;
+      b.body->getAabb(min, max);
+      if (min.x() <= hi.x() && max.x() >= lo.x() && min.y() <= hi.y() && max.y() >= lo.y() && min.z() <= hi.z() &&
+          max.z() >= lo.z())
+        b.body->activate(true);
+    }
+  }
 
   const Body& prop(uint32_t slot) const {
     TW_ASSERT(slot < props.size() && props[slot].body, "a prop slot the solver holds");
@@ -121,17 +151,28 @@ void PropPhysics::set_statics(std::span<const Aabb> boxes) {
   for (Body& b : world_->statics) world_->dynamics.removeRigidBody(b.body.get());
   world_->statics.clear();
   world_->statics.reserve(boxes.size());
-  for (const Aabb& box : boxes) {
-    btTransform at;
-    at.setIdentity();
-    at.setOrigin(bt(centre(box)));
-    Body b = make_body(half(box), 0, at, kStaticFriction, 0);
-    world_->dynamics.addRigidBody(b.body.get());
-    world_->statics.push_back(std::move(b));
-  }
+  for (const Aabb& box : boxes) world_->statics.push_back(world_->fixed_body(box));
   for (Body& b : world_->props)  // what held it may be gone
     if (b.body) b.body->activate(true);
 }
+
+void PropPhysics::set_chunk(uint64_t id, const Aabb& bounds, std::span<const Aabb> boxes) {
+  auto [it, fresh] = world_->chunks.try_emplace(id);
+  World::Chunk& chunk = it->second;
+  if (!fresh) world_->clear_chunk(chunk);
+  chunk.bounds = bounds;
+  chunk.bodies.reserve(boxes.size());
+  for (const Aabb& box : boxes) chunk.bodies.push_back(world_->fixed_body(box));
+}
+
+void PropPhysics::drop_chunk(uint64_t id) {
+  auto it = world_->chunks.find(id);
+  if (it == world_->chunks.end()) return;
+  world_->clear_chunk(it->second);
+  world_->chunks.erase(it);
+}
+
+std::size_t PropPhysics::chunks() const { return world_->chunks.size(); }
 
 void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
   std::vector<Body>& kinematics = world_->kinematics;

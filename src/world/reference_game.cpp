@@ -119,10 +119,14 @@ void ReferenceGame::install_objects() {
 }
 
 // The voxel volumes the placements rule lets in (spawned, enabled, solid), their chunks streamed
-// around every pawn: those within the urgent radius cooked now, so the next step stands on them.
+// around every pawn and every spawned prop: those within the urgent radius cooked now, so the next
+// step (a pawn's or the prop solver's) stands on them.
 void ReferenceGame::sync_voxels() {
   player_feet_.clear();
   for (const auto& [ref, state] : pawns_) player_feet_.push_back(state.feet);
+  // And around every spawned prop (its floor stays cooked for the solver, however far the pawns).
+  for (uint32_t slot = 0; slot < solids_.props().size(); ++slot)
+    if (props_.spawned(slot)) player_feet_.push_back(props_.pose(slot).position);
   voxels_.sync(
       [this](uint32_t index) {
         VoxelVolumeState state;
@@ -329,6 +333,7 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   pawn_boxes_.clear();
   for (const auto& [ref, state] : pawns_)
     if (!state.noclip) pawn_boxes_.push_back(pawn_bounds(state, mover_.settings().radius_m));
+  props_.sync_voxels(voxels_.colliders());
   props_.step(moving_boxes_, pawn_boxes_, static_cast<float>(dt_s));
   refresh_prop_states();
   refresh_moving_boxes();

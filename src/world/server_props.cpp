@@ -20,6 +20,9 @@ void ServerProps::reset(const ObjectSolids& solids, std::span<const Aabb> static
   for (uint32_t slot = 0; slot < props_.size(); ++slot) authored_on_wire_.push_back(wire_pose(authored(slot), kinds_));
   for (uint32_t slot = 0; slot < props_.size(); ++slot) stand(slot, authored(slot));
   spawned_.assign(props_.size(), false);
+  voxel_chunks_.clear();
+  voxels_synced_ = false;
+  voxel_floor_y_ = std::numeric_limits<float>::max();
   set_statics(statics);
 }
 
@@ -27,6 +30,31 @@ void ServerProps::set_statics(std::span<const Aabb> statics) {
   physics_.set_statics(statics);
   floor_y_ = statics.empty() ? 0.0f : std::numeric_limits<float>::max();
   for (const Aabb& box : statics) floor_y_ = std::min(floor_y_, box.min.y);
+}
+
+void ServerProps::sync_voxels(const VoxelColliders& colliders) {
+  if (voxels_synced_ && colliders.revision() == voxels_revision_) return;
+  voxels_synced_ = true;
+  voxels_revision_ = colliders.revision();
+  voxel_seen_.clear();
+  colliders.for_each_cooked([&](const VoxelChunkKey& key, uint64_t stamp, const Aabb& bounds, std::span<const Aabb> boxes) {
+    const uint64_t id = (uint64_t{key.volume} << 32) | key.chunk;
+    voxel_seen_.push_back(id);
+    auto [it, fresh] = voxel_chunks_.try_emplace(id, stamp);
+    if (!fresh && it->second == stamp) return;
+    it->second = stamp;
+    physics_.set_chunk(id, bounds, boxes);
+    for (const Aabb& box : boxes) voxel_floor_y_ = std::min(voxel_floor_y_, box.min.y);
+  });
+  std::sort(voxel_seen_.begin(), voxel_seen_.end());
+  for (auto it = voxel_chunks_.begin(); it != voxel_chunks_.end();) {
+    if (std::binary_search(voxel_seen_.begin(), voxel_seen_.end(), it->first)) {
+      ++it;
+      continue;
+    }
+    physics_.drop_chunk(it->first);
+    it = voxel_chunks_.erase(it);
+  }
 }
 
 PropPose ServerProps::authored(uint32_t slot) const { return PropPose{props_[slot].position, props_[slot].rotation}; }
@@ -75,7 +103,7 @@ void ServerProps::step(std::span<const MovingBox> movers, std::span<const Aabb> 
   for (uint32_t slot = 0; slot < props_.size(); ++slot) {
     if (!spawned_[slot] || physics_.asleep(slot)) continue;  // asleep: exactly where it was
     PropPose pose = wire_pose(physics_.pose(slot), kinds_);
-    if (pose.position.y < floor_y_ - kPropFallLimitM) {
+    if (pose.position.y < std::min(floor_y_, voxel_floor_y_) - kPropFallLimitM) {
       pose = authored(slot);
       physics_.place(slot, pose, /*at_rest=*/true);
       ++counts_.respawns;

@@ -6,7 +6,9 @@
 // the solids may be shared.
 #pragma once
 
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "tickwire/client/game_message.h"
 #include "tickwire/client/predictor.h"
@@ -36,7 +38,8 @@ class ClientWorld {
   bool take(const GameMessage& message) { return live_.take(message); }
   // The client's own props, one step per tick the predictor stepped since the last call (at most
   // kMaxPropStepsPerFollow: a long stall does not replay seconds of shoves), around the predicted
-  // pawn; `tick_s` is the world seconds of one tick (the contract's tick length x its time scale).
+  // pawn, against the map's statics and the voxel chunks cooked around the pawn (while a chunk
+  // within their reach is not cooked yet, they wait); `tick_s` is the world seconds of one tick.
   void follow(const Predictor& predictor, double tick_s);
   static constexpr uint64_t kMaxPropStepsPerFollow = 4;
 
@@ -46,6 +49,8 @@ class ClientWorld {
   const VoxelPredictionWorld& voxels() const { return voxels_; }
 
  private:
+  std::optional<std::span<const Aabb>> prop_statics(const Aabb& pawn_box);
+
   std::span<const Aabb> statics_;
   const CharacterMover& mover_;
   VoxelLive live_;
@@ -53,6 +58,7 @@ class ClientWorld {
   MoverPredictionModel model_;
   ClientProps props_;
   uint64_t followed_ticks_ = 0;  // the predictor's stepped ticks when props last followed
+  std::vector<Aabb> prop_statics_;  // scratch: the statics and the voxel boxes near the props
 };
 
 }  // namespace tickwire::world

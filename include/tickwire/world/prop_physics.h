@@ -49,6 +49,12 @@ class PropPhysics {
 
   // The fixed world, replacing every static body (the map's boxes and its objects' static bodies).
   void set_statics(std::span<const Aabb> boxes);
+  // A voxel chunk's cooked boxes as fixed bodies, by the caller's id (set again: replaced), and
+  // dropped. Replacing or dropping one wakes the props touching its bounds (what held them may be
+  // gone); a new one wakes nothing.
+  void set_chunk(uint64_t id, const Aabb& bounds, std::span<const Aabb> boxes);
+  void drop_chunk(uint64_t id);
+  std::size_t chunks() const;
   // The kinematic bodies of the coming step: each where it stands entering the step, moving by its
   // delta over dt_s (a door pushing a crate, a lift carrying one).
   void set_kinematics(std::span<const MovingBox> boxes, float dt_s);

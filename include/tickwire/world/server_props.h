@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "tickwire/world/prop_physics.h"
 #include "tickwire/world/prop_pose.h"
 #include "tickwire/world/prop_push.h"
+#include "tickwire/world/voxel_colliders.h"
 
 namespace tickwire::world {
 
@@ -42,6 +44,11 @@ class ServerProps {
   }
   // The fixed world changed (an object with a static body joined or left).
   void set_statics(std::span<const Aabb> statics);
+  // The voxel chunks `colliders` has cooked, mirrored into the solver as fixed bodies (a chunk
+  // cooked, cooked again or dropped since the last call changes there), so a prop stands on a
+  // voxel floor and stops at a voxel wall as a pawn does. The caller streams chunks around its props
+  // too (every spawned prop's position among the stream's centres), so a prop's floor stays cooked.
+  void sync_voxels(const VoxelColliders& colliders);
   void spawn(uint32_t slot);    // back where the map puts it, at rest
   void despawn(uint32_t slot);  // out of the solver and the boxes
   bool spawned(uint32_t slot) const { return slot < spawned_.size() && spawned_[slot]; }
@@ -78,8 +85,13 @@ class ServerProps {
   std::vector<TurnedBox> boxes_;  // by slot
   std::vector<bool> spawned_;
   float floor_y_ = 0;  // the world's lowest box bottom
+  float voxel_floor_y_ = 0;  // the lowest voxel box bottom the solver has held (none: the float max)
   PropStepCounts counts_;
   std::vector<MovingBox> kinematics_;  // scratch: the movers, then the pawns
+  uint64_t voxels_revision_ = 0;          // the colliders' revision last mirrored
+  bool voxels_synced_ = false;
+  std::map<uint64_t, uint64_t> voxel_chunks_;  // the chunks in the solver: id -> the stamp cooked from
+  std::vector<uint64_t> voxel_seen_;            // scratch
 };
 
 }  // namespace tickwire::world

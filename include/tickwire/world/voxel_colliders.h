@@ -67,6 +67,14 @@ class VoxelColliders {
   void sync(std::span<const Vec3> players, const VoxelCells& cells, const VoxelClaims* claims = nullptr);
   // The boxes of every cooked chunk whose bounds overlap `region`, appended.
   void append_boxes_near(const Aabb& region, std::vector<Aabb>& out) const;
+  // Each cooked chunk: its key, a stamp that changes when it is cooked again from other cells or
+  // claims, its bounds and its boxes (what a prop solver mirrors as fixed bodies).
+  template <class Visit>
+  void for_each_cooked(Visit visit) const {
+    for (const auto& [key, cooked] : cooked_)
+      visit(key, (uint64_t{cooked.writes_revision} << 32) | cooked.claims_stamp, cooked.bounds,
+            std::span<const Aabb>(cooked.boxes));
+  }
   // Whether every chunk overlapping `region` of every placement is cooked (the chunks a step there
   // could touch).
   bool covers(const Aabb& region) const;
