@@ -61,9 +61,10 @@ TEST(CrateWalk, WalkingAlongACrateSlidesPastItAndLogsNoCorrection) {
   uint32_t moved = 0;
   for (uint32_t slot = 0; slot < 10; ++slot) moved += sim.game.props().moved(slot) ? 1 : 0;
   std::printf("[ crate walk ] transatlantic, seed %llu: walked to z %.2f and %.2f past the crates; %u crates moved, %llu "
-              "pushes; corrections along the row %llu and %llu\n",
+              "pushes; corrections before the row %llu and %llu, along the row %llu and %llu\n",
               static_cast<unsigned long long>(seed), sim.pawn_of(first).feet.z, sim.pawn_of(second).feet.z, moved,
               static_cast<unsigned long long>(sim.game.props().counts().pushes),
+              static_cast<unsigned long long>(before_row[&first]), static_cast<unsigned long long>(before_row[&second]),
               static_cast<unsigned long long>(along(first)), static_cast<unsigned long long>(along(second)));
   EXPECT_GT(sim.pawn_of(first).feet.z, 14.0f) << "slid past the whole row";
   EXPECT_GT(sim.pawn_of(second).feet.z, 14.0f);
