@@ -2,6 +2,8 @@
 #include "tickwire/protocol/wire_messages.h"
 
 #include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/fire_request.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/fixed_frame.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
@@ -22,7 +24,7 @@ const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
-                             RelayRefused, EntityEvent>();
+                             RelayRefused, EntityEvent, FireRequest, HitEvent>();
   return messages;
 }
 

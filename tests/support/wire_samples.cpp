@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/fixed_frame.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/material_set.h"
@@ -221,6 +223,12 @@ std::vector<WireSample> wire_samples() {
   used.event_kind = 1;
   used.payload.channels = {KindChannel{0.25f}, KindChannel{0.01f}};
   out.push_back(make_wire_sample("entityEvent.bin", used));
+  // A shot from a 1.6 m eye along +z at a render tick half past 123456, and what it struck.
+  out.push_back(make_wire_sample("fireRequest.bin", FireRequest{300, Vec3{1.5f, 1.6f, -2}, Vec3{0, 0, 1}, 123456, 0x8000}));
+  out.push_back(make_wire_sample("hitEvent.bin", HitEvent{(uint32_t{1} << 23) + 7, 300, HitKind::surface, Vec3{1.5f, 1.6f, 30.875f},
+                                                          Vec3{0, 0, -1}, HitBody::map_box, 2, "brick"}));
+  out.push_back(make_wire_sample("hitEvent-water.bin", HitEvent{(uint32_t{1} << 23) + 7, 301, HitKind::water, Vec3{0.25f, -0.125f, 9},
+                                                                Vec3{0, 1, 0}, HitBody::none, 0, "water"}));
   return out;
 }
 

@@ -41,6 +41,8 @@ inline constexpr double kContractMinInteractionRangeM = 0.01;
 inline constexpr double kContractMaxInteractionRangeM = 1000.0;
 inline constexpr uint32_t kContractMaxInteractionsPerSecond = 1000;
 inline constexpr uint32_t kContractMaxRelaysPerSecond = 10'000;
+inline constexpr uint32_t kContractMaxFiresPerSecond = 1'000;
+inline constexpr uint32_t kContractMaxRewindMs = 1'000;  // a second of history: past it, a shot is the shooter's lag
 inline constexpr double kContractMinInterestRadiusM = 1.0;
 inline constexpr double kContractMaxInterestRadiusM = 100'000.0;
 inline constexpr std::size_t kContractMaxStringBytes = 128;
@@ -144,12 +146,16 @@ struct ByteBudgets {
   }
 };
 
-// What a client may ask of the room, per session: interactions (a use) and game messages relayed
-// to another client (seed 002's SendTo), each a token bucket of this many per second.
+// What a client may ask of the room, per session: interactions (a use), game messages relayed to
+// another client (seed 002's SendTo) and shots (seed 000's fireRequest), each a token bucket of this
+// many per second; and how far back the server rewinds the world to trace a shot as the shooter
+// saw it (lag compensation: never further).
 struct InteractionLimits {
   double interaction_range_m = 3.0;
   uint32_t interactions_per_second = 8;
   uint32_t relays_per_second = 60;
+  uint32_t fires_per_second = 10;
+  uint32_t max_rewind_ms = 250;
 
   static constexpr std::string_view wire_name = "InteractionLimits";
   template <class W>
@@ -158,6 +164,8 @@ struct InteractionLimits {
                  kContractMaxInteractionRangeM);
     contract_u32(w, "interactionsPerSecond", interactions_per_second, 1, kContractMaxInteractionsPerSecond);
     contract_u32(w, "relaysPerSecond", relays_per_second, 1, kContractMaxRelaysPerSecond);
+    contract_u32(w, "firesPerSecond", fires_per_second, 1, kContractMaxFiresPerSecond);
+    contract_u32(w, "maxRewindMs", max_rewind_ms, 0, kContractMaxRewindMs);
   }
 };
 
