@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "tickwire/world/voxel_colliders.h"
+
 namespace tickwire::world {
 
 void ClientWorld::follow(const Predictor& predictor, double tick_s) {
@@ -30,8 +32,7 @@ std::optional<std::span<const Aabb>> ClientWorld::prop_statics(const Aabb& pawn_
     region = Aabb{{std::min(region.min.x, b.min.x), std::min(region.min.y, b.min.y), std::min(region.min.z, b.min.z)},
                   {std::max(region.max.x, b.max.x), std::max(region.max.y, b.max.y), std::max(region.max.z, b.max.z)}};
   }
-  const Vec3 reach{kVoxelStepReachM, kVoxelStepReachM, kVoxelStepReachM};
-  region = Aabb{region.min - reach, region.max + reach};
+  region = voxel_step_region(region);
   if (!voxels_.colliders().covers(region)) return std::nullopt;
   prop_statics_.assign(statics_.begin(), statics_.end());
   voxels_.append_boxes_near(region, prop_statics_);

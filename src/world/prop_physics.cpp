@@ -172,8 +172,6 @@ void PropPhysics::drop_chunk(uint64_t id) {
   world_->chunks.erase(it);
 }
 
-std::size_t PropPhysics::chunks() const { return world_->chunks.size(); }
-
 void PropPhysics::set_kinematics(std::span<const MovingBox> boxes, float dt_s) {
   std::vector<Body>& kinematics = world_->kinematics;
   while (kinematics.size() > boxes.size()) {

@@ -21,7 +21,7 @@ void ServerProps::reset(const ObjectSolids& solids, std::span<const Aabb> static
   for (uint32_t slot = 0; slot < props_.size(); ++slot) stand(slot, authored(slot));
   spawned_.assign(props_.size(), false);
   voxel_chunks_.clear();
-  voxels_synced_ = false;
+  voxels_revision_.reset();
   voxel_floor_y_ = std::numeric_limits<float>::max();
   set_statics(statics);
 }
@@ -33,8 +33,7 @@ void ServerProps::set_statics(std::span<const Aabb> statics) {
 }
 
 void ServerProps::sync_voxels(const VoxelColliders& colliders) {
-  if (voxels_synced_ && colliders.revision() == voxels_revision_) return;
-  voxels_synced_ = true;
+  if (voxels_revision_ == colliders.revision()) return;
   voxels_revision_ = colliders.revision();
   voxel_seen_.clear();
   colliders.for_each_cooked([&](const VoxelChunkKey& key, uint64_t stamp, const Aabb& bounds, std::span<const Aabb> boxes) {

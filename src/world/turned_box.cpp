@@ -118,11 +118,10 @@ SweepResult sweep_axis(const Aabb& box, Axis axis, float delta_m, std::span<cons
   if (delta_m == 0.0f) return result;
   float reach_m = std::fabs(delta_m);
   for (const TurnedBox& t : turned) {
+    // Cut short, or held where it stands (a shallow entry, or already at the skin).
     const std::optional<float> allowed = allowed_against(box, axis, delta_m, t);
-    if (allowed && *allowed < reach_m) {
+    if (allowed && (*allowed < reach_m || *allowed == 0.0f)) {
       reach_m = *allowed;
-      result.blocked = true;
-    } else if (allowed && *allowed == 0.0f) {
       result.blocked = true;
     }
   }

@@ -54,7 +54,6 @@ class PropPhysics {
   // gone); a new one wakes nothing.
   void set_chunk(uint64_t id, const Aabb& bounds, std::span<const Aabb> boxes);
   void drop_chunk(uint64_t id);
-  std::size_t chunks() const;
   // The kinematic bodies of the coming step: each where it stands entering the step, moving by its
   // delta over dt_s (a door pushing a crate, a lift carrying one).
   void set_kinematics(std::span<const MovingBox> boxes, float dt_s);

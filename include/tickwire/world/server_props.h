@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -88,8 +89,7 @@ class ServerProps {
   float voxel_floor_y_ = 0;  // the lowest voxel box bottom the solver has held (none: the float max)
   PropStepCounts counts_;
   std::vector<MovingBox> kinematics_;  // scratch: the movers, then the pawns
-  uint64_t voxels_revision_ = 0;          // the colliders' revision last mirrored
-  bool voxels_synced_ = false;
+  std::optional<uint64_t> voxels_revision_;  // the colliders' revision last mirrored (none: never)
   std::map<uint64_t, uint64_t> voxel_chunks_;  // the chunks in the solver: id -> the stamp cooked from
   std::vector<uint64_t> voxel_seen_;            // scratch
 };
