@@ -18,6 +18,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/contract_fields.h
   tickwire/protocol/contract_hash.h
   tickwire/protocol/entity_event.h
+  tickwire/protocol/hit_event.h
   tickwire/protocol/input_frame.h
   tickwire/protocol/netcode_contract.h
   tickwire/protocol/pawn_values.h
@@ -32,6 +33,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/replication/rest_record_source.h
   tickwire/replication/tick_records.h
   tickwire/server.h
+  tickwire/server/fire_shot.h
   tickwire/server/simulation.h
   tickwire/server/tick_input.h
   tickwire/stats.h

@@ -2,7 +2,8 @@
 // connect token, the session, clock regulation, interpolation), driven by a scripted behaviour.
 // One JSON stats line per interval and a final one with per-client figures (what the demo reads);
 // `use` bots see their pawn and the map's buttons, and the final line counts the server's answers
-// to their uses.
+// to their uses; `fire` bots shoot at the nearest other pawn and print one line per shot's result
+// (kind, point, distance), the final line counting their shots and hits.
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -62,6 +63,46 @@ struct Bot {
   uint64_t snapshots_at_block_first = 0, snapshots_at_block_last = 0;
 };
 
+nlohmann::json fire_json(const world::BotFireTally& t) {
+  return {{"shots", t.shots},
+          {"nothing", t.hits_by_kind[0]},
+          {"surface", t.hits_by_kind[1]},
+          {"water", t.hits_by_kind[2]},
+          {"pawn_hits", t.pawn_hits}};
+}
+
+// The other pawns where this bot's client draws them (the `fire` bots' marks).
+void drawn_pawns(const Client& client, std::vector<world::Vec3>& out) {
+  out.clear();
+  for (const DrawnEntity& e : client.remote_entities())
+    if (e.kind == world::kKindPlayerPawn) out.push_back(world::Vec3::from_wire(e.position_m));
+}
+
+// A `fire` bot's shot of this frame, through the player's path (Client::fire), and every hit event
+// heard: its own shots' results printed one line each.
+void fire_and_listen(Bot& b, uint64_t id, double at_s) {
+  if (const auto aim = b.brain.take_shot()) {
+    if (const auto shot = b.client->fire(aim->eye.to_wire(), aim->direction.to_wire())) b.brain.gunner().fired(*shot, *aim);
+  }
+  const auto& welcome = b.client->game().session().welcome();
+  const uint32_t own_id = welcome ? EntityRef::from_raw(welcome->pawn_ref).handle().raw() : 0;
+  while (auto event = b.client->receive_hit()) {
+    const auto hit = b.brain.gunner().heard(*event, own_id);
+    if (!hit) continue;
+    nlohmann::json j;
+    j["type"] = "hit";
+    j["t"] = at_s;
+    j["client"] = id;
+    j["shot"] = hit->shot;
+    j["kind"] = protocol::kHitKindDef.name_of(static_cast<uint32_t>(hit->kind));
+    j["body"] = protocol::kHitBodyDef.name_of(static_cast<uint32_t>(hit->body));
+    j["impact"] = hit->impact;
+    j["point"] = {hit->point.x, hit->point.y, hit->point.z};
+    j["distance_m"] = hit->distance_m;
+    std::printf("%s\n", j.dump().c_str());
+  }
+}
+
 // The server's answers to a bot's uses: taken, unhandled, refused by reason.
 nlohmann::json uses_json(const world::BotUseTally& uses) {
   nlohmann::json refused = nlohmann::json::object();
@@ -103,6 +144,7 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   j["claims_corrected"] = stats.claims_corrected;
   j["frame_refused"] = reasons.value("session.drop.frame_refused", uint64_t{0});
   if (bot.brain.behaviour() == world::BotBehaviour::use) j["uses"] = uses_json(bot.brain.uses());
+  if (bot.brain.behaviour() == world::BotBehaviour::fire) j["fire"] = fire_json(bot.brain.gunner().tally());
   if (const world::VoxelLive& voxels = bot.world->live(); voxels.chunks_taken() > 0 || voxels.refusals().total() > 0) {
     nlohmann::json refused = nlohmann::json::object();  // voxelCells messages it would not lay over, by reason
     visit_nonzero(voxels.refusals(), [&](world::VoxelCellsRefusal reason, uint64_t count) { refused[std::string(reason_name(reason))] = count; });
@@ -146,7 +188,7 @@ int run_bots(const BotOptions& o) {
   const auto server = Address::parse(o.server);
   const auto behaviour = world::parse_bot_behaviour(o.behaviour);
   if (!server || server->port() == 0 || !behaviour) {
-    std::fprintf(stderr, "tickwire bot: %s\n", !behaviour ? "--behaviour must be walk, wander, idle, jumpy or use"
+    std::fprintf(stderr, "tickwire bot: %s\n", !behaviour ? "--behaviour must be walk, wander, idle, jumpy, use or fire"
                                                            : "--server must be a numeric HOST:PORT");
     return 2;
   }
@@ -184,18 +226,21 @@ int run_bots(const BotOptions& o) {
   const Duration frame = Duration::from_seconds(1.0 / o.frame_hz);
   MonoTime next_frame = start;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
+  std::vector<world::Vec3> others;  // scratch: one bot's view of the other pawns
   while (g_stop == 0 && (timer.now() - start).seconds_f() < o.seconds) {
     const MonoTime now = timer.now();
     std::size_t sizes = 0;
     uint32_t welcomed = 0;
-    for (auto& bot : bots) {
-      Bot& b = *bot;
-      const world::BotView view{world::Vec3::from_wire(b.client->own_position()), mover.settings().standing_eye_m, buttons};
+    for (std::size_t i = 0; i < bots.size(); ++i) {
+      Bot& b = *bots[i];
+      drawn_pawns(*b.client, others);
+      const world::BotView view{world::Vec3::from_wire(b.client->own_position()), mover.settings().standing_eye_m, buttons, others};
       b.client->frame(now, [&b, &view](uint32_t sequence) { return b.brain.next(sequence, view); });
       if (const Predictor* predictor = b.client->game().predictor(); predictor != nullptr && b.client->contract() != nullptr)
         b.world->follow(*predictor, double{predictor->time_scale()} / static_cast<double>(b.client->contract()->cadence.tick_rate_hz));
       while (auto event = b.client->receive_event()) b.brain.heard(*event);
       if (const auto target = b.brain.take_interaction()) (void)b.client->interact(world::map_object_ref(*target).raw(), 0);
+      fire_and_listen(b, o.first_client_id + i, (now - start).seconds_f());
       for (uint32_t bytes : b.client->game().take_snapshot_sizes()) {
         b.snapshot_bytes.add(bytes);
         ++sizes;
@@ -247,6 +292,11 @@ int run_bots(const BotOptions& o) {
     for (const auto& bot : bots) uses.merge(bot->brain.uses());
     final_line["uses"] = uses_json(uses);
   }
+  if (*behaviour == world::BotBehaviour::fire) {
+    world::BotFireTally fire;
+    for (const auto& bot : bots) fire.merge(bot->brain.gunner().tally());
+    final_line["fire"] = fire_json(fire);
+  }
   for (auto& bot : bots) bot->client->disconnect(timer.now());
   std::printf("%s\n", final_line.dump().c_str());
   std::fflush(stdout);
@@ -261,7 +311,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--server", o.server, "server HOST:PORT (numeric)")->required();
   cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(1, 255));
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
-  cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle, jumpy or use (presses the map's buttons, goes to their doors)");
+  cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle, jumpy, use (presses the map's buttons, goes to their doors) or fire (shoots at the nearest pawn, a line per shot)");
   cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(CLI::PositiveNumber);

@@ -53,8 +53,24 @@ class ChildProcess {
 
   // Reads the child's stdout until it contains `needle` or `timeout_ms` passes.
   bool wait_for_output(const std::string& needle, int timeout_ms) {
+    return wait_until([&] { return output_.find(needle) != std::string::npos; }, timeout_ms);
+  }
+  // The same, until the line that starts with `prefix` is whole (its newline read too: the child's
+  // stdout arrives in reads that may cut a line anywhere).
+  bool wait_for_line(const std::string& prefix, int timeout_ms) {
+    return wait_until(
+        [&] {
+          const std::size_t at = output_.find(prefix);
+          return at != std::string::npos && output_.find('\n', at) != std::string::npos;
+        },
+        timeout_ms);
+  }
+
+  // Reads the child's stdout until `done()` or `timeout_ms` passes.
+  template <class Done>
+  bool wait_until(Done done, int timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    while (output_.find(needle) == std::string::npos) {
+    while (!done()) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0 || stdout_fd_ < 0) return false;
       pollfd p{stdout_fd_, POLLIN, 0};

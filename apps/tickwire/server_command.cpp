@@ -144,6 +144,8 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["prediction"] = prediction_json(server.contract().prediction);
   j["world"] = {{"forgiveness", server.world_settings().forgiveness}, {"time_scale", server.world_settings().time_scale}};
   j["relayed"] = s.relayed;
+  j["fires"] = s.fires;
+  j["hits"] = s.hits_sent;
   nlohmann::json reasons = nlohmann::json::object();
   for (const ReasonCount& r : s.reasons) reasons[r.name] = r.count;
   j["reasons"] = reasons;

@@ -30,6 +30,7 @@
 #include "tickwire/client/prediction_model.h"
 #include "tickwire/clock/time.h"
 #include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/vocabulary.h"
@@ -141,6 +142,16 @@ class Client {
   bool interact(uint64_t target_ref, uint8_t action);
   // The next entity event for this client (the server's answers and announcements), oldest first.
   std::optional<protocol::EntityEvent> receive_event();
+
+  // A shot (seed 000, "Hits"): the eye it leaves from and the way it aims, told to the server with
+  // this frame's render time (the standard profile's: where the remote pawns stand as drawn), so
+  // the server traces the others as this client saw them, no further back than the contract's max
+  // rewind. The server re-checks the eye against its own and may drop the shot without a word.
+  // Returns the shot's number (echoed in its hit events), or nullopt when not playing, before the
+  // first snapshot, when the server's build does not know shots, or the channel is full.
+  std::optional<uint32_t> fire(const protocol::Vec3& eye, const protocol::Vec3& aim);
+  // The next hit event (every player's shots, this client's among them), oldest first.
+  std::optional<protocol::HitEvent> receive_hit();
 
   // Which map the server's rest table is of (its game's map identity; zero until a table named one).
   // It changes after a live map switch: the moment to rebuild what the game derived from the map.

@@ -1,6 +1,8 @@
 // The client's session: connect sequence, welcome and contract, guarded snapshots, inputs.
 #include "tickwire/client/session_client.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "tickwire/core/assert.h"
@@ -30,6 +32,7 @@ void SessionClient::on_connection() {
   queue_.clear();
   game_messages_.clear();
   entity_events_.clear();
+  hit_events_.clear();
   delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
@@ -79,6 +82,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     case protocol::RelayRefused::wire_id: on_relay_refused(message.body); return;
     case protocol::EntityEvent::wire_id: on_entity_event(message.body); return;
+    case protocol::HitEvent::wire_id: on_hit_event(message.body); return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
 }
@@ -264,6 +268,39 @@ void SessionClient::on_entity_event(std::span<const uint8_t> body) {
   }
   (void)entity_events_.push(std::move(event));
   ++entity_events_received_;
+}
+
+void SessionClient::on_hit_event(std::span<const uint8_t> body) {
+  protocol::HitEvent hit;
+  if (!wire::decode_counted(body, hit, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (hit_events_.full()) {
+    (void)hit_events_.pop();
+    drops_.add(ClientDrop::hit_event_overflow);
+  }
+  (void)hit_events_.push(std::move(hit));
+  ++hit_events_received_;
+}
+
+std::optional<uint32_t> SessionClient::send_fire(const protocol::Vec3& eye, const protocol::Vec3& aim, double render_tick) {
+  if (!welcome_ || refused_ || !net_ || !peer_ || !peer_->peer_lists(protocol::FireRequest::message_name)) return std::nullopt;
+  protocol::FireRequest request;
+  request.shot = next_shot_;
+  request.eye = eye;
+  request.aim = aim;
+  const double whole = std::floor(std::max(render_tick, 0.0));
+  request.render_tick = static_cast<uint32_t>(static_cast<int64_t>(whole));
+  request.render_fraction = static_cast<uint16_t>(std::min((std::max(render_tick, 0.0) - whole) * 65536.0, 65535.0));
+  if (!wire::send_message(*net_, config_.reliable_channel, request).ok()) return std::nullopt;
+  return next_shot_++;
+}
+
+bool SessionClient::pop_hit_event(protocol::HitEvent& out) {
+  if (hit_events_.empty()) return false;
+  out = hit_events_.pop();
+  return true;
 }
 
 bool SessionClient::send_interact(uint64_t target_ref, uint8_t action) {

@@ -183,6 +183,18 @@ std::optional<protocol::EntityEvent> Client::receive_event() {
   return event;
 }
 
+std::optional<uint32_t> Client::fire(const protocol::Vec3& eye, const protocol::Vec3& aim) {
+  const RemoteInterpolator* interpolator = parts_->game->interpolator();
+  if (interpolator == nullptr) return std::nullopt;
+  return parts_->game->session().send_fire(eye, aim, interpolator->render_tick());
+}
+
+std::optional<protocol::HitEvent> Client::receive_hit() {
+  protocol::HitEvent hit;
+  if (!parts_->game->session().pop_hit_event(hit)) return std::nullopt;
+  return hit;
+}
+
 protocol::WorldSettings Client::world_settings() const { return parts_->game->session().world_settings(); }
 wire::Hash16 Client::map_identity() const { return parts_->game->session().deltas().rest_table().map_identity(); }
 

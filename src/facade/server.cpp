@@ -150,12 +150,16 @@ ServerStats Server::stats() const {
   s.bytes_sent = p.netcode->bytes_sent();
   s.bytes_received = p.netcode->bytes_received();
   s.relayed = rs.relay().relayed();
+  s.fires = p.room->fires_accepted();
+  s.hits_sent = rs.hits_sent();
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
   append_reasons(s.reasons, "session.drop", rs.drops());
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
+  append_reasons(s.reasons, "fire.refusal", p.room->fire_refusals());
+  append_reasons(s.reasons, "fire.rewind", p.room->fire_rewinds());
   append_reasons(s.reasons, "contract.prediction_demoted", p.room->prediction_demotions());
   append_reasons(s.reasons, "prediction.refusal", p.room->prediction_refusals());
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());

@@ -3,7 +3,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/vec3_math.h"
 
 namespace tickwire {
 namespace {
@@ -65,8 +68,9 @@ std::optional<EntityRef> Room::admit(OwnerId owner) {
   queue.known_buttons = contract_.vocabulary.button_mask();
   queue.posture_buttons = contract_.vocabulary.posture_button_mask();
   const auto per_second = static_cast<double>(contract_.limits.interactions_per_second);
-  sessions_[owner].emplace(
-      RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), TokenBucket(per_second, per_second), 0});
+  const auto fires_per_second = static_cast<double>(contract_.limits.fires_per_second);
+  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), TokenBucket(per_second, per_second),
+                                       TokenBucket(fires_per_second, fires_per_second), 0});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
@@ -113,6 +117,44 @@ bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& requ
     return false;
   }
   simulation_.interact(session->pawn, target, request.action, last_tick());
+  return true;
+}
+
+bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, MonoTime now) {
+  RoomSession* session = find(owner);
+  if (session == nullptr) {
+    fire_refusals_.add(FireRefusal::no_session);
+    return false;
+  }
+  if (!session->fires.take(now)) {
+    fire_refusals_.add(FireRefusal::rate_limited);
+    return false;
+  }
+  const float aim_length = protocol::length(request.aim);
+  if (!protocol::finite(request.eye) || !protocol::finite(request.aim) || !std::isfinite(aim_length) || aim_length < 1e-6f) {
+    fire_refusals_.add(FireRefusal::malformed);
+    return false;
+  }
+  FireShot shot;
+  shot.shot = request.shot;
+  shot.eye = request.eye;
+  shot.aim = request.aim * (1.0f / aim_length);
+  // The render tick rides as 32 bits: it names the tick nearest the server's last one.
+  const Tick now_tick = last_tick();
+  const auto behind = static_cast<int32_t>(now_tick.wire_u32() - request.render_tick);
+  shot.render_tick = static_cast<double>(now_tick.value() - behind) + request.render_fraction / 65536.0;
+  const double bound = static_cast<double>(now_tick.value()) -
+                       contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
+  if (shot.render_tick < bound) {
+    shot.render_tick = bound;
+    shot.rewind_clamped = true;
+    fire_rewinds_.add(FireRewind::clamped_to_bound);
+  } else if (shot.render_tick > static_cast<double>(now_tick.value())) {
+    shot.render_tick = static_cast<double>(now_tick.value());
+    fire_rewinds_.add(FireRewind::ahead_of_server);
+  }
+  ++fires_accepted_;
+  simulation_.fire(session->pawn, shot, now_tick);
   return true;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/fire_request.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/ping.h"
@@ -74,6 +76,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
   send_entity_events();
+  send_hits();
   send_game_messages();
   for (const auto& c : connections_) {
     if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
@@ -102,6 +105,23 @@ void RoomServer::send_entity_events() {
     }
     for (const auto& c : connections_) {
       if (c && c->admitted) send_one(*c, e.event);
+    }
+  }
+}
+
+// The game's hit events of this update, reliable, to every session whose build knows hitEvent (an
+// older build is sent none: it would refuse the message as unknown).
+void RoomServer::send_hits() {
+  hits_.clear();
+  room_.simulation().take_hits(hits_);
+  for (const protocol::HitEvent& hit : hits_) {
+    for (const auto& c : connections_) {
+      if (!c || !c->admitted || !c->peer.peer_lists(protocol::HitEvent::message_name)) continue;
+      if (wire::send_message(c->net, config_.reliable_channel, hit).ok()) {
+        ++hits_sent_;
+      } else {
+        drops_.add(SessionDrop::hit_unsent);
+      }
     }
   }
 }
@@ -238,6 +258,12 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InteractRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_interact(c.owner, request, now_);
+      return;
+    }
+    case protocol::FireRequest::wire_id: {
+      protocol::FireRequest request;
+      if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
+      (void)room_.receive_fire(c.owner, request, now_);
       return;
     }
     case protocol::Ping::wire_id: {

@@ -2,6 +2,7 @@
 #include "tickwire/world/bot_brain.h"
 
 #include <cmath>
+#include <utility>
 
 #include "tickwire/world/pawn_buttons.h"
 
@@ -13,6 +14,7 @@ std::optional<BotBehaviour> parse_bot_behaviour(std::string_view name) {
   if (name == "idle") return BotBehaviour::idle;
   if (name == "jumpy") return BotBehaviour::jumpy;
   if (name == "use") return BotBehaviour::use;
+  if (name == "fire") return BotBehaviour::fire;
   return std::nullopt;
 }
 
@@ -23,6 +25,7 @@ std::string_view bot_behaviour_name(BotBehaviour behaviour) {
     case BotBehaviour::idle: return "idle";
     case BotBehaviour::jumpy: return "jumpy";
     case BotBehaviour::use: return "use";
+    case BotBehaviour::fire: return "fire";
   }
   return "unknown";
 }
@@ -32,8 +35,17 @@ BotBrain::BotBrain(BotBehaviour behaviour, uint64_t seed)
 
 protocol::InputCmd BotBrain::next(uint32_t sequence, const BotView& view) {
   if (behaviour_ == BotBehaviour::use) return rounds_.next(rng_, view);
-  return next(sequence);
+  if (behaviour_ != BotBehaviour::fire) return next(sequence);
+  // Strafe side to side, a second and a half each way, facing the nearest other pawn; shoot at it.
+  protocol::InputCmd cmd;
+  if (const std::optional<float> yaw = gunner_.facing(view)) yaw_deg_ = *yaw;
+  cmd.yaw_deg = yaw_deg_;
+  cmd.move_x = (sequence / 90) % 2 == 0 ? 1.0f : -1.0f;
+  shot_ = gunner_.next(sequence, view);
+  return cmd;
 }
+
+std::optional<BotGunner::Aim> BotBrain::take_shot() { return std::exchange(shot_, std::nullopt); }
 
 std::optional<uint32_t> BotBrain::take_interaction() { return rounds_.take_interaction(); }
 
@@ -47,6 +59,8 @@ protocol::InputCmd BotBrain::next(uint32_t sequence) {
   switch (behaviour_) {
     case BotBehaviour::use:
       return rounds_.next(rng_, BotView{});
+    case BotBehaviour::fire:
+      return next(sequence, BotView{});
     case BotBehaviour::idle:
       yaw_deg_ = std::fmod(yaw_deg_ + 0.5f, 360.0f);
       break;

@@ -68,6 +68,15 @@ constexpr SettingSpec kVoxelBlock[] = {
 };
 constexpr LogicComponentSpec kVoxelBlockSpec{"voxel_block", kVoxelBlock};
 
+constexpr float kMaxWaterHalfM = 100.0f;
+constexpr SettingSpec kWater[] = {
+    {"half_extents", SettingShape::vector, 3, 0.01f, kMaxWaterHalfM, {2, 1, 2, 0}},  // the basin; its top is the surface at rest
+    {"wave_amplitude_m", SettingShape::number, 1, 0, 5, {0.1f, 0, 0, 0}},
+    {"wave_period_s", SettingShape::number, 1, 0.1f, 1000, {3, 0, 0, 0}},
+    {"wavelength_m", SettingShape::number, 1, 0.1f, 1000, {4, 0, 0, 0}},
+};
+constexpr LogicComponentSpec kWaterSpec{"water", kWater};
+
 constexpr LogicComponentSpec kSpecs[] = {
     {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
@@ -100,16 +109,20 @@ const LogicComponentSpec& voxel_volume_spec() { return kVoxelVolumeSpec; }
 
 const LogicComponentSpec& voxel_block_spec() { return kVoxelBlockSpec; }
 
+const LogicComponentSpec& water_spec() { return kWaterSpec; }
+
 const LogicComponentSpec* component_settings_spec(std::string_view component) {
   if (component == kPhysicsPropSpec.component) return &kPhysicsPropSpec;
   if (component == kColliderSpec.component) return &kColliderSpec;
   if (component == kVoxelVolumeSpec.component) return &kVoxelVolumeSpec;
   if (component == kVoxelBlockSpec.component) return &kVoxelBlockSpec;
+  if (component == kWaterSpec.component) return &kWaterSpec;
   return logic_component_spec(component);
 }
 
 bool replicated_component(std::string_view component) {
-  return component != kColliderSpec.component && component != kVoxelBlockSpec.component;
+  return component != kColliderSpec.component && component != kVoxelBlockSpec.component &&
+         component != kWaterSpec.component;
 }
 
 std::array<float, kMaxSettingValues> setting_values(const ObjectComponent& component, std::string_view name) {

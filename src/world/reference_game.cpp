@@ -37,6 +37,10 @@ void ReferenceGame::begin(const NetcodeContract& contract) {
   interaction_range_m_ = contract.limits.interaction_range_m;
   interactions_per_second_ = contract.limits.interactions_per_second;
   tick_length_ = Duration::from_seconds(1.0 / contract.cadence.tick_rate_hz);
+  // The rewind reaches the contract's bound and the tick after it (a render time between the two).
+  const double rewind_ticks = std::ceil(contract.limits.max_rewind_ms / 1000.0 * contract.cadence.tick_rate_hz);
+  history_ = RewindHistory(static_cast<uint32_t>(std::min<double>(rewind_ticks + 2, kMaxRewindTicks)));
+  fire_eye_tolerance_m_ = contract.limits.fire_eye_tolerance_m;
   time_scale_ = contract.cadence.time_scale;
   install_logic();
 }
@@ -97,6 +101,7 @@ void ReferenceGame::install_objects() {
   map_positions_.clear();
   client_only_.clear();
   flickering_.clear();
+  pools_ = water_pools(*map_);
   objects_.reserve(table.size());
   map_positions_.reserve(table.size());
   uint32_t lights = 0;
@@ -349,6 +354,9 @@ void ReferenceGame::step_world(Tick tick, double dt_s) {
   // Flickering lights: intensity follows a slow wave, each light at its own phase, a function of the
   // tick alone (at the current time scale), so a fresh game at the same tick draws them the same.
   const double t = static_cast<double>(tick.value()) * dt_s;
+  world_time_s_ = t;
+  world_dt_s_ = dt_s;
+  record_rewind(tick);
   for (uint32_t index : flickering_) {
     ObjectState& state = objects_[index];
     if (!state.spawned) continue;
@@ -501,6 +509,15 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
     if (count != 0) visit(counted, count);
   };
   visit_count("event.drop.overflow", events_dropped_);
+  visit_count("shot.traced", shots_traced_);
+  for (uint8_t kind = 0; kind < 3; ++kind) {
+    name.assign("shot.hit.").append(protocol::kHitKindDef.name_of(kind));
+    visit_count(name, hits_by_kind_[kind]);
+  }
+  visit_nonzero(shot_drops_, [&](ShotDrop reason, uint64_t count) {
+    name.assign("shot.drop.").append(reason_name(reason));
+    visit(name, count);
+  });
   visit_count("object.spawn", lifecycle_.spawns);
   visit_count("object.despawn", lifecycle_.despawns);
   visit_count("map.switch", lifecycle_.map_switches);

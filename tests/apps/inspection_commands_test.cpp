@@ -20,12 +20,12 @@ TEST(InspectionCommands, MapCheckCountsTheReferenceMap) {
   const test::CliRun run = run_cli({"map", "check", std::string(TICKWIRE_SOURCE_DIR) + "/maps/reference.json"});
   ASSERT_TRUE(run.exited_with(0)) << run.output;
   EXPECT_NE(run.output.find("(format 2)"), std::string::npos) << run.output;
-  EXPECT_NE(run.output.find("objects 318"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("objects 319"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("wired objects"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("hash "), std::string::npos) << run.output;
   const test::CliRun built_in = run_cli({"map", "check"});
   ASSERT_TRUE(built_in.exited_with(0)) << built_in.output;
-  EXPECT_NE(built_in.output.find("objects 318"), std::string::npos) << built_in.output;
+  EXPECT_NE(built_in.output.find("objects 319"), std::string::npos) << built_in.output;
 }
 
 TEST(InspectionCommands, MapCheckNamesABrokenFilesPathAndExitsTwo) {

@@ -17,7 +17,7 @@ namespace {
 std::string output_of(const std::vector<std::string>& args) {
   test::ChildProcess child;
   EXPECT_TRUE(child.spawn(TICKWIRE_CLI_PATH, args));
-  EXPECT_TRUE(child.wait_for_output("prediction ", 10000)) << child.output();
+  EXPECT_TRUE(child.wait_for_line("prediction ", 10000)) << child.output();
   child.stop();
   return child.output();
 }

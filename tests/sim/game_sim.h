@@ -77,6 +77,11 @@ class WatchedGame final : public Simulation {
     game_.interact(actor, target, action, tick);
   }
   bool resolves_target(EntityRef target) const override { return game_.resolves_target(target); }
+  void fire(EntityRef shooter, const FireShot& shot, Tick tick) override {
+    if (on_fire) on_fire(shooter, shot);
+    game_.fire(shooter, shot, tick);
+  }
+  void take_hits(std::vector<protocol::HitEvent>& out) override { game_.take_hits(out); }
   void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
   void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
   void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }
@@ -84,6 +89,7 @@ class WatchedGame final : public Simulation {
 
   std::function<void(EntityRef, const TickInput&)> on_input;
   std::function<void(Tick)> after_tick;
+  std::function<void(EntityRef, const FireShot&)> on_fire;  // before the game traces it
 
  private:
   world::ReferenceGame& game_;
@@ -101,6 +107,8 @@ struct GameSimConfig {
   // Set: the room's prediction policy instead of the reference game's (a kinematic controller its
   // clients predict); the game still steps its mover, the contract says what clients may predict.
   std::optional<PredictionPolicy> prediction;
+  // Set: a last word on the room's policy (a test's own limits).
+  std::function<void(RoomPolicy&)> adjust_policy;
 };
 
 struct GameClientSetup {
@@ -153,6 +161,7 @@ inline RoomPolicy game_sim_policy(const GameSimConfig& config) {
   policy.cadence.snapshot_rate_hz = config.snapshot_rate_hz == 0 ? config.tick_rate_hz : config.snapshot_rate_hz;
   world::apply_reference_policy(policy);
   if (config.prediction) policy.prediction = *config.prediction;
+  if (config.adjust_policy) config.adjust_policy(policy);
   return policy;
 }
 

@@ -45,7 +45,7 @@ TEST(UseBots, ThreeBotsOnTheTransatlanticProfilePressButtonsAndOpenDoorsOnEveryC
     GameClientSetup setup;
     setup.up = setup.down = *link;
     setup.input = [bot, &buttons](uint32_t sequence) {
-      return bot->brain.next(sequence, world::BotView{bot->feet, world::MoverSettings{}.standing_eye_m, buttons});
+      return bot->brain.next(sequence, world::BotView{bot->feet, world::MoverSettings{}.standing_eye_m, buttons, {}});
     };
     sim.add_client(setup);
   }

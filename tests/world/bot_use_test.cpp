@@ -39,7 +39,7 @@ struct WalkingBot {
   protocol::InputCmd last;
   std::optional<uint32_t> interaction;  // what the last tick's press named
 
-  BotView view() const { return BotView{feet, MoverSettings{}.standing_eye_m, buttons}; }
+  BotView view() const { return BotView{feet, MoverSettings{}.standing_eye_m, buttons, {}}; }
   void tick(uint32_t sequence) {
     last = brain.next(sequence, view());
     interaction = brain.take_interaction();
@@ -167,7 +167,7 @@ TEST(BotUse, TheOtherBehavioursIgnoreTheView) {
   for (BotBehaviour behaviour : {BotBehaviour::walk, BotBehaviour::wander, BotBehaviour::idle, BotBehaviour::jumpy}) {
     BotBrain seeing(behaviour, 9), blind(behaviour, 9);
     for (uint32_t sequence = 0; sequence < 600; ++sequence)
-      ASSERT_TRUE(same_input(seeing.next(sequence, BotView{Vec3{1, 0, 2}, 1.6f, buttons}), blind.next(sequence)))
+      ASSERT_TRUE(same_input(seeing.next(sequence, BotView{Vec3{1, 0, 2}, 1.6f, buttons, {}}), blind.next(sequence)))
           << bot_behaviour_name(behaviour);
     EXPECT_EQ(parse_bot_behaviour(bot_behaviour_name(behaviour)), behaviour);
   }

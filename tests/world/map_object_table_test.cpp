@@ -23,8 +23,8 @@ TEST(MapObjectTable, TwoLoadsOfOneMapGiveTheSameTableInAuthoredOrder) {
   const MapObjectTable ta = MapObjectTable::build(a);
   const MapObjectTable tb = MapObjectTable::build(b);
   EXPECT_EQ(ta, tb);
-  ASSERT_EQ(ta.size(), 318u);
-  EXPECT_EQ(ta.entity_count(), 318u);
+  ASSERT_EQ(ta.size(), 319u);
+  EXPECT_EQ(ta.entity_count(), 319u);
   for (uint32_t i = 0; i < a.objects().size(); ++i) {
     EXPECT_EQ(ta.key_of(i), a.objects()[i].key) << "the map's entities in authored order";
     EXPECT_EQ(ta.index_of(a.objects()[i].key), i);
@@ -50,14 +50,14 @@ TEST(MapObjectTable, BuiltOnceAndCachedAcrossManyLookups) {
 TEST(MapObjectTable, AChangedMapShapeRebuilds) {
   Map map = load_reference();
   MapObjectTableCache cache;
-  EXPECT_EQ(cache.of(map).size(), 318u);
+  EXPECT_EQ(cache.of(map).size(), 319u);
   // The map in hand is replaced by one with an object fewer (a map switch or hot reload).
   MapContent content = map.content();
   content.objects.pop_back();
   auto smaller = Map::build(std::move(content));
   ASSERT_TRUE(smaller.ok());
   map = std::move(smaller).value();
-  EXPECT_EQ(cache.of(map).size(), 317u);
+  EXPECT_EQ(cache.of(map).size(), 318u);
   EXPECT_EQ(cache.builds(), 2u);
   // Same length, one key renamed: the content hash moves, so the table is rebuilt too.
   MapContent renamed = map.content();

@@ -40,10 +40,10 @@ TEST(ReferenceMap, LoadsWithTheExpectedCounts) {
   ASSERT_TRUE(result.ok()) << result.error().text();
   const Map& map = *result;
   EXPECT_EQ(map.name(), "reference");
-  EXPECT_EQ(map.boxes().size(), 25u);  // floor, 4 walls, 20 crates
+  EXPECT_EQ(map.boxes().size(), 29u);  // floor, 4 walls, 20 crates, the pool's 4-box rim
   EXPECT_EQ(map.spawn_points().size(), 16u);
   EXPECT_EQ(map.format_version(), 2u);
-  EXPECT_EQ(map.objects().size(), 318u);
+  EXPECT_EQ(map.objects().size(), 319u);
   EXPECT_EQ(count_kind(map, "light"), 301u);
   EXPECT_EQ(count_kind(map, "door"), 4u);
   EXPECT_EQ(count_kind(map, "button"), 4u);

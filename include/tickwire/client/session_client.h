@@ -18,6 +18,8 @@
 #include "tickwire/core/ring_buffer.h"
 #include "tickwire/protocol/contract_guard.h"
 #include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/fire_request.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/peer_schema.h"
@@ -38,6 +40,7 @@ inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots 
 // within a few updates, so the game drains it once per frame without losing the oldest.
 inline constexpr std::size_t kSessionGameMessageQueue = 1024;
 inline constexpr std::size_t kSessionEntityEventQueue = 64;  // entity events awaiting the game
+inline constexpr std::size_t kSessionHitEventQueue = 256;    // hit events awaiting the game (every player's shots)
 
 struct SessionClientConfig {
   std::string build_name = "tickwire";
@@ -64,6 +67,7 @@ TW_REASONS(ClientDrop,
   owner_malformed,        // an owner detail whose pawn values are not the vocabulary's count
   game_message_overflow,  // the game did not drain its game messages: the oldest was dropped
   entity_event_overflow,  // the game did not drain its entity events: the oldest was dropped
+  hit_event_overflow,     // the game did not drain its hit events: the oldest was dropped
   world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
 )
 
@@ -123,6 +127,13 @@ class SessionClient {
   // The server's entity events for this client (its answers and announcements), oldest first.
   bool pop_entity_event(protocol::EntityEvent& out);
   uint64_t entity_events_received() const { return entity_events_received_; }
+  // A shot (seed 000, "Hits"): the claimed eye and aim and the render time the client drew the world
+  // at, on the reliable channel, numbered by the client's own shot counter (returned). Nullopt when
+  // not welcomed, when the server's build does not know fireRequest, or the channel refused it.
+  std::optional<uint32_t> send_fire(const protocol::Vec3& eye, const protocol::Vec3& aim, double render_tick);
+  // The server's hit events (every session's shots, this client's among them), oldest first.
+  bool pop_hit_event(protocol::HitEvent& out);
+  uint64_t hit_events_received() const { return hit_events_received_; }
   // The server's refusals of our addressed messages, by reason.
   const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
@@ -141,6 +152,7 @@ class SessionClient {
   void on_game_message(const NetMessage& message);
   void on_relay_refused(std::span<const uint8_t> body);
   void on_entity_event(std::span<const uint8_t> body);
+  void on_hit_event(std::span<const uint8_t> body);
 
   ReliableClient& transport_;
   SchemaCache& cache_;
@@ -173,6 +185,9 @@ class SessionClient {
   uint64_t game_messages_received_ = 0;
   RingBuffer<protocol::EntityEvent, kSessionEntityEventQueue> entity_events_;
   uint64_t entity_events_received_ = 0;
+  RingBuffer<protocol::HitEvent, kSessionHitEventQueue> hit_events_;
+  uint64_t hit_events_received_ = 0;
+  uint32_t next_shot_ = 1;
   ReasonCounters<protocol::RelayRefusal> relay_refusals_;
 };
 

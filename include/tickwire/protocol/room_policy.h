@@ -43,6 +43,8 @@ inline constexpr uint32_t kContractMaxInteractionsPerSecond = 1000;
 inline constexpr uint32_t kContractMaxRelaysPerSecond = 10'000;
 inline constexpr uint32_t kContractMaxFiresPerSecond = 1'000;
 inline constexpr uint32_t kContractMaxRewindMs = 1'000;  // a second of history: past it, a shot is the shooter's lag
+inline constexpr double kContractMinFireEyeToleranceM = 0.01;
+inline constexpr double kContractMaxFireEyeToleranceM = 10.0;
 inline constexpr double kContractMinInterestRadiusM = 1.0;
 inline constexpr double kContractMaxInterestRadiusM = 100'000.0;
 inline constexpr std::size_t kContractMaxStringBytes = 128;
@@ -149,13 +151,16 @@ struct ByteBudgets {
 // What a client may ask of the room, per session: interactions (a use), game messages relayed to
 // another client (seed 002's SendTo) and shots (seed 000's fireRequest), each a token bucket of this
 // many per second; and how far back the server rewinds the world to trace a shot as the shooter
-// saw it (lag compensation: never further).
+// saw it (lag compensation: never further), and how far a shot's claimed eye may stray from the
+// eye the server computes for the pawn before the shot is dropped (the client predicts ahead of the
+// server by its queued inputs: a pawn running 7 m/s with 3 ticks queued at 60 Hz leads by 0.35 m).
 struct InteractionLimits {
   double interaction_range_m = 3.0;
   uint32_t interactions_per_second = 8;
   uint32_t relays_per_second = 60;
   uint32_t fires_per_second = 10;
   uint32_t max_rewind_ms = 250;
+  double fire_eye_tolerance_m = 1.0;
 
   static constexpr std::string_view wire_name = "InteractionLimits";
   template <class W>
@@ -166,6 +171,8 @@ struct InteractionLimits {
     contract_u32(w, "relaysPerSecond", relays_per_second, 1, kContractMaxRelaysPerSecond);
     contract_u32(w, "firesPerSecond", fires_per_second, 1, kContractMaxFiresPerSecond);
     contract_u32(w, "maxRewindMs", max_rewind_ms, 0, kContractMaxRewindMs);
+    contract_f64(w, "fireEyeToleranceM", fire_eye_tolerance_m, kContractMinFireEyeToleranceM,
+                 kContractMaxFireEyeToleranceM);
   }
 };
 

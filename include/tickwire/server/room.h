@@ -15,6 +15,7 @@
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/reasons.h"
 #include "tickwire/protocol/contract_hash.h"
+#include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
@@ -42,6 +43,7 @@ struct RoomSession {
   Tick admitted_at;
   SessionInputs inputs;
   TokenBucket interactions;  // the contract's interactions per second
+  TokenBucket fires;         // the contract's fires per second
   uint64_t ticks_simulated = 0;
 };
 
@@ -51,6 +53,17 @@ TW_REASONS(InteractRefusal,
            unknown_flags,     // the target ref carries flag bits this build does not know
            stale_or_foreign,  // not a live slot at that generation, nor a target the game resolves
            rate_limited)      // past the session's interactions per second (the contract's limits)
+
+// Why a client's shot was refused before the game saw it (nothing traced, nothing sent back).
+TW_REASONS(FireRefusal,
+           no_session,    // no admitted session for that owner
+           rate_limited,  // past the session's fires per second (the contract's limits)
+           malformed)     // a non-finite eye or aim, or an aim of no length
+
+// What the room changed in an accepted shot's render time (the shot is still traced).
+TW_REASONS(FireRewind,
+           clamped_to_bound,  // older than the contract's max rewind: traced at the bound
+           ahead_of_server)   // newer than the server's last tick: traced at it
 
 // Why a client's prediction-only input was refused: the contract did not admit the prediction.
 TW_REASONS(PredictionRefusal,
@@ -109,6 +122,12 @@ class Room {
   // the game's interact() runs only then.
   bool receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now);
   const ReasonCounters<InteractRefusal>& interact_refusals() const { return interact_refusals_; }
+  // Checks the session's fire rate and the shot's numbers, bounds its render time by the contract's
+  // max rewind, and only then hands it to the game's fire().
+  bool receive_fire(OwnerId owner, const protocol::FireRequest& request, MonoTime now);
+  const ReasonCounters<FireRefusal>& fire_refusals() const { return fire_refusals_; }
+  const ReasonCounters<FireRewind>& fire_rewinds() const { return fire_rewinds_; }
+  uint64_t fires_accepted() const { return fires_accepted_; }
 
   // Runs the ticks due at `now` (at most max_catch_up_ticks); `completed` hears each one.
   RoomUpdate update(MonoTime now, TickObserver& completed);
@@ -131,6 +150,9 @@ class Room {
   std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
   uint32_t session_count_ = 0;
   ReasonCounters<InteractRefusal> interact_refusals_;
+  ReasonCounters<FireRefusal> fire_refusals_;
+  ReasonCounters<FireRewind> fire_rewinds_;
+  uint64_t fires_accepted_ = 0;
   ReasonCounters<PredictionRefusal> prediction_refusals_;
   ReasonCounters<PredictionDemotion> prediction_demotions_;
   protocol::WorldSettings world_;

@@ -49,7 +49,8 @@ TW_REASONS(SessionDrop,
   snapshot_unsent,  // the transport refused a snapshot or one of its fragments (queue full)
   admit_refused,   // the room had no room (owner taken or no entity slot): the client is dropped
   event_unsent,    // the transport refused a game's entity event (reliable queue full)
-  event_no_client  // a game's entity event for an owner with no admitted session
+  event_no_client,  // a game's entity event for an owner with no admitted session
+  hit_unsent       // the transport refused a game's hit event (reliable queue full)
 )
 
 // One connection's view, for tests, the report and diagnostics.
@@ -92,6 +93,8 @@ class RoomServer : public TickObserver {
   ReasonCounters<PeerRefusal> refusals() const;
   const RelayGate& relay() const { return relay_; }
   uint64_t snapshots_sent() const { return snapshots_sent_; }
+  // Hit events sent, counted once per receiving session.
+  uint64_t hits_sent() const { return hits_sent_; }
   uint64_t sessions_admitted() const { return sessions_admitted_; }
 
  private:
@@ -107,6 +110,7 @@ class RoomServer : public TickObserver {
 
   void take_events();
   void send_entity_events();
+  void send_hits();
   void send_game_messages();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
@@ -130,6 +134,7 @@ class RoomServer : public TickObserver {
   std::vector<std::unique_ptr<Connection>> connections_;  // by netcode slot
   std::vector<uint32_t> to_drop_;                       // slots whose session failed this iteration
   std::vector<GameEvent> events_;                       // scratch: the game's entity events of one update
+  std::vector<protocol::HitEvent> hits_;                // scratch: the game's hit events of one update
   std::vector<GameMessageOut> game_messages_;           // scratch: the game's messages of one update
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
@@ -138,6 +143,7 @@ class RoomServer : public TickObserver {
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;
   uint64_t snapshots_sent_ = 0;
+  uint64_t hits_sent_ = 0;
   uint64_t sessions_admitted_ = 0;
 };
 

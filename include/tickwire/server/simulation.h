@@ -11,12 +11,14 @@
 
 #include "tickwire/clock/tick.h"
 #include "tickwire/protocol/entity_event.h"
+#include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/replication/rest_record_source.h"
 #include "tickwire/replication/tick_records.h"
+#include "tickwire/server/fire_shot.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
 
@@ -88,6 +90,14 @@ class Simulation : public RestRecordSource {
     (void)target;
     return false;
   }
+
+  // A shot from `shooter_pawn`'s client (seed 000, "Hits"), called only after the room checked the
+  // session's fire rate, the numbers and the rewind bound: the game re-checks the claimed eye
+  // against its own, traces its world (lag compensated to shot.render_tick) and raises hit events.
+  virtual void fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) { (void)shooter_pawn, (void)shot, (void)tick; }
+  // The hit events the game raised since it was last asked: the server drains them after every
+  // update and sends each, reliable, to every session whose build knows hitEvent.
+  virtual void take_hits(std::vector<protocol::HitEvent>& out) { (void)out; }
 
   // The entity events the game raised since it was last asked (answers to interactions,
   // announcements): the server drains them after every update and sends each on the reliable

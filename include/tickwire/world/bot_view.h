@@ -1,6 +1,7 @@
 // What a bot that uses things knows of the world: where its own pawn is drawn, and the map's
 // buttons with the door each one opens (read from the button's wiring), so the `use` behaviour can
-// steer to a button, press it and go to its door. Other behaviours need no view.
+// steer to a button, press it and go to its door; and where the other pawns are drawn, so the `fire`
+// behaviour can face one and shoot. Other behaviours need no view.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,7 @@ struct BotView {
   Vec3 feet;  // the own pawn where the client draws it (Client::own_position)
   float eye_height_m = MoverSettings{}.standing_eye_m;
   std::span<const BotButton> buttons;
+  std::span<const Vec3> others;  // the other pawns' feet where the client draws them (the `fire` bots' marks)
 };
 
 }  // namespace tickwire::world

@@ -58,8 +58,12 @@ const LogicComponentSpec& voxel_volume_spec();
 // mover stands open (past half its travel) and the map's block while it is closed, so the volume
 // draws it right once the object has gone. Map data only: it never replicates.
 const LogicComponentSpec& voxel_block_spec();
-// Whether a component travels in the object's records (every component but the collider and the
-// voxel block).
+// The water's settings (`water`: half_extents, wave_amplitude_m, wave_period_s, wavelength_m): a
+// pool (WaterPool) whose basin is centred on the object, axis-aligned and unscaled, its surface at
+// rest the basin's top, displaced by a travelling wave. Map data only: it never replicates.
+const LogicComponentSpec& water_spec();
+// Whether a component travels in the object's records (every component but the collider, the
+// voxel block and the water).
 bool replicated_component(std::string_view component);
 // The settings table of any component that takes settings (a logic component, the physics prop,
 // the collider or the voxel volume), or nullptr: that component takes none.

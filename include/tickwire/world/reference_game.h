@@ -28,9 +28,12 @@
 #include "tickwire/world/pawn_placer.h"
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
+#include "tickwire/world/rewind_history.h"
 #include "tickwire/world/server_props.h"
 #include "tickwire/world/server_voxels.h"
+#include "tickwire/world/shot_trace.h"
 #include "tickwire/world/use_reach.h"
+#include "tickwire/world/water_pool.h"
 
 namespace tickwire::world {
 
@@ -64,6 +67,7 @@ inline constexpr uint8_t kEventUseTaken = 1;
 inline constexpr uint8_t kEventUseRefused = 2;
 inline constexpr uint8_t kEventUseUnhandled = 3;
 inline constexpr std::size_t kMaxPendingEvents = 1024;  // between two takes; past it counted, dropped
+inline constexpr std::size_t kMaxPendingHits = 1024;    // hit events between two takes; past it counted, dropped
 
 // The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM) and its
 // pawn (a kinematic controller whose movement its clients predict).
@@ -107,6 +111,19 @@ class ReferenceGame final : public Simulation {
   // Every voxel chunk written since the last take, whole, to every session (a voxelCells message),
   // and every written chunk to each session that joined since (a late joiner's download).
   void take_messages(std::vector<GameMessageOut>& out) override;
+  // A shot (seed 000, "Hits"): the claimed eye re-checked against the pawn's own (feet plus its
+  // stance's eye height), the shot dropped with a warning past the contract's tolerance; else traced
+  // from the claimed eye along the aim against the world, the other pawns and the movers rewound to
+  // the shooter's render time (RewindHistory), the props, voxels and pools as they stand (the waves at
+  // the render time). Its events (a water crossing, then the solid or nothing) go to every session.
+  void fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) override;
+  void take_hits(std::vector<protocol::HitEvent>& out) override;
+  // The last shot traced (its events and distances): what a console line reports.
+  const ShotOutcome& last_shot() const { return last_shot_; }
+  const ReasonCounters<ShotDrop>& shot_drops() const { return shot_drops_; }
+  uint64_t shots_traced() const { return shots_traced_; }
+  const RewindHistory& rewind_history() const { return history_; }
+  std::span<const WaterPool> pools() const { return pools_; }
   void write_rest_records(std::vector<protocol::Record>& out) const override;
   uint64_t map_generation() const override { return map_generation_; }
   // The map's content hash (Map::content_hash): clients learn it with every rest table.
@@ -203,6 +220,8 @@ class ReferenceGame final : public Simulation {
   void take_use(EntityRef actor, uint32_t object_index);
   void refuse_use(EntityRef actor, uint32_t target_id, UseRefusal reason);
   void raise(EntityRef actor, const protocol::EntityEvent& event);
+  void record_rewind(Tick tick);
+  void gather_shot_scene(double render_tick, ShotScene& scene);
 
   const Map* map_;  // the caller's; switch_map points it elsewhere
   CharacterMover mover_;
@@ -247,6 +266,20 @@ class ReferenceGame final : public Simulation {
   std::vector<Aabb> pawn_step_boxes_;  // scratch: one step's boxes, the voxel chunks near it added
   std::vector<Vec3> player_feet_;      // scratch: where the voxel chunks stream around
   ReasonCounters<LogicDrop> discarded_logic_drops_;  // the drops of every runtime discarded so far
+  // Shots: the bodies' recent ticks, the pools, the events raised since the last take.
+  RewindHistory history_;
+  std::vector<WaterPool> pools_;
+  double fire_eye_tolerance_m_ = 1.0;  // the contract's
+  double world_time_s_ = 0;            // the world time the last tick left (the waves' clock)
+  double world_dt_s_ = 0;              // the last tick's world seconds
+  std::vector<protocol::HitEvent> hits_;
+  ReasonCounters<ShotDrop> shot_drops_;
+  uint64_t shots_traced_ = 0;
+  uint64_t hits_by_kind_[3] = {0, 0, 0};  // by protocol::HitKind
+  ShotOutcome last_shot_;
+  std::vector<RewoundBox> rewound_;        // scratch: one tick's bodies, or one shot's rewound ones
+  std::vector<ObjectTarget> shot_objects_;  // scratch: one shot's static object bodies
+  std::vector<PropTarget> shot_props_;      // scratch: one shot's props
   std::optional<Tick> last_logic_tick_;              // the last discarded runtime's last tick
 };
 

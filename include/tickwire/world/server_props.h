@@ -63,6 +63,8 @@ class ServerProps {
 
   // The spawned props' boxes, appended to `out` (what a pawn's step collides with).
   void append_boxes(std::vector<TurnedBox>& out) const;
+  // A prop's box where the solver left it, turned as it stands.
+  const TurnedBox& box(uint32_t slot) const { return boxes_[slot]; }
   const PropPose& pose(uint32_t slot) const { return poses_[slot]; }
   // Whether a prop stands elsewhere than the map puts it (its records carry its pose).
   bool moved(uint32_t slot) const;

@@ -1,0 +1,87 @@
+// The reference game's shots: the eye re-check, the lag-compensated scene and the trace (seed 000,
+// "Hits"), kept beside reference_game.cpp so the game's tick and its shots read apart.
+#include <spdlog/spdlog.h>
+
+#include <bit>
+
+#include "tickwire/world/logic_components.h"
+#include "tickwire/world/reference_game.h"
+
+namespace tickwire::world {
+
+// Where this tick left every pawn and every solid mover: the history a later shot rewinds into.
+void ReferenceGame::record_rewind(Tick tick) {
+  rewound_.clear();
+  for (const auto& [raw, state] : pawns_) {
+    const uint32_t id = EntityRef::from_raw(raw).handle().raw();
+    rewound_.push_back(RewoundBox{RewoundBox::Kind::pawn, id, pawn_bounds(state, mover_.settings().radius_m)});
+  }
+  for (const KinematicTrack& track : solids_.tracks()) {
+    if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index)) continue;
+    rewound_.push_back(RewoundBox{RewoundBox::Kind::mover, track.object_index, moving_box(track, driver_state(track)).start});
+  }
+  history_.record(tick, rewound_);
+}
+
+void ReferenceGame::gather_shot_scene(double render_tick, ShotScene& scene) {
+  rewound_.clear();
+  const double read_at = history_.at(render_tick, rewound_);
+  shot_objects_.clear();
+  for (const StaticSolid& s : solids_.statics())
+    if (object_spawned(s.object_index)) shot_objects_.push_back(ObjectTarget{s.object_index, s.box});
+  shot_props_.clear();
+  for (uint32_t slot = 0; slot < solids_.props().size(); ++slot) {
+    if (!props_.spawned(slot)) continue;
+    const PropSolid& prop = solids_.props()[slot];
+    shot_props_.push_back(PropTarget{prop.object_index, props_.box(slot), kPropMaterials[prop.material]});
+  }
+  scene.map_boxes = map_->boxes();
+  scene.map_surfaces = map_->box_surfaces();
+  scene.objects = shot_objects_;
+  scene.rewound = rewound_;
+  scene.props = shot_props_;
+  scene.voxels = &voxels_.colliders();
+  scene.pools = pools_;
+  // The waves as the shooter drew them: the world time at its render tick.
+  scene.water_time_s = world_time_s_ - (static_cast<double>(history_.newest().value()) - read_at) * world_dt_s_;
+}
+
+void ReferenceGame::fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) {
+  (void)tick;
+  const PawnState* state = pawn(shooter_pawn);
+  if (state == nullptr) {
+    shot_drops_.add(ShotDrop::no_pawn);
+    return;
+  }
+  const Vec3 eye = state->feet + Vec3{0, state->eye_height_m, 0};
+  const Vec3 claimed = Vec3::from_wire(shot.eye);
+  const float strayed_m = (claimed - eye).length();
+  if (strayed_m > fire_eye_tolerance_m_) {
+    shot_drops_.add(ShotDrop::eye_strayed);
+    const uint64_t dropped = shot_drops_[ShotDrop::eye_strayed];
+    if (std::has_single_bit(dropped))  // the 1st, 2nd, 4th...: a flood is counted, not logged line by line
+      spdlog::warn("shot {} dropped: its claimed eye is {:.2f} m from the pawn's (tolerance {:.2f} m; {} so far)",
+                   shot.shot, strayed_m, fire_eye_tolerance_m_, dropped);
+    return;
+  }
+  ShotScene scene;
+  scene.shooter_id = shooter_pawn.handle().raw();
+  gather_shot_scene(shot.render_tick, scene);
+  last_shot_ = trace_shot(Ray{claimed, Vec3::from_wire(shot.aim)}, kShotRangeM, scene, shot.shot);
+  ++shots_traced_;
+  for (uint8_t i = 0; i < last_shot_.count; ++i) {
+    ++hits_by_kind_[static_cast<uint8_t>(last_shot_.events[i].kind)];
+    if (hits_.size() >= kMaxPendingHits) {
+      shot_drops_.add(ShotDrop::events_overflow);
+      continue;
+    }
+    hits_.push_back(last_shot_.events[i]);
+  }
+}
+
+void ReferenceGame::take_hits(std::vector<protocol::HitEvent>& out) {
+  out.insert(out.end(), std::make_move_iterator(hits_.begin()), std::make_move_iterator(hits_.end()));
+  hits_.clear();
+}
+
+}  // namespace tickwire::world
