@@ -208,7 +208,7 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--profile", o.profile, "link profile: lan, broadband, transatlantic, mobile-bad, burst-host");
   cmd->add_option("--map", o.map_path, "map file (default: the built-in reference map)");
   cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
-  cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy, use");
+  cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy, use, fire");
   cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (default: the tick rate)")
       ->check(CLI::Range(0, 240));

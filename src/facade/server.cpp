@@ -155,6 +155,8 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
   append_reasons(s.reasons, "session.drop", rs.drops());
+  append_reasons(s.reasons, "offence", rs.offences());
+  append_reasons(s.reasons, "kick", rs.kicks());
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());

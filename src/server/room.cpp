@@ -69,8 +69,10 @@ std::optional<EntityRef> Room::admit(OwnerId owner) {
   queue.posture_buttons = contract_.vocabulary.posture_button_mask();
   const auto per_second = static_cast<double>(contract_.limits.interactions_per_second);
   const auto fires_per_second = static_cast<double>(contract_.limits.fires_per_second);
+  const auto pings_per_second = static_cast<double>(contract_.limits.pings_per_second);
   sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), TokenBucket(per_second, per_second),
-                                       TokenBucket(fires_per_second, fires_per_second), 0});
+                                       TokenBucket(fires_per_second, fires_per_second), 0,
+                                       TokenBucket(pings_per_second, pings_per_second), SessionConduct(contract_.limits)});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
@@ -97,6 +99,19 @@ std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame
   return session->inputs.receive(frame);
 }
 
+bool Room::receive_ping(OwnerId owner, MonoTime now) {
+  RoomSession* session = find(owner);
+  if (session == nullptr) return false;
+  if (session->pings.take(now)) return true;
+  (void)session->conduct.offend(Offence::ping_rate, now);
+  return false;
+}
+
+bool Room::offend(OwnerId owner, Offence offence, uint64_t count, MonoTime now) {
+  RoomSession* session = find(owner);
+  return session != nullptr && session->conduct.offend(offence, count, now);
+}
+
 bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now) {
   RoomSession* session = find(owner);
   if (session == nullptr) {
@@ -105,6 +120,7 @@ bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& requ
   }
   if (!session->interactions.take(now)) {
     interact_refusals_.add(InteractRefusal::rate_limited);
+    (void)session->conduct.offend(Offence::interact_rate, now);
     return false;
   }
   const EntityRef target = EntityRef::from_raw(request.target_ref);
@@ -128,11 +144,13 @@ bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, Mon
   }
   if (!session->fires.take(now)) {
     fire_refusals_.add(FireRefusal::rate_limited);
+    (void)session->conduct.offend(Offence::fire_rate, now);
     return false;
   }
   const float aim_length = protocol::length(request.aim);
   if (!protocol::finite(request.eye) || !protocol::finite(request.aim) || !std::isfinite(aim_length) || aim_length < 1e-6f) {
     fire_refusals_.add(FireRefusal::malformed);
+    (void)session->conduct.offend(Offence::fire_malformed, now);
     return false;
   }
   FireShot shot;

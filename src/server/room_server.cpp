@@ -1,7 +1,10 @@
 // Sessions on the wire: connect sequence, admission, routing and relay, and each tick's messages.
 #include "tickwire/server/room_server.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <string>
 
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/fire_request.h"
@@ -179,7 +182,7 @@ void RoomServer::receive_channel(uint32_t slot, uint8_t channel, bool reliable, 
     }
     if (auto ours = c.peer.receive(c.net, *message, reliable)) dispatch(c, *ours);
     after_message(slot);
-    if (c.peer.failure() || !connections_[slot]) return;
+    if (c.peer.failure() || c.kicked || !connections_[slot]) return;
   }
 }
 
@@ -198,6 +201,9 @@ void RoomServer::relay(Connection& from, uint8_t channel, const NetMessage& mess
     refusal = protocol::RelayRefusal::target_full;
   }
   if (!refusal) return;
+  if (*refusal == protocol::RelayRefusal::rate_limited || *refusal == protocol::RelayRefusal::to_sender ||
+      *refusal == protocol::RelayRefusal::not_game_type)
+    offend(from, Offence::relay_refused);
   protocol::RelayRefused refused;
   refused.target = message.to;
   refused.message_type = message.type;
@@ -207,7 +213,7 @@ void RoomServer::relay(Connection& from, uint8_t channel, const NetMessage& mess
 
 void RoomServer::after_message(uint32_t slot) {
   Connection& c = *connections_[slot];
-  if (c.peer.failure()) {
+  if (c.peer.failure() || c.kicked) {
     to_drop_.push_back(slot);
     return;
   }
@@ -226,6 +232,8 @@ void RoomServer::admit(uint32_t slot) {
     return;
   }
   c.admitted = true;
+  const double tick_rate = room_.contract().cadence.tick_rate_hz;
+  c.input_sequences = TokenBucket(tick_rate * kInputRateSlack, tick_rate * kInputBurstSeconds);
   ReplicationFormat format;
   format.deltas = c.peer.peer_lists(protocol::SnapshotDelta::message_name);
   format.rest_table = format.deltas && c.peer.peer_lists(protocol::RestTableChunk::message_name);
@@ -251,6 +259,7 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
       c.inputs_received += frame.inputs.size();
       if (frame.held) replication_.on_held(c.owner, *frame.held);
+      note_input_rate(c, frame);
       (void)room_.receive_input(c.owner, frame);
       return;
     }
@@ -258,32 +267,84 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InteractRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_interact(c.owner, request, now_);
+      note_conduct(c);
       return;
     }
     case protocol::FireRequest::wire_id: {
       protocol::FireRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_fire(c.owner, request, now_);
+      note_conduct(c);
       return;
     }
     case protocol::Ping::wire_id: {
       protocol::Ping ping;
       if (!wire::decode_counted(message.body, ping, decode_errors_).ok() || ping.is_reply) break;
+      if (!room_.receive_ping(c.owner, now_)) {
+        note_conduct(c);
+        return;
+      }
       ping.is_reply = true;
       (void)wire::send_message(c.net, config_.unreliable_channel, ping);
       return;
     }
     default:
       drops_.add(SessionDrop::unexpected);
+      offend(c, Offence::unexpected);
       return;
   }
   drops_.add(SessionDrop::undecodable);
+  offend(c, Offence::undecodable);
+}
+
+// An input frame's new sequences (past the newest seen) spend the connection's sequence bucket;
+// a frame that outruns it is one offence. Overflowing the queue is not: an honest client on a link
+// that stalls overflows it (its inputs are counted by the queue, never an offence).
+void RoomServer::note_input_rate(Connection& c, const protocol::InputFrame& frame) {
+  if (frame.inputs.empty()) return;
+  const uint32_t last = frame.first_sequence + static_cast<uint32_t>(frame.inputs.size() - 1);
+  if (c.newest_input && static_cast<int32_t>(last - *c.newest_input) <= 0) return;
+  const uint32_t fresh = c.newest_input ? last - *c.newest_input : static_cast<uint32_t>(frame.inputs.size());
+  c.newest_input = last;
+  if (!c.input_sequences.take(now_, static_cast<double>(fresh))) offend(c, Offence::input_rate);
+}
+
+void RoomServer::offend(Connection& c, Offence offence, uint64_t count) {
+  if (room_.offend(c.owner, offence, count, now_)) kick(c);
+}
+
+// The room counted the session's offences itself (a refusal of its own): a kick is noted here.
+void RoomServer::note_conduct(Connection& c) {
+  const RoomSession* session = room_.session(c.owner);
+  if (session != nullptr && session->conduct.kick()) kick(c);
+}
+
+ReasonCounters<Offence> RoomServer::offences() const {
+  ReasonCounters<Offence> total = closed_offences_;
+  for (const auto& c : connections_) {
+    if (!c || !c->admitted) continue;
+    if (const RoomSession* session = room_.session(c->owner)) total.merge(session->conduct.offences());
+  }
+  return total;
+}
+
+void RoomServer::kick(Connection& c) {
+  const RoomSession* session = room_.session(c.owner);
+  if (c.kicked || session == nullptr || !session->conduct.kick()) return;
+  c.kicked = *session->conduct.kick();
+  kicks_.add(*c.kicked);
+  std::string counted;
+  visit_nonzero(session->conduct.offences(), [&](Offence o, uint64_t n) {
+    counted.append(counted.empty() ? "" : ", ").append(reason_name(o)).append(" ").append(std::to_string(n));
+  });
+  spdlog::warn("owner {} kicked ({}): its offences emptied the contract's bucket ({})", c.owner, reason_name(*c.kicked), counted);
 }
 
 // The session is gone (it disconnected or was dropped): its pawn, its replication, its relay rate.
 void RoomServer::close(uint32_t slot) {
   Connection& c = *connections_[slot];
   if (c.admitted) {
+    if (const RoomSession* session = room_.session(c.owner)) closed_offences_.merge(session->conduct.offences());
     room_.leave(c.owner);
     replication_.remove_client(c.owner);
   }

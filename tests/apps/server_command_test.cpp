@@ -136,6 +136,39 @@ TEST(ServerCommand, UseBotsCountTheServersAnswersToTheirUses) {
       << "every use a bot heard taken, the server counted";
 }
 
+// `--behaviour fire` as the README shows it: each bot shoots at the nearest other pawn through the
+// player's path and prints one line per shot's result (kind, body, impact, point, distance from its
+// eye); the final line counts the shots and what they struck, and the server counted them too.
+TEST(ServerCommand, FireBotsPrintEachShotsKindPointAndDistance) {
+  const ServerAndBots run = run_server_and_bots({"--seconds", "10"}, {"--count", "2", "--behaviour", "fire", "--seconds", "6"});
+  ASSERT_TRUE(run.ran) << run.server << run.bots;
+
+  uint64_t lines = 0;
+  std::istringstream out(run.bots);
+  for (std::string line; std::getline(out, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || j.value("type", "") != "hit") continue;
+    ++lines;
+    const std::string kind = j["kind"].get<std::string>();
+    EXPECT_TRUE(kind == "surface" || kind == "water" || kind == "nothing") << line;
+    EXPECT_EQ(j["point"].size(), 3u) << line;
+    EXPECT_GT(j["distance_m"].get<double>(), 0.0) << line;
+    if (kind == "surface") {
+      EXPECT_FALSE(j["impact"].get<std::string>().empty()) << line;
+    }
+  }
+  const nlohmann::json final_bots = last_line(run.bots, "bots_final");
+  ASSERT_TRUE(final_bots.contains("fire")) << run.bots;
+  const uint64_t shots = final_bots["fire"].value("shots", uint64_t{0});
+  std::printf("[ fire bots ] 2 bots, 6 s: %s, %llu result lines\n", final_bots["fire"].dump().c_str(),
+              static_cast<unsigned long long>(lines));
+  EXPECT_GE(shots, 5u) << "three shots a second at the other bot";
+  EXPECT_GE(lines, 1u);
+  const nlohmann::json final_server = last_line(run.server, "server_final");
+  EXPECT_GE(final_server.value("fires", uint64_t{0}), lines) << "every shot a bot heard answered, the server took";
+  EXPECT_GE(final_server["reasons"].value("game.shot.traced", uint64_t{0}), lines);
+}
+
 // `--pawn-body dynamic` as the README shows it: the ready line names the admission (a physics owner,
 // not predicted, the requested prediction demoted with its diagnostic), the server counts the
 // demotion once for the room however many bots join, and the bots predict nothing yet play.

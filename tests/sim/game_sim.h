@@ -208,6 +208,22 @@ class GameSim {
     return c;
   }
 
+  // Client i again, as a new connection with another client id (a kicked client coming back): its
+  // socket, its facade and its session are new; its link, input and frame rate stay.
+  SimGameClient& reopen_client(std::size_t i, uint64_t client_id) {
+    std::unique_ptr<SimGameClient>& slot = clients[i];
+    const InputSource input = slot->input;
+    const Duration period = slot->frame_period;
+    const double jitter = slot->frame_jitter;
+    slot.reset();  // frees its address first
+    slot = std::make_unique<SimGameClient>(world, client_address(static_cast<uint32_t>(i)), key, client_id, &honest_model);
+    slot->input = input;
+    slot->frame_period = period;
+    slot->frame_jitter = jitter;
+    slot->next_frame = world.now;
+    return *slot;
+  }
+
   bool all_welcomed() const {
     return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->client.session().welcomed(); });
   }

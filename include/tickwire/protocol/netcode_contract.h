@@ -21,7 +21,9 @@ namespace tickwire {
 // 2: interest, vocabulary; 3: cadence.timeScale; 4: prediction (the admission: the game's request,
 // the transform owner, whether the own pawn is predicted, whether a requested prediction was demoted);
 // 5: limits.firesPerSecond and limits.maxRewindMs (shots and their lag compensation); 6:
-// limits.fireEyeToleranceM (how far a shot's claimed eye may stray from the server's).
+// limits.fireEyeToleranceM (how far a shot's claimed eye may stray from the server's),
+// limits.pingsPerSecond, limits.kickAfterOffences and limits.offencesForgivenPerSecond (a flooding
+// session is kicked).
 inline constexpr uint32_t kNetcodeContractVersion = 6;
 
 struct NetcodeContract {

@@ -45,6 +45,9 @@ inline constexpr uint32_t kContractMaxFiresPerSecond = 1'000;
 inline constexpr uint32_t kContractMaxRewindMs = 1'000;  // a second of history: past it, a shot is the shooter's lag
 inline constexpr double kContractMinFireEyeToleranceM = 0.01;
 inline constexpr double kContractMaxFireEyeToleranceM = 10.0;
+inline constexpr uint32_t kContractMaxPingsPerSecond = 1'000;
+inline constexpr uint32_t kContractMaxKickAfterOffences = 100'000;
+inline constexpr uint32_t kContractMaxOffencesForgivenPerSecond = 10'000;
 inline constexpr double kContractMinInterestRadiusM = 1.0;
 inline constexpr double kContractMaxInterestRadiusM = 100'000.0;
 inline constexpr std::size_t kContractMaxStringBytes = 128;
@@ -154,6 +157,9 @@ struct ByteBudgets {
 // saw it (lag compensation: never further), and how far a shot's claimed eye may stray from the
 // eye the server computes for the pawn before the shot is dropped (the client predicts ahead of the
 // server by its queued inputs: a pawn running 7 m/s with 3 ticks queued at 60 Hz leads by 0.35 m).
+// A session's offences (a message past its rate, a body that does not decode, a message it may not
+// send, inputs past its queue) drain a bucket of kickAfterOffences that refills at
+// offencesForgivenPerSecond: a session that empties it is kicked (an honest client offends never).
 struct InteractionLimits {
   double interaction_range_m = 3.0;
   uint32_t interactions_per_second = 8;
@@ -161,6 +167,9 @@ struct InteractionLimits {
   uint32_t fires_per_second = 10;
   uint32_t max_rewind_ms = 250;
   double fire_eye_tolerance_m = 1.0;
+  uint32_t pings_per_second = 10;
+  uint32_t kick_after_offences = 200;
+  uint32_t offences_forgiven_per_second = 20;
 
   static constexpr std::string_view wire_name = "InteractionLimits";
   template <class W>
@@ -173,6 +182,9 @@ struct InteractionLimits {
     contract_u32(w, "maxRewindMs", max_rewind_ms, 0, kContractMaxRewindMs);
     contract_f64(w, "fireEyeToleranceM", fire_eye_tolerance_m, kContractMinFireEyeToleranceM,
                  kContractMaxFireEyeToleranceM);
+    contract_u32(w, "pingsPerSecond", pings_per_second, 1, kContractMaxPingsPerSecond);
+    contract_u32(w, "kickAfterOffences", kick_after_offences, 1, kContractMaxKickAfterOffences);
+    contract_u32(w, "offencesForgivenPerSecond", offences_forgiven_per_second, 0, kContractMaxOffencesForgivenPerSecond);
   }
 };
 

@@ -20,6 +20,7 @@
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/replication/handles/entity_slots.h"
+#include "tickwire/server/session_conduct.h"
 #include "tickwire/server/session_inputs.h"
 #include "tickwire/server/simulation.h"
 #include "tickwire/transport/message_envelope.h"
@@ -45,6 +46,8 @@ struct RoomSession {
   TokenBucket interactions;  // the contract's interactions per second
   TokenBucket fires;         // the contract's fires per second
   uint64_t ticks_simulated = 0;
+  TokenBucket pings;         // the contract's pings per second (each answered)
+  SessionConduct conduct;    // its offences, and whether they have ended it
 };
 
 // Why a client's message naming an entity was refused (nothing changed).
@@ -122,6 +125,12 @@ class Room {
   // the game's interact() runs only then.
   bool receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now);
   const ReasonCounters<InteractRefusal>& interact_refusals() const { return interact_refusals_; }
+  // Whether a ping of the session's is answered (within the contract's pings per second); one past
+  // it is an offence.
+  bool receive_ping(OwnerId owner, MonoTime now);
+  // Counts `count` offences of the session's (its conduct): true when it is now to be kicked.
+  // False for an owner with no session.
+  bool offend(OwnerId owner, Offence offence, uint64_t count, MonoTime now);
   // Checks the session's fire rate and the shot's numbers, bounds its render time by the contract's
   // max rewind, and only then hands it to the game's fire().
   bool receive_fire(OwnerId owner, const protocol::FireRequest& request, MonoTime now);

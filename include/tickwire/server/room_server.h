@@ -88,6 +88,9 @@ class RoomServer : public TickObserver {
   std::optional<SessionStats> stats(uint32_t slot) const;
   NetChannel* channel(uint32_t slot);
   const ReasonCounters<SessionDrop>& drops() const { return drops_; }
+  // Every admitted session's offences, by reason, and the sessions kicked for them.
+  ReasonCounters<Offence> offences() const;
+  const ReasonCounters<KickReason>& kicks() const { return kicks_; }
   const wire::DecodeErrorCounters& decode_errors() const { return decode_errors_; }
   // Connect-sequence refusals over every session, closed and live.
   ReasonCounters<PeerRefusal> refusals() const;
@@ -106,11 +109,19 @@ class RoomServer : public TickObserver {
     bool admitted = false;
     uint64_t inputs_received = 0;
     GameOutbox outbox;  // the server's game messages waiting for the reliable channel
+    std::optional<KickReason> kicked;  // set: dropped after this message, nothing more read from it
+    std::optional<uint32_t> newest_input;  // the newest input sequence it sent
+    TokenBucket input_sequences;           // how fast its sequences may advance (the tick rate's)
   };
 
   void take_events();
   void send_entity_events();
   void send_hits();
+  // Counts an offence of the connection's session; one that ends it marks the connection kicked.
+  void offend(Connection& c, Offence offence, uint64_t count = 1);
+  void note_conduct(Connection& c);
+  void note_input_rate(Connection& c, const protocol::InputFrame& frame);
+  void kick(Connection& c);
   void send_game_messages();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
@@ -139,6 +150,8 @@ class RoomServer : public TickObserver {
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;
+  ReasonCounters<Offence> closed_offences_;  // of the sessions gone (the live ones' are in the room)
+  ReasonCounters<KickReason> kicks_;
   ReasonCounters<GameMessageRefusal> game_message_refusals_;
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;
