@@ -14,6 +14,7 @@
 #include "game_profiles.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/wire/codec.h"
+#include "tickwire/wire/typed_channel.h"
 #include "tickwire/world/reference_game.h"
 
 namespace tickwire::test {
@@ -63,8 +64,14 @@ class Flooder {
     ReliableEndpoint* endpoint = session.transport().endpoint();
     if (!session.sending() || endpoint == nullptr) return;
     NetChannel raw(*endpoint, session.welcome()->owner_id, kAuthorityOwner);  // what a hostile build sends
-    protocol::InputCmd cmd;
-    for (uint32_t i = 0; i < inputs_; ++i) (void)session.send_input(cmd);
+    // Inputs from a build of its own (its client's predictor never sees them): one new sequence
+    // each, a frame apiece, a hundred times the tick rate.
+    protocol::InputFrame inputs;
+    inputs.inputs.resize(1);
+    for (uint32_t i = 0; i < inputs_; ++i) {
+      inputs.first_sequence = next_sequence_++;
+      (void)wire::send_message(raw, kSessionUnreliableChannel, inputs);
+    }
     for (uint32_t i = 0; i < interactions_; ++i) (void)c.facade->interact(world::map_object_ref(i % 8).raw(), 0);
     for (uint32_t i = 0; i < fires_; ++i) (void)c.facade->fire(c.facade->own_position(), {0, 0, 1});
     const uint8_t game_payload[4] = {1, 2, 3, 4};
@@ -79,6 +86,7 @@ class Flooder {
 
  private:
   uint32_t inputs_ = 0, interactions_ = 0, fires_ = 0, relays_ = 0, pings_ = 0;
+  uint32_t next_sequence_ = 1'000'000;
   uint64_t frames_ = 0;
 };
 
@@ -156,6 +164,18 @@ inline void print_flood(const char* label, const FloodFigures& f) {
   for (const ReasonCount& r : f.reasons)
     if (r.name.rfind("offence.", 0) == 0 || r.name.rfind("kick.", 0) == 0) std::printf("    %s %llu\n", r.name.c_str(), static_cast<unsigned long long>(r.count));
   std::fflush(stdout);
+}
+
+// The honest bots alone, then beside the flooder, from one seed; both printed.
+struct FloodPair {
+  FloodFigures alone;
+  FloodFigures flooded;
+};
+inline FloodPair run_flood_pair(uint64_t seed, uint32_t honest, Duration run) {
+  FloodPair pair{run_flood(seed, honest, run, false), run_flood(seed, honest, run, true)};
+  print_flood("honest alone", pair.alone);
+  print_flood("with a flooder", pair.flooded);
+  return pair;
 }
 
 }  // namespace tickwire::test

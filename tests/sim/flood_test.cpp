@@ -13,10 +13,7 @@ using namespace tickwire::test;
 
 TEST(Flood, AFlooderIsKickedByNameAndHonestBotsSeeNothing) {
   const uint64_t seed = test_seed(1905);
-  const FloodFigures alone = run_flood(seed, 4, Duration::seconds(10), false);
-  const FloodFigures flooded = run_flood(seed, 4, Duration::seconds(10), true);
-  print_flood("honest alone", alone);
-  print_flood("with a flooder", flooded);
+  const auto [alone, flooded] = run_flood_pair(seed, 4, Duration::seconds(10));
   for (const ReasonCount& r : alone.reasons) {
     EXPECT_NE(r.name.rfind("offence.", 0), 0u) << r.name << " " << r.count << ": an honest client offended (seed=" << seed << ")";
     EXPECT_NE(r.name.rfind("kick.", 0), 0u) << r.name;

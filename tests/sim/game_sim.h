@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../world/watched_game.h"
 #include "room_sim.h"
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
@@ -50,50 +51,6 @@ inline world::Map load_test_map(const std::string& text) {
   TW_ASSERT(loaded.ok(), "the test map loads");
   return std::move(loaded).value();
 }
-
-// The reference game as the room sees it, with a hook after each tick's world step (the tick's
-// state is final; its snapshot is written next) and a log of which input each pawn applied when.
-class WatchedGame final : public Simulation {
- public:
-  explicit WatchedGame(world::ReferenceGame& game) : game_(game) {}
-  void begin(const NetcodeContract& contract) override { game_.begin(contract); }
-  void world_settings_changed(const protocol::WorldSettings& settings) override { game_.world_settings_changed(settings); }
-  void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.spawn_pawn(pawn, owner, tick); }
-  void despawn_pawn(EntityRef pawn) override { game_.despawn_pawn(pawn); }
-  void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {
-    game_.step_pawn(pawn, input, tick, dt_s);
-    if (on_input) on_input(pawn, input);
-  }
-  void step_world(Tick tick, double dt_s) override {
-    game_.step_world(tick, dt_s);
-    if (after_tick) after_tick(tick);
-  }
-  protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
-  protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override { return game_.claim_outcome(pawn); }
-  void write_records(Tick tick, TickRecords& out) const override { game_.write_records(tick, out); }
-  void write_rest_records(std::vector<protocol::Record>& out) const override { game_.write_rest_records(out); }
-  uint64_t map_generation() const override { return game_.map_generation(); }
-  void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
-    game_.interact(actor, target, action, tick);
-  }
-  bool resolves_target(EntityRef target) const override { return game_.resolves_target(target); }
-  void fire(EntityRef shooter, const FireShot& shot, Tick tick) override {
-    if (on_fire) on_fire(shooter, shot);
-    game_.fire(shooter, shot, tick);
-  }
-  void take_hits(std::vector<protocol::HitEvent>& out) override { game_.take_hits(out); }
-  void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
-  void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
-  void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }
-  wire::Hash16 map_identity() const override { return game_.map_identity(); }
-
-  std::function<void(EntityRef, const TickInput&)> on_input;
-  std::function<void(Tick)> after_tick;
-  std::function<void(EntityRef, const FireShot&)> on_fire;  // before the game traces it
-
- private:
-  world::ReferenceGame& game_;
-};
 
 struct GameSimConfig {
   uint32_t tick_rate_hz = 60;

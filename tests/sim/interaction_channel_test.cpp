@@ -33,8 +33,16 @@ struct Answers {
   }
 };
 
+// The interaction bucket alone: the contract's offence bucket so deep that no flood here is kicked
+// (a flood's kick is tests/sim/flood_test.cpp's).
+GameSimConfig interaction_config() {
+  GameSimConfig config;
+  config.adjust_policy = [](RoomPolicy& p) { p.limits.kick_after_offences = kContractMaxKickAfterOffences; };
+  return config;
+}
+
 struct InteractionSim {
-  InteractionSim() : sim(4242, GameSimConfig{}) {
+  InteractionSim() : sim(4242, interaction_config()) {
     const std::optional<LinkModel> link = link_profile("transatlantic");
     GameClientSetup setup;
     setup.up = setup.down = *link;

@@ -259,9 +259,13 @@ TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
   EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
 }
 
-void expect_fast_client_gains_nothing(double rate, uint64_t fallback_seed) {
+// `kick`: the contract's offence bucket as resolved (a client past the tick rate is kicked, see
+// below); else one so deep nobody is, so the queue alone is what is shown.
+void expect_fast_client_gains_nothing(double rate, uint64_t fallback_seed, bool kick = false) {
   const uint64_t seed = test_seed(fallback_seed);
-  RoomSim sim(seed);
+  RoomPolicy policy = test_room_policy();
+  if (!kick) policy.limits.kick_after_offences = kContractMaxKickAfterOffences;
+  RoomSim sim(seed, 16, policy);
   sim.world.net.set_default_link(steady_link(20, 2));
   SimSessionClient& fast = sim.add_client(rate);
   SimSessionClient& honest = sim.add_client(1.0);
@@ -290,11 +294,30 @@ void expect_fast_client_gains_nothing(double rate, uint64_t fallback_seed) {
   EXPECT_GT(drops.total(), 0u);
   EXPECT_EQ(out_of_order_applications(*fast_pawn), 0u);
   EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
+  EXPECT_EQ(sim.server.kicks().total(), 0u);
 }
 
-TEST(RoomSim, AClientAt102PercentGainsNothing) { expect_fast_client_gains_nothing(1.02, 0x5004); }
+// The regulator's own range (+2%) under the contract's offence bucket as resolved: never an offence.
+TEST(RoomSim, AClientAt102PercentGainsNothing) { expect_fast_client_gains_nothing(1.02, 0x5004, true); }
 TEST(RoomSim, AClientAtTwiceTheTickRateGainsNothing) { expect_fast_client_gains_nothing(2.0, 0x5005); }
 TEST(RoomSim, AClientAtTenTimesTheTickRateGainsNothing) { expect_fast_client_gains_nothing(10.0, 0x5006); }
+
+// Under the contract's offence bucket as resolved, a client at ten times the tick rate outruns its
+// input sequences' allowance (the tick rate x1.25, a burst of 2 s) and is kicked by name; the honest
+// client beside it plays on.
+TEST(RoomSim, AClientAtTenTimesTheTickRateIsKickedByName) {
+  const uint64_t seed = test_seed(0x500a);
+  RoomSim sim(seed);
+  sim.world.net.set_default_link(steady_link(20, 2));
+  SimSessionClient& fast = sim.add_client(10.0);
+  SimSessionClient& honest = sim.add_client(1.0);
+  sim.run_for(Duration::seconds(10));
+  EXPECT_EQ(sim.server.kicks()[KickReason::flood], 1u) << "seed " << seed;
+  EXPECT_GT(sim.server.offences()[Offence::input_rate], 0u);
+  EXPECT_FALSE(fast.session.sending()) << "its connection ended";
+  EXPECT_TRUE(honest.session.sending());
+  EXPECT_EQ(sim.server.offences().total(), sim.server.offences()[Offence::input_rate]) << "nothing else offended";
+}
 
 TEST(RoomSim, AFrameWithAForeignContractHashIsRefused) {
   const uint64_t seed = test_seed(0x5007);

@@ -31,6 +31,7 @@
 #include "tickwire/world/look_frame.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/shot_trace.h"
+#include "watched_game.h"
 
 namespace tickwire::world::scripts {
 
@@ -142,39 +143,27 @@ class FireScriptWriter {
   std::vector<uint8_t> bytes_;
 };
 
-// The room's seam to the reference game, every call forwarded, each shot kept as the room handed
-// it over: the render time's bound is the room's to keep, so it is read at this seam.
-class FireSeam final : public Simulation {
- public:
+// The room's seam to the reference game (WatchedGame: every call forwarded), each shot kept as the
+// room handed it over: the render time's bound is the room's to keep, so it is read at this seam.
+struct FireSeam {
   struct Handed {
     EntityRef shooter;
     FireShot shot;
     Tick tick;
   };
 
-  explicit FireSeam(ReferenceGame& game) : game_(game) {}
-  void begin(const NetcodeContract& contract) override { game_.begin(contract); }
-  void world_settings_changed(const protocol::WorldSettings& settings) override { game_.world_settings_changed(settings); }
-  void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.spawn_pawn(pawn, owner, tick); }
-  void despawn_pawn(EntityRef pawn) override { game_.despawn_pawn(pawn); }
-  void step_pawn(EntityRef pawn, const TickInput& input, Tick tick, double dt_s) override {
-    game_.step_pawn(pawn, input, tick, dt_s);
+  explicit FireSeam(ReferenceGame& game) : watched(game) {
+    watched.on_fire = [this](EntityRef shooter, const FireShot& shot, Tick tick) {
+      ++fires;
+      handed = Handed{shooter, shot, tick};
+    };
   }
-  void step_world(Tick tick, double dt_s) override { game_.step_world(tick, dt_s); }
-  protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
-  void write_records(Tick tick, TickRecords& out) const override { game_.write_records(tick, out); }
-  void fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) override {
-    ++fires;
-    handed = Handed{shooter_pawn, shot, tick};
-    game_.fire(shooter_pawn, shot, tick);
-  }
-  void take_hits(std::vector<protocol::HitEvent>& out) override { game_.take_hits(out); }
+  FireSeam(const FireSeam&) = delete;  // its hook points at itself
+  FireSeam& operator=(const FireSeam&) = delete;
 
+  test::WatchedGame watched;
   uint64_t fires = 0;             // every shot handed over
   std::optional<Handed> handed;   // the last one
-
- private:
-  ReferenceGame& game_;
 };
 
 class FireScript {
@@ -184,7 +173,7 @@ class FireScript {
         in_(script),
         game_(world_.map),
         seam_(game_),
-        room_(RoomConfig{world_.contract, MonoTime{}, kFireScriptEntityCapacity}, seam_) {
+        room_(RoomConfig{world_.contract, MonoTime{}, kFireScriptEntityCapacity}, seam_.watched) {
     for (uint8_t owner = 1; owner <= kFireScriptAdmittedAtStart; ++owner) (void)room_.admit(owner);
     pending_.reserve(kMaxPendingHits);
     drained_.reserve(kMaxPendingHits);
@@ -466,7 +455,7 @@ class FireScript {
   // true to its shot.
   void drain() {
     drained_.clear();
-    seam_.take_hits(drained_);
+    seam_.watched.take_hits(drained_);
     expect(drained_.size() <= kMaxPendingHits, "more hits taken than the cap");
     if (!expect(drained_.size() == pending_hits_, "a hit queued not taken, or taken not queued")) {
       pending_.clear();

@@ -13,10 +13,7 @@ using namespace tickwire::test;
 
 TEST(FloodSoak, AMinuteOfFloodingLeavesMemoryAndHonestBotsAlone) {
   const uint64_t seed = test_seed(1906);
-  const FloodFigures alone = run_flood(seed, 16, Duration::seconds(60), false);
-  const FloodFigures flooded = run_flood(seed, 16, Duration::seconds(60), true);
-  print_flood("honest alone", alone);
-  print_flood("with a flooder", flooded);
+  const auto [alone, flooded] = run_flood_pair(seed, 16, Duration::seconds(60));
   EXPECT_GE(flooded.kicks, 2u) << "seed=" << seed;
   EXPECT_EQ(reason_count(flooded, "kick.flood"), flooded.kicks);
   const double growth = std::fabs(static_cast<double>(flooded.heap_at_end_bytes) - static_cast<double>(flooded.heap_at_warm_bytes)) /
