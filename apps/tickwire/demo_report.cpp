@@ -86,6 +86,19 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
   for (const auto& [name, count] : reasons.items())
     if (name.starts_with(kRefusalPrefix)) refusals[name.substr(kRefusalPrefix.size())] = count;
   if (uses_taken > 0 || !refusals.empty()) r["uses"] = {{"taken", uses_taken}, {"refused", refusals}};
+  // The game's shots as the server counted them (its game.shot.* reasons and the room's fire.*), when
+  // there were any.
+  const uint64_t shots_traced = reasons.value("game.shot.traced", uint64_t{0});
+  nlohmann::json shot_refusals = nlohmann::json::object();
+  for (const auto& [name, count] : reasons.items())
+    if (name.starts_with("game.shot.drop.") || name.starts_with("fire.refusal.")) shot_refusals[name] = count;
+  if (shots_traced > 0 || !shot_refusals.empty())
+    r["shots"] = {{"traced", shots_traced},
+                  {"surface", reasons.value("game.shot.hit.surface", uint64_t{0})},
+                  {"water", reasons.value("game.shot.hit.water", uint64_t{0})},
+                  {"nothing", reasons.value("game.shot.hit.nothing", uint64_t{0})},
+                  {"hit_events_sent", server.value("hits", uint64_t{0})},
+                  {"refused", shot_refusals}};
   r["frames_refused"] = refused_frames;
   // The reliable block (tickwire server --block-mb): from its first part to its last at each bot,
   // and the slowest snapshot rate any bot saw meanwhile.
@@ -169,6 +182,16 @@ std::string format_demo_report(const nlohmann::json& r) {
     }
     line("game uses (server)", fmt::format("taken {}, refused {}{}", u.value("taken", uint64_t{0}), refused,
                                            reasons.empty() ? "" : " (" + reasons + ")"));
+  }
+  if (r.contains("shots")) {
+    const auto& sh = r["shots"];
+    std::string refused;
+    for (const auto& [name, count] : sh["refused"].items())
+      refused += fmt::format("{}{} {}", refused.empty() ? "" : ", ", name, count.get<uint64_t>());
+    line("game shots (server)",
+         fmt::format("traced {}: surface {}, water {}, nothing {}; {} hit events sent{}", sh.value("traced", uint64_t{0}),
+                     sh.value("surface", uint64_t{0}), sh.value("water", uint64_t{0}), sh.value("nothing", uint64_t{0}),
+                     sh.value("hit_events_sent", uint64_t{0}), refused.empty() ? "" : "; refused " + refused));
   }
   line("contract hash", r.value("contract_hash", std::string()));
   return out;

@@ -4,7 +4,8 @@
 // 5%, the server ran 60 Hz, and nothing was left running. A second run sends every bot a 2 MB
 // reliable block mid-game on the broadband profile (README: `--block-mb`): all of it arrives and the
 // snapshots keep the tick rate meanwhile. A third runs `--behaviour use` (README): the bots press the
-// map's buttons and the report's "game uses (server)" line counts the uses the game took.
+// map's buttons and the report's "game uses (server)" line counts the uses the game took; a fourth
+// runs `--behaviour fire`, and its "game shots (server)" line counts the shots the game traced.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -84,6 +85,23 @@ TEST(Demo, UseBotsPressButtonsAndTheReportCountsTheServersUses) {
   EXPECT_GE(report["uses"]["taken"].get<uint64_t>(), 2u) << "bots reach their buttons and press them";
   EXPECT_NE(printed.find("game uses (server)"), std::string::npos);
   EXPECT_NE(printed.find("taken " + std::to_string(report["uses"]["taken"].get<uint64_t>())), std::string::npos);
+}
+
+TEST(Demo, FireBotsShootAndTheReportCountsTheServersShots) {
+  std::string printed;
+  const nlohmann::json report =
+      run_demo({"--bots", "3", "--seconds", "5", "--profile", "lan", "--behaviour", "fire"}, &printed);
+  ASSERT_FALSE(report.is_discarded());
+  EXPECT_EQ(report["clients"]["connected"], 3);
+  ASSERT_TRUE(report.contains("shots")) << "the server counted shots";
+  const uint64_t traced = report["shots"]["traced"].get<uint64_t>();
+  EXPECT_GE(traced, 10u) << "three shots a second from each bot";
+  EXPECT_EQ(report["shots"]["hit_events_sent"].get<uint64_t>(),
+            3u * (report["shots"]["surface"].get<uint64_t>() + report["shots"]["water"].get<uint64_t>() +
+                  report["shots"]["nothing"].get<uint64_t>()))
+      << "every event to every session";
+  EXPECT_NE(printed.find("game shots (server)"), std::string::npos);
+  EXPECT_NE(printed.find("traced " + std::to_string(traced)), std::string::npos);
 }
 
 }  // namespace
