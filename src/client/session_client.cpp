@@ -256,32 +256,30 @@ void SessionClient::on_relay_refused(std::span<const uint8_t> body) {
   relay_refusals_.add(refused.reason);
 }
 
-void SessionClient::on_entity_event(std::span<const uint8_t> body) {
-  protocol::EntityEvent event;
-  if (!wire::decode_counted(body, event, decode_errors_).ok()) {
+// A server message for the game's inbox: decoded, or dropped by reason; the oldest waiting one
+// goes when the game has not drained the inbox.
+template <class Message, std::size_t N>
+void SessionClient::queue_decoded(std::span<const uint8_t> body, RingBuffer<Message, N>& inbox, ClientDrop overflow,
+                                  uint64_t& received) {
+  Message message;
+  if (!wire::decode_counted(body, message, decode_errors_).ok()) {
     drops_.add(ClientDrop::undecodable);
     return;
   }
-  if (entity_events_.full()) {
-    (void)entity_events_.pop();
-    drops_.add(ClientDrop::entity_event_overflow);
+  if (inbox.full()) {
+    (void)inbox.pop();
+    drops_.add(overflow);
   }
-  (void)entity_events_.push(std::move(event));
-  ++entity_events_received_;
+  (void)inbox.push(std::move(message));
+  ++received;
+}
+
+void SessionClient::on_entity_event(std::span<const uint8_t> body) {
+  queue_decoded(body, entity_events_, ClientDrop::entity_event_overflow, entity_events_received_);
 }
 
 void SessionClient::on_hit_event(std::span<const uint8_t> body) {
-  protocol::HitEvent hit;
-  if (!wire::decode_counted(body, hit, decode_errors_).ok()) {
-    drops_.add(ClientDrop::undecodable);
-    return;
-  }
-  if (hit_events_.full()) {
-    (void)hit_events_.pop();
-    drops_.add(ClientDrop::hit_event_overflow);
-  }
-  (void)hit_events_.push(std::move(hit));
-  ++hit_events_received_;
+  queue_decoded(body, hit_events_, ClientDrop::hit_event_overflow, hit_events_received_);
 }
 
 std::optional<uint32_t> SessionClient::send_fire(const protocol::Vec3& eye, const protocol::Vec3& aim, double render_tick) {
@@ -290,9 +288,10 @@ std::optional<uint32_t> SessionClient::send_fire(const protocol::Vec3& eye, cons
   request.shot = next_shot_;
   request.eye = eye;
   request.aim = aim;
-  const double whole = std::floor(std::max(render_tick, 0.0));
+  const double at = std::max(render_tick, 0.0);
+  const double whole = std::floor(at);
   request.render_tick = static_cast<uint32_t>(static_cast<int64_t>(whole));
-  request.render_fraction = static_cast<uint16_t>(std::min((std::max(render_tick, 0.0) - whole) * 65536.0, 65535.0));
+  request.render_fraction = static_cast<uint16_t>(std::min((at - whole) * 65536.0, 65535.0));
   if (!wire::send_message(*net_, config_.reliable_channel, request).ok()) return std::nullopt;
   return next_shot_++;
 }

@@ -67,12 +67,12 @@ std::optional<EntityRef> Room::admit(OwnerId owner) {
   queue.starvation_repeat_ticks = contract_.input.starvation_ticks;
   queue.known_buttons = contract_.vocabulary.button_mask();
   queue.posture_buttons = contract_.vocabulary.posture_button_mask();
-  const auto per_second = static_cast<double>(contract_.limits.interactions_per_second);
-  const auto fires_per_second = static_cast<double>(contract_.limits.fires_per_second);
-  const auto pings_per_second = static_cast<double>(contract_.limits.pings_per_second);
-  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), TokenBucket(per_second, per_second),
-                                       TokenBucket(fires_per_second, fires_per_second), 0,
-                                       TokenBucket(pings_per_second, pings_per_second), SessionConduct(contract_.limits)});
+  // Each rate a bucket of a second's worth, refilled at that rate.
+  const auto per_second = [](uint32_t rate) { return TokenBucket(static_cast<double>(rate), static_cast<double>(rate)); };
+  const InteractionLimits& limits = contract_.limits;
+  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), per_second(limits.interactions_per_second),
+                                       per_second(limits.fires_per_second), per_second(limits.pings_per_second),
+                                       SessionConduct(limits), 0});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;

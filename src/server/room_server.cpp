@@ -178,9 +178,9 @@ void RoomServer::receive_channel(uint32_t slot, uint8_t channel, bool reliable, 
   while (auto message = c.net.receive(channel)) {
     if (message->addressed && message->to != kAuthorityOwner) {
       relay(c, channel, *message, now);  // never decoded, never rewritten
-      continue;
+    } else if (auto ours = c.peer.receive(c.net, *message, reliable)) {
+      dispatch(c, *ours);
     }
-    if (auto ours = c.peer.receive(c.net, *message, reliable)) dispatch(c, *ours);
     after_message(slot);
     if (c.peer.failure() || c.kicked || !connections_[slot]) return;
   }
@@ -213,6 +213,7 @@ void RoomServer::relay(Connection& from, uint8_t channel, const NetMessage& mess
 
 void RoomServer::after_message(uint32_t slot) {
   Connection& c = *connections_[slot];
+  note_conduct(c);
   if (c.peer.failure() || c.kicked) {
     to_drop_.push_back(slot);
     return;
@@ -267,23 +268,18 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InteractRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_interact(c.owner, request, now_);
-      note_conduct(c);
       return;
     }
     case protocol::FireRequest::wire_id: {
       protocol::FireRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_fire(c.owner, request, now_);
-      note_conduct(c);
       return;
     }
     case protocol::Ping::wire_id: {
       protocol::Ping ping;
       if (!wire::decode_counted(message.body, ping, decode_errors_).ok() || ping.is_reply) break;
-      if (!room_.receive_ping(c.owner, now_)) {
-        note_conduct(c);
-        return;
-      }
+      if (!room_.receive_ping(c.owner, now_)) return;  // past its rate: an offence, unanswered
       ping.is_reply = true;
       (void)wire::send_message(c.net, config_.unreliable_channel, ping);
       return;
@@ -310,13 +306,7 @@ void RoomServer::note_input_rate(Connection& c, const protocol::InputFrame& fram
 }
 
 void RoomServer::offend(Connection& c, Offence offence, uint64_t count) {
-  if (room_.offend(c.owner, offence, count, now_)) kick(c);
-}
-
-// The room counted the session's offences itself (a refusal of its own): a kick is noted here.
-void RoomServer::note_conduct(Connection& c) {
-  const RoomSession* session = room_.session(c.owner);
-  if (session != nullptr && session->conduct.kick()) kick(c);
+  (void)room_.offend(c.owner, offence, count, now_);
 }
 
 ReasonCounters<Offence> RoomServer::offences() const {
@@ -328,7 +318,9 @@ ReasonCounters<Offence> RoomServer::offences() const {
   return total;
 }
 
-void RoomServer::kick(Connection& c) {
+// After every message: offences are counted where they are seen (the room's refusals, the relay gate,
+// this dispatch), and the session's conduct says whether they have ended it. A kick is noted once.
+void RoomServer::note_conduct(Connection& c) {
   const RoomSession* session = room_.session(c.owner);
   if (c.kicked || session == nullptr || !session->conduct.kick()) return;
   c.kicked = *session->conduct.kick();

@@ -38,6 +38,10 @@ std::optional<RayHit> slabs(const float origin[3], const float direction[3], con
 
 }  // namespace
 
+bool inside(const Aabb& box, Vec3 p) {
+  return p.x > box.min.x && p.x < box.max.x && p.y > box.min.y && p.y < box.max.y && p.z > box.min.z && p.z < box.max.z;
+}
+
 std::optional<RayHit> ray_box(const Ray& ray, const Aabb& box, float max_m) {
   const Vec3 centre = (box.min + box.max) * 0.5f;
   const Vec3 half = (box.max - box.min) * 0.5f;

@@ -165,9 +165,11 @@ void ReferenceGame::refresh_prop_boxes() {
 // the change its rate says the next tick makes (the trajectory a client predicts it on).
 void ReferenceGame::refresh_moving_boxes() {
   moving_boxes_.clear();
+  moving_box_objects_.clear();
   for (const KinematicTrack& track : solids_.tracks()) {
     if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index)) continue;
     moving_boxes_.push_back(moving_box(track, driver_state(track)));
+    moving_box_objects_.push_back(track.object_index);
   }
 }
 

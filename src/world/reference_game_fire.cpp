@@ -16,10 +16,8 @@ void ReferenceGame::record_rewind(Tick tick) {
     const uint32_t id = EntityRef::from_raw(raw).handle().raw();
     rewound_.push_back(RewoundBox{RewoundBox::Kind::pawn, id, pawn_bounds(state, mover_.settings().radius_m)});
   }
-  for (const KinematicTrack& track : solids_.tracks()) {
-    if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index)) continue;
-    rewound_.push_back(RewoundBox{RewoundBox::Kind::mover, track.object_index, moving_box(track, driver_state(track)).start});
-  }
+  for (std::size_t i = 0; i < moving_boxes_.size(); ++i)  // where this tick left them (refresh_moving_boxes)
+    rewound_.push_back(RewoundBox{RewoundBox::Kind::mover, moving_box_objects_[i], moving_boxes_[i].start});
   history_.record(tick, rewound_);
 }
 

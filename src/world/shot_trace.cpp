@@ -27,10 +27,7 @@ struct Nearest {
 
 void offer_voxels(const Ray& ray, const VoxelColliders& voxels, Nearest& nearest) {
   voxels.for_each_cooked([&](const VoxelChunkKey& key, uint64_t, const Aabb& bounds, std::span<const Aabb> boxes) {
-    const Vec3 o = ray.origin;
-    const bool inside = o.x > bounds.min.x && o.x < bounds.max.x && o.y > bounds.min.y && o.y < bounds.max.y &&
-                        o.z > bounds.min.z && o.z < bounds.max.z;
-    if (!inside && !ray_box(ray, bounds, nearest.distance_m)) return;  // the chunk is off the ray
+    if (!inside(bounds, ray.origin) && !ray_box(ray, bounds, nearest.distance_m)) return;  // the chunk is off the ray
     for (const Aabb& box : boxes)
       nearest.offer(ray_box(ray, box, nearest.distance_m), protocol::HitBody::object, key.volume, kImpactVoxel);
   });

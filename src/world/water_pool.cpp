@@ -47,9 +47,7 @@ std::optional<RayHit> WaterPool::entry(const Ray& ray, float max_m, double time_
   reach.max.y += wave_amplitude_m;
   float from = 0;
   if (const auto in = ray_box(ray, reach, max_m)) from = in->distance_m;
-  else if (!(ray.origin.x > reach.min.x && ray.origin.x < reach.max.x && ray.origin.y > reach.min.y &&
-             ray.origin.y < reach.max.y && ray.origin.z > reach.min.z && ray.origin.z < reach.max.z))
-    return std::nullopt;
+  else if (!inside(reach, ray.origin)) return std::nullopt;
   // Where the ray leaves it: the same slab test from the far side.
   const Ray back{ray.at(max_m), ray.direction * -1.0f};
   float to = max_m;

@@ -153,6 +153,8 @@ class SessionClient {
   void on_relay_refused(std::span<const uint8_t> body);
   void on_entity_event(std::span<const uint8_t> body);
   void on_hit_event(std::span<const uint8_t> body);
+  template <class Message, std::size_t N>
+  void queue_decoded(std::span<const uint8_t> body, RingBuffer<Message, N>& inbox, ClientDrop overflow, uint64_t& received);
 
   ReliableClient& transport_;
   SchemaCache& cache_;

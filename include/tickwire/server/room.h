@@ -45,9 +45,9 @@ struct RoomSession {
   SessionInputs inputs;
   TokenBucket interactions;  // the contract's interactions per second
   TokenBucket fires;         // the contract's fires per second
-  uint64_t ticks_simulated = 0;
   TokenBucket pings;         // the contract's pings per second (each answered)
   SessionConduct conduct;    // its offences, and whether they have ended it
+  uint64_t ticks_simulated = 0;
 };
 
 // Why a client's message naming an entity was refused (nothing changed).

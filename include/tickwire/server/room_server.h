@@ -117,11 +117,11 @@ class RoomServer : public TickObserver {
   void take_events();
   void send_entity_events();
   void send_hits();
-  // Counts an offence of the connection's session; one that ends it marks the connection kicked.
+  // Counts an offence of the connection's session; after the message, note_conduct kicks the
+  // session whose offences ended it.
   void offend(Connection& c, Offence offence, uint64_t count = 1);
   void note_conduct(Connection& c);
   void note_input_rate(Connection& c, const protocol::InputFrame& frame);
-  void kick(Connection& c);
   void send_game_messages();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);

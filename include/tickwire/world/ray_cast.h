@@ -22,6 +22,9 @@ struct RayHit {
   Vec3 normal;           // the struck face's outward normal (unit, one of the box's axes)
 };
 
+// Whether `point` is strictly inside `box` (a ray from there meets nothing of it).
+bool inside(const Aabb& box, Vec3 point);
+
 // The first face of `box` the ray crosses within `max_m`, or nullopt.
 std::optional<RayHit> ray_box(const Ray& ray, const Aabb& box, float max_m);
 // The same for a turned box: the ray taken into the box's own frame, the normal turned back out.

@@ -246,6 +246,7 @@ class ReferenceGame final : public Simulation {
   std::vector<TurnedBox> prop_boxes_;    // what a pawn's step collides with beside the statics: the props
   std::vector<Aabb> pawn_boxes_;         // scratch: where the tick left every pawn (a prop stops at one)
   std::vector<MovingBox> moving_boxes_;  // each spawned kinematic body over the next tick
+  std::vector<uint32_t> moving_box_objects_;  // and its object (the shots' rewind history names it)
   uint32_t next_spawn_ = 0;
   double interaction_range_m_ = kUseReachM;
   uint32_t interactions_per_second_ = 0;
