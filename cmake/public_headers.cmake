@@ -10,13 +10,16 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/clock/tick.h
   tickwire/clock/time.h
   tickwire/core/assert.h
+  tickwire/core/bytes.h
   tickwire/core/inline_vector.h
+  tickwire/core/reason_counters.h
   tickwire/core/reasons.h
   tickwire/core/status.h
   tickwire/protocol/constants.h
   tickwire/protocol/contract_error.h
   tickwire/protocol/contract_fields.h
   tickwire/protocol/contract_hash.h
+  tickwire/protocol/edit_value.h
   tickwire/protocol/entity_event.h
   tickwire/protocol/hit_event.h
   tickwire/protocol/input_frame.h
@@ -25,6 +28,9 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/prediction_admission.h
   tickwire/protocol/record_batch.h
   tickwire/protocol/room_policy.h
+  tickwire/protocol/scene_edit.h
+  tickwire/protocol/scene_edit_refused.h
+  tickwire/protocol/scene_node_state.h
   tickwire/protocol/snapshot.h
   tickwire/protocol/vec3.h
   tickwire/protocol/vocabulary.h
@@ -38,9 +44,14 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/server/tick_input.h
   tickwire/stats.h
   tickwire/tickwire_c.h
+  tickwire/transport/address.h
+  tickwire/transport/byte_cursor.h
+  tickwire/transport/connect_token_private.h
   tickwire/transport/message_envelope.h
   tickwire/transport/netcode_constants.h
   tickwire/transport/netcode_crypto.h
+  tickwire/transport/netcode_reject.h
+  tickwire/transport/server_address_list.h
   tickwire/wire/describe_walker.h
   tickwire/wire/shape.h
   tickwire/wire/shape_defaults.h

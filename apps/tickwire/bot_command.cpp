@@ -236,6 +236,7 @@ int run_bots(const BotOptions& o) {
       drawn_pawns(*b.client, others);
       const world::BotView view{world::Vec3::from_wire(b.client->own_position()), mover.settings().standing_eye_m, buttons, others};
       b.client->frame(now, [&b, &view](uint32_t sequence) { return b.brain.next(sequence, view); });
+      b.world->follow_scene(b.client->scene_state());  // hide and move reach its prediction world
       if (const Predictor* predictor = b.client->game().predictor(); predictor != nullptr && b.client->contract() != nullptr)
         b.world->follow(*predictor, double{predictor->time_scale()} / static_cast<double>(b.client->contract()->cadence.tick_rate_hz));
       while (auto event = b.client->receive_event()) b.brain.heard(*event);

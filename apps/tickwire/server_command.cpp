@@ -146,6 +146,8 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["relayed"] = s.relayed;
   j["fires"] = s.fires;
   j["hits"] = s.hits_sent;
+  j["edits"] = s.edits;
+  j["sceneStates"] = s.scene_states_sent;
   nlohmann::json reasons = nlohmann::json::object();
   for (const ReasonCount& r : s.reasons) reasons[r.name] = r.count;
   j["reasons"] = reasons;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/core/hex.h"
+#include "tickwire/server/admission_grants.h"
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/key_file.h"
 
@@ -23,6 +24,7 @@ struct TokenArgs {
   uint64_t expire_s = 30;
   int32_t timeout_s = 5;
   std::string user_data_hex;
+  bool world_authority = false;
   std::string out;
   uint64_t protocol_id = netcode::kDefaultProtocolId;
 };
@@ -50,6 +52,13 @@ bool fill_params(const TokenArgs& args, netcode::ConnectTokenParams& params) {
       return false;
     }
     std::copy(bytes->begin(), bytes->end(), params.user_data.begin());
+  }
+  if (args.world_authority) {
+    if (!args.user_data_hex.empty()) {
+      std::fprintf(stderr, "token: --world-authority states the user data itself; give one or the other\n");
+      return false;
+    }
+    write_admission_grants(AdmissionGrants{true}, params.user_data);
   }
   return true;
 }
@@ -103,6 +112,7 @@ void register_token(CLI::App& app) {
   cmd->add_option("--timeout-s", args->timeout_s, "connection timeout in seconds (negative: none)")
       ->capture_default_str();
   cmd->add_option("--user-data", args->user_data_hex, "up to 256 bytes of hex passed to the server");
+  cmd->add_flag("--world-authority", args->world_authority, "grant world authority: the session may edit the scene");
   cmd->add_option("--protocol-id", args->protocol_id, "the game's 64-bit protocol id")->capture_default_str();
   cmd->add_option("--out", args->out, "write the 2048-byte token here (default: hex on stdout)");
   cmd->callback([args] { set_exit_code(run(*args)); });

@@ -33,8 +33,12 @@
 #include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/vocabulary.h"
 #include "tickwire/stats.h"
+#include "tickwire/transport/connect_token_private.h"
 #include "tickwire/transport/message_envelope.h"
 #include "tickwire/transport/netcode_constants.h"
 #include "tickwire/transport/netcode_crypto.h"
@@ -54,6 +58,9 @@ struct ClientConfig {
   uint64_t client_id = 0;
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   uint32_t token_expire_seconds = 3600;
+  // The user data a development token carries (what the server reads at admission: its grants, e.g.
+  // world authority, stated by write_admission_grants in server/admission_grants.h).
+  netcode::UserData dev_user_data{};
   // The game's vocabulary: a room whose contract carries another is refused.
   GameVocabulary vocabulary;
   // The server's own step for the pawn (must outlive the client); null: no prediction.
@@ -152,6 +159,17 @@ class Client {
   std::optional<uint32_t> fire(const protocol::Vec3& eye, const protocol::Vec3& aim);
   // The next hit event (every player's shots, this client's among them), oldest first.
   std::optional<protocol::HitEvent> receive_hit();
+
+  // A scene edit gesture (seed 000, "Scene edits"): field, component and object edits, checked by
+  // the server through the same rules an editor checks them with (world/scene_edit_rules.h), applied
+  // only from a session admitted with world authority. Returns the gesture's number (echoed in its
+  // refusals), or nullopt when not playing, when the server's build does not know edits, or the
+  // channel is full.
+  std::optional<uint32_t> edit(const protocol::SceneEdit& gesture);
+  // The next refusal of one of this client's edit writes (or of a whole gesture), by name.
+  std::optional<protocol::SceneEditRefused> receive_edit_refusal();
+  // The room's whole edit set (null before the server sent one): what the game lays over its map.
+  const protocol::SceneNodeState* scene_state() const;
 
   // Which map the server's rest table is of (its game's map identity; zero until a table named one).
   // It changes after a live map switch: the moment to rebuild what the game derived from the map.

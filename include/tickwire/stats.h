@@ -28,6 +28,8 @@ struct ServerStats {
   uint64_t relayed = 0;              // addressed messages relayed between clients
   uint64_t fires = 0;                // shots the room handed the game (past its rate and number checks)
   uint64_t hits_sent = 0;            // hit events sent, once per receiving session
+  uint64_t edits = 0;                // scene edit gestures the room handed the game (world authority, rate)
+  uint64_t scene_states_sent = 0;    // sceneNodeStates sent, once per receiving session and revision
   // Every nonzero refusal, drop and kick counter, and the contract's facts an operator must see
   // (contract.prediction_demoted.<why>: 1 when the room's requested prediction was demoted).
   std::vector<ReasonCount> reasons;

@@ -33,6 +33,8 @@ void SessionClient::on_connection() {
   game_messages_.clear();
   entity_events_.clear();
   hit_events_.clear();
+  edit_refusals_.clear();
+  scene_state_.reset();
   delta_.reset();
   reassembler_ = SnapshotReassembler(reassembler_.config());
   peer_->start(*net_);
@@ -83,6 +85,10 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::RelayRefused::wire_id: on_relay_refused(message.body); return;
     case protocol::EntityEvent::wire_id: on_entity_event(message.body); return;
     case protocol::HitEvent::wire_id: on_hit_event(message.body); return;
+    case protocol::SceneNodeState::wire_id: on_scene_state(message.body); return;
+    case protocol::SceneEditRefused::wire_id:
+      queue_decoded(message.body, edit_refusals_, ClientDrop::edit_refusal_overflow, edit_refusals_received_);
+      return;
     default: drops_.add(ClientDrop::unexpected); return;
   }
 }
@@ -294,6 +300,33 @@ std::optional<uint32_t> SessionClient::send_fire(const protocol::Vec3& eye, cons
   request.render_fraction = static_cast<uint16_t>(std::min((at - whole) * 65536.0, 65535.0));
   if (!wire::send_message(*net_, config_.reliable_channel, request).ok()) return std::nullopt;
   return next_shot_++;
+}
+
+void SessionClient::on_scene_state(std::span<const uint8_t> body) {
+  protocol::SceneNodeState state;
+  if (!wire::decode_counted(body, state, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  if (scene_state_ && state.revision <= scene_state_->revision) {
+    drops_.add(ClientDrop::stale_scene_state);
+    return;
+  }
+  scene_state_ = std::move(state);
+  ++scene_states_received_;
+}
+
+std::optional<uint32_t> SessionClient::send_edit(protocol::SceneEdit gesture) {
+  if (!welcome_ || refused_ || !net_ || !peer_ || !peer_->peer_lists(protocol::SceneEdit::message_name)) return std::nullopt;
+  gesture.gesture = next_gesture_;
+  if (!wire::send_message(*net_, config_.reliable_channel, gesture).ok()) return std::nullopt;
+  return next_gesture_++;
+}
+
+bool SessionClient::pop_edit_refusal(protocol::SceneEditRefused& out) {
+  if (edit_refusals_.empty()) return false;
+  out = edit_refusals_.pop();
+  return true;
 }
 
 bool SessionClient::pop_hit_event(protocol::HitEvent& out) {

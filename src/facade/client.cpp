@@ -37,6 +37,7 @@ std::optional<std::string> token_bytes(const ClientConfig& config, WallTime wall
   params.server_addresses.add(*server);
   params.timeout_seconds = 10;
   params.expire_seconds = config.token_expire_seconds;
+  params.user_data = config.dev_user_data;
   const auto minted = netcode::generate_connect_token(params, config.dev_private_key, wall_now);
   if (!minted.ok()) return std::string("minting a development token failed");
   netcode::ConnectTokenBytes bytes{};
@@ -194,6 +195,16 @@ std::optional<protocol::HitEvent> Client::receive_hit() {
   if (!parts_->game->session().pop_hit_event(hit)) return std::nullopt;
   return hit;
 }
+
+std::optional<uint32_t> Client::edit(const protocol::SceneEdit& gesture) { return parts_->game->session().send_edit(gesture); }
+
+std::optional<protocol::SceneEditRefused> Client::receive_edit_refusal() {
+  protocol::SceneEditRefused refused;
+  if (!parts_->game->session().pop_edit_refusal(refused)) return std::nullopt;
+  return refused;
+}
+
+const protocol::SceneNodeState* Client::scene_state() const { return parts_->game->session().scene_state(); }
 
 protocol::WorldSettings Client::world_settings() const { return parts_->game->session().world_settings(); }
 wire::Hash16 Client::map_identity() const { return parts_->game->session().deltas().rest_table().map_identity(); }

@@ -152,6 +152,8 @@ ServerStats Server::stats() const {
   s.relayed = rs.relay().relayed();
   s.fires = p.room->fires_accepted();
   s.hits_sent = rs.hits_sent();
+  s.edits = p.room->edits_accepted();
+  s.scene_states_sent = rs.scene_states_sent();
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
   append_reasons(s.reasons, "session.drop", rs.drops());
@@ -162,6 +164,7 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
   append_reasons(s.reasons, "fire.refusal", p.room->fire_refusals());
   append_reasons(s.reasons, "fire.rewind", p.room->fire_rewinds());
+  append_reasons(s.reasons, "edit.refusal", p.room->edit_refusals());
   append_reasons(s.reasons, "contract.prediction_demoted", p.room->prediction_demotions());
   append_reasons(s.reasons, "prediction.refusal", p.room->prediction_refusals());
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());

@@ -13,6 +13,9 @@
 #include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/room_welcome.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
@@ -24,7 +27,8 @@ const wire::WireMessages& protocol_messages() {
   static const wire::WireMessages messages =
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
-                             RelayRefused, EntityEvent, FireRequest, HitEvent>();
+                             RelayRefused, EntityEvent, FireRequest, HitEvent, SceneEdit, SceneNodeState,
+                             SceneEditRefused>();
   return messages;
 }
 

@@ -57,7 +57,7 @@ const RoomSession* Room::session(OwnerId owner) const {
   return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
 }
 
-std::optional<EntityRef> Room::admit(OwnerId owner) {
+std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grants) {
   TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
   if (sessions_[owner]) return std::nullopt;
   auto pawn = entities_.spawn(kEntityRefOwned | kEntityRefPredicted);
@@ -72,7 +72,7 @@ std::optional<EntityRef> Room::admit(OwnerId owner) {
   const InteractionLimits& limits = contract_.limits;
   sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), per_second(limits.interactions_per_second),
                                        per_second(limits.fires_per_second), per_second(limits.pings_per_second),
-                                       SessionConduct(limits), 0});
+                                       per_second(limits.edits_per_second), grants, SessionConduct(limits), 0});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
@@ -174,6 +174,21 @@ bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, Mon
   ++fires_accepted_;
   simulation_.fire(session->pawn, shot, now_tick);
   return true;
+}
+
+std::optional<protocol::EditRefusal> Room::receive_edit(OwnerId owner, const protocol::SceneEdit& gesture, MonoTime now) {
+  RoomSession* session = find(owner);
+  if (session == nullptr) return std::nullopt;  // nobody to tell: the connection is not in the room
+  const auto refuse = [&](protocol::EditRefusal reason, Offence offence) {
+    edit_refusals_.add(reason);
+    (void)session->conduct.offend(offence, now);
+    return std::optional(reason);
+  };
+  if (!session->grants.world_authority) return refuse(protocol::EditRefusal::not_authority, Offence::edit_unauthorized);
+  if (!session->edits.take(now)) return refuse(protocol::EditRefusal::rate_limited, Offence::edit_rate);
+  ++edits_accepted_;
+  simulation_.edit(owner, gesture, last_tick());
+  return std::nullopt;
 }
 
 RoomUpdate Room::update(MonoTime now, TickObserver& completed) {

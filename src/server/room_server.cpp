@@ -14,6 +14,8 @@
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/room_welcome.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/server/admission_grants.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -80,6 +82,8 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   const RoomUpdate update = room_.update(now, *this);
   send_entity_events();
   send_hits();
+  send_edit_refusals();
+  send_scene_state();
   send_game_messages();
   for (const auto& c : connections_) {
     if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
@@ -226,7 +230,9 @@ void RoomServer::after_message(uint32_t slot) {
 
 void RoomServer::admit(uint32_t slot) {
   Connection& c = *connections_[slot];
-  auto pawn = room_.admit(c.owner);
+  // What its connect token granted (world authority), sealed in the token's user data.
+  const uint32_t netcode_slot = static_cast<uint32_t>(c.owner) - 1;
+  auto pawn = room_.admit(c.owner, read_admission_grants(transport_.netcode().client_user_data(netcode_slot)));
   if (!pawn) {
     drops_.add(SessionDrop::admit_refused);
     to_drop_.push_back(slot);
@@ -274,6 +280,12 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::FireRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;
       (void)room_.receive_fire(c.owner, request, now_);
+      return;
+    }
+    case protocol::SceneEdit::wire_id: {
+      protocol::SceneEdit gesture;
+      if (!wire::decode_counted(message.body, gesture, decode_errors_).ok()) break;
+      receive_edit(c, gesture);
       return;
     }
     case protocol::Ping::wire_id: {

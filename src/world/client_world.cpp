@@ -1,9 +1,10 @@
 // A client's own props following its predicted pawn, one step per predicted tick, against the map's
-// statics and the voxel chunks the pawn's prediction streamed around it.
+// statics (under the room's edit set) and the voxel chunks the pawn's prediction streamed around it.
 #include "tickwire/world/client_world.h"
 
 #include <algorithm>
 
+#include "tickwire/world/scene_overlay.h"
 #include "tickwire/world/voxel_colliders.h"
 
 namespace tickwire::world {
@@ -37,6 +38,14 @@ std::optional<std::span<const Aabb>> ClientWorld::prop_statics(const Aabb& pawn_
   prop_statics_.assign(statics_.begin(), statics_.end());
   voxels_.append_boxes_near(region, prop_statics_);
   return std::span<const Aabb>(prop_statics_);
+}
+
+void ClientWorld::follow_scene(const protocol::SceneNodeState* state) {
+  if (state == nullptr || state->revision == scene_revision_) return;
+  scene_revision_ = state->revision;
+  scene_solid_boxes(map_, solids_, state, scene_statics_);
+  statics_ = scene_statics_;
+  model_.set_static_boxes(scene_statics_);
 }
 
 }  // namespace tickwire::world

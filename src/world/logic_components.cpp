@@ -41,12 +41,24 @@ constexpr SettingSpec kGate[] = {
     {"initial", SettingShape::flag, 1, 0, 1, {0, 0, 0, 0}},
 };
 
+// A light's look: what the renderer lays over the authored light (the scene state applier's
+// override on a client). No behaviour reads them; they are edited live like any other field.
+constexpr float kMaxLightIntensity = 1000.0f;
+constexpr float kMaxLightRangeM = 1000.0f;
+constexpr SettingSpec kLight[] = {
+    {"color", SettingShape::number, 3, 0, 1, {1, 1, 1, 0}},  // linear red, green, blue
+    {"intensity", SettingShape::number, 1, 0, kMaxLightIntensity, {1, 0, 0, 0}},
+    {"layers", SettingShape::choice_set, 1, 0, float((1u << std::size(kLightLayers)) - 1), {1, 0, 0, 0}, kLightLayers},
+    {"range_m", SettingShape::number, 1, 0.1f, kMaxLightRangeM, {10, 0, 0, 0}},
+    {"shadows", SettingShape::index, 1, 0, float(std::size(kLightShadows) - 1), {1, 0, 0, 0}, kLightShadows},
+};
+
 constexpr float kMaxPropMassKg = 100000.0f;
 constexpr float kMaxPropSizeM = 100.0f;
 constexpr SettingSpec kPhysicsProp[] = {
     {"mass", SettingShape::number, 1, 0.01f, kMaxPropMassKg, {10, 0, 0, 0}},  // kilograms
-    {"material", SettingShape::index, 1, 0, float(std::size(kPropMaterials) - 1), {0, 0, 0, 0}},
-    {"sim", SettingShape::index, 1, 0, float(std::size(kPropSims) - 1), {0, 0, 0, 0}},  // who simulates it
+    {"material", SettingShape::index, 1, 0, float(std::size(kPropMaterials) - 1), {0, 0, 0, 0}, kPropMaterials},
+    {"sim", SettingShape::index, 1, 0, float(std::size(kPropSims) - 1), {0, 0, 0, 0}, kPropSims},  // who simulates it
     {"size", SettingShape::vector, 3, 0.01f, kMaxPropSizeM, {1, 1, 1, 0}},  // the box's edges, metres
 };
 constexpr LogicComponentSpec kPhysicsPropSpec{"physics_prop", kPhysicsProp};
@@ -78,7 +90,7 @@ constexpr SettingSpec kWater[] = {
 constexpr LogicComponentSpec kWaterSpec{"water", kWater};
 
 constexpr LogicComponentSpec kSpecs[] = {
-    {"mover", kMover},     {"button", kButton}, {"light", {}},       {"plate", kVolume}, {"trigger", kVolume},
+    {"mover", kMover},     {"button", kButton}, {"light", kLight},          {"plate", kVolume}, {"trigger", kVolume},
     {"relay", kRelay},     {"timer", kTimer},   {"counter", kCounter}, {"gate", kGate},
 };
 

@@ -141,8 +141,8 @@ Found check_setting(const ComponentSetting& setting, const SettingSpec& spec, co
     any_nonzero = any_nonzero || v != 0.0f;
     if (spec.shape == SettingShape::flag && v != 0.0f && v != 1.0f)
       return fail(MapErrorCode::out_of_range, path, "a flag is 0 or 1");
-    if (spec.shape == SettingShape::index && v != std::floor(v))
-      return fail(MapErrorCode::out_of_range, path, "an index is a whole number");
+    if ((spec.shape == SettingShape::index || spec.shape == SettingShape::choice_set) && v != std::floor(v))
+      return fail(MapErrorCode::out_of_range, path, "an index or a choice set is a whole number");
     if (v < spec.min || v > spec.max)
       return fail(MapErrorCode::out_of_range, path,
                   "expected within [" + std::to_string(spec.min) + ", " + std::to_string(spec.max) + "]");

@@ -91,6 +91,13 @@ ObjectSolids ObjectSolids::build(const Map& map) {
   return solids;
 }
 
+bool ObjectSolids::placed_by_motion(uint32_t object_index) const {
+  if (prop_slot(object_index) >= 0) return true;
+  for (const KinematicTrack& track : tracks_)
+    if (track.object_index == object_index || track.driver_index == object_index) return true;
+  return false;
+}
+
 void ObjectSolids::driver_states(const protocol::Snapshot& snapshot, std::vector<MoverState>& out) const {
   out = authored_drivers_;
   if (out.empty()) return;

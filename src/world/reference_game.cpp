@@ -113,11 +113,14 @@ void ReferenceGame::install_objects() {
     objects_.push_back(ObjectState{objects[*at].components, true, true});
     if (objects[*at].component("light") != nullptr && lights++ % kFlickerEveryNthLight == 0) flickering_.push_back(index);
   }
+  rest_left_at_.assign(table.size(), 0);
   voxels_.install(*map_);  // a reinstall of the same map keeps what the session wrote
   solids_ = ObjectSolids::build(*map_);
   // Every object is spawned: the props start on the whole fixed world, as the map authors them.
   solids_.collect_statics(*map_, [](uint32_t) { return true; }, static_boxes_);
   props_.install(solids_, static_boxes_, [](uint32_t) { return true; });
+  for (const protocol::ObjectNodeState& edited : scene_edits_.state().objects) apply_object_edits(edited.object);
+  rebuild_edited_statics();
   refresh_solids();
   sync_voxels();
   ++map_generation_;
@@ -149,7 +152,8 @@ void ReferenceGame::sync_voxels() {
 // What a pawn collides with: the map's boxes and the static bodies of the spawned objects, and
 // each spawned door or lift where its state puts it over the next tick.
 void ReferenceGame::refresh_solids() {
-  solids_.collect_statics(*map_, [this](uint32_t index) { return object_spawned(index); }, static_boxes_);
+  static_boxes_.assign(map_->boxes().begin(), map_->boxes().end());
+  visit_statics([this](const StaticSolid& s) { static_boxes_.push_back(s.box); });
   props_.set_statics(static_boxes_);
   refresh_moving_boxes();
   refresh_prop_boxes();
@@ -167,7 +171,9 @@ void ReferenceGame::refresh_moving_boxes() {
   moving_boxes_.clear();
   moving_box_objects_.clear();
   for (const KinematicTrack& track : solids_.tracks()) {
-    if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index)) continue;
+    if (!track.body.blocks() || !object_spawned(track.object_index) || !object_spawned(track.driver_index) ||
+        object_hidden(track.object_index))
+      continue;
     moving_boxes_.push_back(moving_box(track, driver_state(track)));
     moving_box_objects_.push_back(track.object_index);
   }
@@ -213,8 +219,10 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
   if (object_index >= objects_.size() || objects_[object_index].spawned) return false;
   // The authored state first: the fresh node starts from it and may write into it as it loads.
   objects_[object_index] = ObjectState{map_->objects()[map_positions_[object_index]].components, true, true};
+  apply_object_edits(object_index);  // the edits standing against it apply again
   if (logic_ && logic_->spawn(object_index)) refresh_usable();
-  if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0) props_.spawn(static_cast<uint32_t>(slot));
+  if (const int32_t slot = solids_.prop_slot(object_index); slot >= 0 && !object_hidden(object_index))
+    props_.spawn(static_cast<uint32_t>(slot));
   voxels_.objects_changed();
   sync_voxels();
   refresh_solids();
@@ -226,6 +234,8 @@ bool ReferenceGame::spawn_object(uint32_t object_index) {
 void ReferenceGame::switch_map(const Map& next) {
   map_ = &next;
   voxels_.forget_cells();  // written cells are the old map's: its clients drop theirs too
+  scene_edits_.clear();    // and so were the edits (the new state goes to every client)
+  edited_statics_.clear();
   install_objects();  // discards the old logic first, over the old objects
   install_logic();
   next_spawn_ = 0;
@@ -520,6 +530,12 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
     name.assign("shot.drop.").append(reason_name(reason));
     visit(name, count);
   });
+  visit_count("edit.gesture", edit_gestures_);
+  visit_nonzero(edit_refused_, [&](protocol::EditRefusal reason, uint64_t count) {
+    name.assign("edit.refusal.").append(reason_name(reason));
+    visit(name, count);
+  });
+  visit_count("edit.refusal_dropped", edit_refusals_dropped_);
   visit_count("object.spawn", lifecycle_.spawns);
   visit_count("object.despawn", lifecycle_.despawns);
   visit_count("map.switch", lifecycle_.map_switches);

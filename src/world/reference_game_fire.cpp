@@ -25,8 +25,7 @@ void ReferenceGame::gather_shot_scene(double render_tick, ShotScene& scene) {
   rewound_.clear();
   const double read_at = history_.at(render_tick, rewound_);
   shot_objects_.clear();
-  for (const StaticSolid& s : solids_.statics())
-    if (object_spawned(s.object_index)) shot_objects_.push_back(ObjectTarget{s.object_index, s.box});
+  visit_statics([this](const StaticSolid& s) { shot_objects_.push_back(ObjectTarget{s.object_index, s.box}); });
   shot_props_.clear();
   for (uint32_t slot = 0; slot < solids_.props().size(); ++slot) {
     if (!props_.spawned(slot)) continue;

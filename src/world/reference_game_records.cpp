@@ -27,7 +27,7 @@ void for_each_replicated(const std::vector<ObjectComponent>& components, Visit v
 bool ReferenceGame::differs_from_map(uint32_t index) const {
   const int32_t slot = solids_.prop_slot(index);
   return !objects_[index].enabled || objects_[index].components != map_->objects()[map_positions_[index]].components ||
-         (slot >= 0 && props_.moved(static_cast<uint32_t>(slot)));
+         (slot >= 0 && props_.moved(static_cast<uint32_t>(slot))) || scene_edits_.object(index) != nullptr;
 }
 
 // A prop the solver moved carries where it stands (a client's catalog puts it where the map does
@@ -70,6 +70,7 @@ protocol::Record ReferenceGame::object_record(uint32_t index) const {
     if (section.dirty != 0) record.sections.push_back(section);
   });
   write_prop_pose(index, record);
+  write_edits(index, record);
   return protocol::Record{map_object_entity_id(index), record};
 }
 
@@ -92,12 +93,13 @@ protocol::Record ReferenceGame::whole_object_record(uint32_t index) const {
     record.sections.push_back(section);
   });
   write_prop_pose(index, record);
+  write_edits(index, record);
   return protocol::Record{map_object_entity_id(index), record};
 }
 
 void ReferenceGame::write_rest_records(std::vector<protocol::Record>& out) const {
   for (uint32_t i = 0; i < objects_.size(); ++i)
-    if (objects_[i].spawned && !client_only_[i]) out.push_back(whole_object_record(i));
+    if (objects_[i].spawned && !client_only_[i] && !left_rest_table(i)) out.push_back(whole_object_record(i));
 }
 
 void ReferenceGame::write_records(Tick, TickRecords& out) const {
@@ -115,6 +117,8 @@ void ReferenceGame::write_records(Tick, TickRecords& out) const {
     if (client_only_[i]) continue;       // a client's own prop: each client simulates its own
     if (object_records_ == ObjectRecords::whole) {
       out.add(whole_object_record(i));
+    } else if (left_rest_table(i)) {
+      out.add(whole_object_record(i));  // edited since the table was taken: stated whole
     } else if (differs_from_map(i)) {
       out.add(object_record(i));
     }

@@ -23,11 +23,11 @@ constexpr std::string_view kPinnedJson =
     R"("input":{"forgiveness":0.35,"queueTicks":12,"starvationTicks":3},"interest":{"poseRadiusM":24.5,)"
     R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":16,)"
     R"("delaySnapshotIntervals":2,"marginDecaySeconds":2.5,"marginGrowthTicks":1,)"
-    R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,)"
+    R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,)"
     R"("interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,)"
     R"("relaysPerSecond":60},"prediction":{"demoted":true,"ownPawnPredicted":false,)"
     R"("requested":{"movementAuthority":"clientPredicted","pawnBody":"dynamicRigidbody"},"transformOwner":"physics"},)"
-    R"("ticksPerSnapshot":1,"version":6,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("ticksPerSnapshot":1,"version":7,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -36,7 +36,7 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "6c2711764030fcf96c07069127d6abb7";
+constexpr std::string_view kPinnedHashHex = "1c4bbe0ef239da4ed4f032feea4a930a";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
@@ -45,9 +45,9 @@ constexpr std::string_view kDefaultJson =
     R"("starvationTicks":3},"interest":{"poseRadiusM":30,"radiusM":100},"interpDelayTicks":3,)"
     R"("interpolation":{"autoMargin":true,"bufferTicks":16,"delaySnapshotIntervals":2,)"
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
-    R"("limits":{"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
+    R"("limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
     R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
-    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":6,)"
+    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":7,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";

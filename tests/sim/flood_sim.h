@@ -1,5 +1,5 @@
 // The logged-in flood (issue 19): one connected client sends every message type a client has at a
-// hundred times its legal rate (inputs, interactions, shots, relays, pings, bodies that do not
+// hundred times its legal rate (inputs, interactions, shots, scene edits, relays, pings, bodies that do not
 // decode, messages a client never sends) beside honest wandering bots, and comes back each time it
 // is kicked. Shared by the quick run (tests/sim/flood_test.cpp) and the minute-long soak.
 #pragma once
@@ -57,6 +57,8 @@ class Flooder {
     fires_ = at_rate(contract.limits.fires_per_second);
     relays_ = at_rate(contract.limits.relays_per_second);
     pings_ = at_rate(contract.limits.pings_per_second);
+    edits_ = at_rate(contract.limits.edits_per_second);
+    edit_.field_edits = {protocol::FieldEdit{0, 1, "intensity", protocol::edit_numbers({1000})}};  // a lamp, brightened
   }
 
   void frame(SimGameClient& c) {
@@ -74,6 +76,7 @@ class Flooder {
     }
     for (uint32_t i = 0; i < interactions_; ++i) (void)c.facade->interact(world::map_object_ref(i % 8).raw(), 0);
     for (uint32_t i = 0; i < fires_; ++i) (void)c.facade->fire(c.facade->own_position(), {0, 0, 1});
+    for (uint32_t i = 0; i < edits_; ++i) (void)c.facade->edit(edit_);  // no world authority: each refused whole
     const uint8_t game_payload[4] = {1, 2, 3, 4};
     for (uint32_t i = 0; i < relays_; ++i) (void)c.facade->send_to(static_cast<OwnerId>(1 + i % 3), kFirstGameMessageType, game_payload);
     for (uint32_t i = 0; i < pings_; ++i) send_ping(raw, i);
@@ -85,7 +88,8 @@ class Flooder {
   uint64_t frames() const { return frames_; }
 
  private:
-  uint32_t inputs_ = 0, interactions_ = 0, fires_ = 0, relays_ = 0, pings_ = 0;
+  uint32_t inputs_ = 0, interactions_ = 0, fires_ = 0, relays_ = 0, pings_ = 0, edits_ = 0;
+  protocol::SceneEdit edit_;
   uint32_t next_sequence_ = 1'000'000;
   uint64_t frames_ = 0;
 };

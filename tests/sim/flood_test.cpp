@@ -24,7 +24,7 @@ TEST(Flood, AFlooderIsKickedByNameAndHonestBotsSeeNothing) {
   EXPECT_GE(flooded.first_kick_after_s, 0.0);
   EXPECT_LT(flooded.first_kick_after_s, 1.0) << "the bucket empties within the first second of the flood";
   for (const char* offence : {"offence.input_rate", "offence.interact_rate", "offence.fire_rate", "offence.relay_refused",
-                              "offence.ping_rate", "offence.undecodable", "offence.unexpected"})
+                              "offence.ping_rate", "offence.edit_unauthorized", "offence.undecodable", "offence.unexpected"})
     EXPECT_GT(reason_count(flooded, offence), 0u) << offence;
   ASSERT_EQ(flooded.honest_snapshot_hz.size(), alone.honest_snapshot_hz.size());
   for (std::size_t i = 0; i < flooded.honest_snapshot_hz.size(); ++i) {

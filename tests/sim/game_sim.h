@@ -21,6 +21,7 @@
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/server.h"
+#include "tickwire/server/admission_grants.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/world/bot_brain.h"
 #include "tickwire/world/map_loader.h"
@@ -75,13 +76,16 @@ struct GameClientSetup {
   double frame_jitter = 0.2;  // each frame's length varies uniformly by +- this fraction
   InputSource input;          // empty: a wandering bot seeded from the run's seed
   const PredictionModel* model = nullptr;  // empty: the honest mover over the map's boxes
+  bool world_authority = false;            // its token grants world authority (it may edit the scene)
 };
 
 // A client facade on a simulated socket, its token minted with the sim's key.
 inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socket, const netcode::Key& key,
                                                uint64_t client_id, const PredictionModel* model,
-                                               const GameVocabulary& vocabulary = world::reference_vocabulary()) {
+                                               const GameVocabulary& vocabulary = world::reference_vocabulary(),
+                                               bool world_authority = false) {
   ClientConfig config;
+  if (world_authority) write_admission_grants(AdmissionGrants{true}, config.dev_user_data);
   config.server_address = server_address().to_string();
   config.dev_private_key = key;
   config.client_id = client_id;
@@ -95,9 +99,9 @@ inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socke
 
 struct SimGameClient {
   SimGameClient(SimWorld& world, const Address& address, const netcode::Key& key, uint64_t client_id,
-                const PredictionModel* model)
+                const PredictionModel* model, bool world_authority = false)
       : socket(world.net.bind(address)),
-        facade(open_sim_client(world, *socket, key, client_id, model)),
+        facade(open_sim_client(world, *socket, key, client_id, model, world::reference_vocabulary(), world_authority)),
         client(facade->game()) {}
   std::unique_ptr<SimSocket> socket;
   std::unique_ptr<Client> facade;
@@ -152,7 +156,8 @@ class GameSim {
     world.net.set_link(address, server_address(), setup.up);
     world.net.set_link(server_address(), address, setup.down);
     clients.push_back(std::make_unique<SimGameClient>(world, address, key, 7000 + i,
-                                                      setup.model != nullptr ? setup.model : &honest_model));
+                                                      setup.model != nullptr ? setup.model : &honest_model,
+                                                      setup.world_authority));
     SimGameClient& c = *clients.back();
     c.input = setup.input;
     if (!c.input) {

@@ -14,6 +14,9 @@
 #include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/room_welcome.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/server_info.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/snapshot.h"
@@ -229,6 +232,31 @@ std::vector<WireSample> wire_samples() {
                                                           Vec3{0, 0, -1}, HitBody::map_box, 2, "brick"}));
   out.push_back(make_wire_sample("hitEvent-water.bin", HitEvent{(uint32_t{1} << 23) + 7, 301, HitKind::water, Vec3{0.25f, -0.125f, 9},
                                                                 Vec3{0, 1, 0}, HitBody::none, 0, "water"}));
+  // One gesture of each kind: the four value forms and a revert, a component removed over an inherited
+  // one, a hide and a move; then the edit set it leaves and a refusal told to its sender.
+  SceneEdit edit;
+  edit.gesture = 41;
+  edit.field_edits = {FieldEdit{130, 1, "intensity", edit_numbers({2.5f})},
+                      FieldEdit{130, 1, "color", edit_numbers({1, 0.5f, 0.25f})},
+                      FieldEdit{12, 10, "solid", edit_switch(false)},
+                      FieldEdit{200, 5, "material", edit_word("metal")},
+                      FieldEdit{130, 1, "layers", edit_words({"world", "props"})},
+                      FieldEdit{7, 2, "speed_mps", std::nullopt}};
+  edit.component_edits = {ComponentEdit{201, 5, ComponentOp::remove}};
+  edit.object_edits = {ObjectEdit{12, ObjectVerb::hide, std::nullopt, ""},
+                       ObjectEdit{200, ObjectVerb::move, EditTransform{Vec3{3, 0.5f, -4}, EditRotation{0, 0.70710677f, 0, 0.70710677f}}, ""}};
+  out.push_back(make_wire_sample("sceneEdit.bin", edit));
+  SceneNodeState state;
+  state.revision = 9;
+  state.objects = {ObjectNodeState{12, true, std::nullopt, "", {}, {FieldState{10, "solid", edit_switch(false)}}},
+                   ObjectNodeState{130, false, std::nullopt, "lamp.brightened", {},
+                                   {FieldState{1, "color", edit_numbers({1, 0.5f, 0.25f})},
+                                    FieldState{1, "intensity", edit_numbers({2.5f})},
+                                    FieldState{1, "layers", edit_words({"world", "props"})}}},
+                   ObjectNodeState{201, false, EditTransform{Vec3{3, 0.5f, -4}, std::nullopt}, "",
+                                   {ComponentState{5, ComponentChange::removed}}, {}}};
+  out.push_back(make_wire_sample("sceneNodeState.bin", state));
+  out.push_back(make_wire_sample("sceneEditRefused.bin", SceneEditRefused{41, 130, 1, "intensity", EditRefusal::wrong_form}));
   return out;
 }
 

@@ -43,6 +43,9 @@ class WatchedGame final : public Simulation {
     game_.fire(shooter, shot, tick);
   }
   void take_hits(std::vector<protocol::HitEvent>& out) override { game_.take_hits(out); }
+  void edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick tick) override { game_.edit(editor, gesture, tick); }
+  void take_edit_refusals(std::vector<EditRefusalOut>& out) override { game_.take_edit_refusals(out); }
+  const protocol::SceneNodeState* scene_state() const override { return game_.scene_state(); }
   void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
   void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
   void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }

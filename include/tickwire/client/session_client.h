@@ -20,6 +20,9 @@
 #include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/hit_event.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/peer_schema.h"
@@ -41,6 +44,7 @@ inline constexpr std::size_t kSessionSnapshotQueue = 32;  // accepted snapshots 
 inline constexpr std::size_t kSessionGameMessageQueue = 1024;
 inline constexpr std::size_t kSessionEntityEventQueue = 64;  // entity events awaiting the game
 inline constexpr std::size_t kSessionHitEventQueue = 256;    // hit events awaiting the game (every player's shots)
+inline constexpr std::size_t kSessionEditRefusalQueue = 256;  // refusals of this client's scene edits awaiting the game
 
 struct SessionClientConfig {
   std::string build_name = "tickwire";
@@ -68,6 +72,8 @@ TW_REASONS(ClientDrop,
   game_message_overflow,  // the game did not drain its game messages: the oldest was dropped
   entity_event_overflow,  // the game did not drain its entity events: the oldest was dropped
   hit_event_overflow,     // the game did not drain its hit events: the oldest was dropped
+  edit_refusal_overflow,  // the game did not drain its scene edit refusals: the oldest was dropped
+  stale_scene_state,      // a sceneNodeState not newer than the one held
   world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
 )
 
@@ -134,6 +140,16 @@ class SessionClient {
   // The server's hit events (every session's shots, this client's among them), oldest first.
   bool pop_hit_event(protocol::HitEvent& out);
   uint64_t hit_events_received() const { return hit_events_received_; }
+  // Scene edits (seed 000, "Scene edits"): one gesture, numbered by the client's own gesture counter
+  // (returned), on the reliable channel. Nullopt when not welcomed, when the server's build does not
+  // know sceneEdit, or the channel refused it. The server applies only what its rules pass and only
+  // from a session admitted with world authority.
+  std::optional<uint32_t> send_edit(protocol::SceneEdit gesture);
+  // The server's refusals of this client's edits, by name, oldest first.
+  bool pop_edit_refusal(protocol::SceneEditRefused& out);
+  // The room's whole edit set as the newest sceneNodeState said it (null before any).
+  const protocol::SceneNodeState* scene_state() const { return scene_state_ ? &*scene_state_ : nullptr; }
+  uint64_t scene_states_received() const { return scene_states_received_; }
   // The server's refusals of our addressed messages, by reason.
   const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
@@ -153,6 +169,7 @@ class SessionClient {
   void on_relay_refused(std::span<const uint8_t> body);
   void on_entity_event(std::span<const uint8_t> body);
   void on_hit_event(std::span<const uint8_t> body);
+  void on_scene_state(std::span<const uint8_t> body);
   template <class Message, std::size_t N>
   void queue_decoded(std::span<const uint8_t> body, RingBuffer<Message, N>& inbox, ClientDrop overflow, uint64_t& received);
 
@@ -190,6 +207,11 @@ class SessionClient {
   RingBuffer<protocol::HitEvent, kSessionHitEventQueue> hit_events_;
   uint64_t hit_events_received_ = 0;
   uint32_t next_shot_ = 1;
+  RingBuffer<protocol::SceneEditRefused, kSessionEditRefusalQueue> edit_refusals_;
+  uint64_t edit_refusals_received_ = 0;
+  std::optional<protocol::SceneNodeState> scene_state_;
+  uint64_t scene_states_received_ = 0;
+  uint32_t next_gesture_ = 1;
   ReasonCounters<protocol::RelayRefusal> relay_refusals_;
 };
 

@@ -23,8 +23,8 @@ namespace tickwire {
 // 5: limits.firesPerSecond and limits.maxRewindMs (shots and their lag compensation); 6:
 // limits.fireEyeToleranceM (how far a shot's claimed eye may stray from the server's),
 // limits.pingsPerSecond, limits.kickAfterOffences and limits.offencesForgivenPerSecond (a flooding
-// session is kicked).
-inline constexpr uint32_t kNetcodeContractVersion = 6;
+// session is kicked); 7: limits.editsPerSecond (scene edit gestures).
+inline constexpr uint32_t kNetcodeContractVersion = 7;
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;

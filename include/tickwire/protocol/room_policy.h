@@ -46,6 +46,7 @@ inline constexpr uint32_t kContractMaxRewindMs = 1'000;  // a second of history:
 inline constexpr double kContractMinFireEyeToleranceM = 0.01;
 inline constexpr double kContractMaxFireEyeToleranceM = 10.0;
 inline constexpr uint32_t kContractMaxPingsPerSecond = 1'000;
+inline constexpr uint32_t kContractMaxEditsPerSecond = 1'000;
 inline constexpr uint32_t kContractMaxKickAfterOffences = 100'000;
 inline constexpr uint32_t kContractMaxOffencesForgivenPerSecond = 10'000;
 inline constexpr double kContractMinInterestRadiusM = 1.0;
@@ -170,6 +171,7 @@ struct InteractionLimits {
   uint32_t pings_per_second = 10;
   uint32_t kick_after_offences = 200;
   uint32_t offences_forgiven_per_second = 20;
+  uint32_t edits_per_second = 20;  // scene edit gestures a session with world authority may send
 
   static constexpr std::string_view wire_name = "InteractionLimits";
   template <class W>
@@ -185,6 +187,7 @@ struct InteractionLimits {
     contract_u32(w, "pingsPerSecond", pings_per_second, 1, kContractMaxPingsPerSecond);
     contract_u32(w, "kickAfterOffences", kick_after_offences, 1, kContractMaxKickAfterOffences);
     contract_u32(w, "offencesForgivenPerSecond", offences_forgiven_per_second, 0, kContractMaxOffencesForgivenPerSecond);
+    contract_u32(w, "editsPerSecond", edits_per_second, 1, kContractMaxEditsPerSecond);
   }
 };
 

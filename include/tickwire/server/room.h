@@ -19,7 +19,10 @@
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
 #include "tickwire/replication/handles/entity_slots.h"
+#include "tickwire/server/admission_grants.h"
 #include "tickwire/server/session_conduct.h"
 #include "tickwire/server/session_inputs.h"
 #include "tickwire/server/simulation.h"
@@ -46,6 +49,8 @@ struct RoomSession {
   TokenBucket interactions;  // the contract's interactions per second
   TokenBucket fires;         // the contract's fires per second
   TokenBucket pings;         // the contract's pings per second (each answered)
+  TokenBucket edits;         // the contract's scene edit gestures per second
+  AdmissionGrants grants;    // what its connect token granted (world authority: it may edit the scene)
   SessionConduct conduct;    // its offences, and whether they have ended it
   uint64_t ticks_simulated = 0;
 };
@@ -109,7 +114,7 @@ class Room {
   const protocol::WorldSettings& world_settings() const { return world_; }
 
   // Admits `owner` (1..255), spawning its pawn; nullopt if the owner is taken or no slot is free.
-  std::optional<EntityRef> admit(OwnerId owner);
+  std::optional<EntityRef> admit(OwnerId owner, const AdmissionGrants& grants = {});
   // The session leaves: its pawn is despawned and its ref stops resolving.
   void leave(OwnerId owner);
   const RoomSession* session(OwnerId owner) const;
@@ -137,6 +142,11 @@ class Room {
   const ReasonCounters<FireRefusal>& fire_refusals() const { return fire_refusals_; }
   const ReasonCounters<FireRewind>& fire_rewinds() const { return fire_rewinds_; }
   uint64_t fires_accepted() const { return fires_accepted_; }
+  // A scene edit gesture: refused whole (returned, counted, an offence) from a session without world
+  // authority or past its edit rate; else handed to the game's edit(), which judges every write.
+  std::optional<protocol::EditRefusal> receive_edit(OwnerId owner, const protocol::SceneEdit& gesture, MonoTime now);
+  const ReasonCounters<protocol::EditRefusal>& edit_refusals() const { return edit_refusals_; }
+  uint64_t edits_accepted() const { return edits_accepted_; }
 
   // Runs the ticks due at `now` (at most max_catch_up_ticks); `completed` hears each one.
   RoomUpdate update(MonoTime now, TickObserver& completed);
@@ -162,6 +172,8 @@ class Room {
   ReasonCounters<FireRefusal> fire_refusals_;
   ReasonCounters<FireRewind> fire_rewinds_;
   uint64_t fires_accepted_ = 0;
+  ReasonCounters<protocol::EditRefusal> edit_refusals_;  // gestures refused whole by the room
+  uint64_t edits_accepted_ = 0;
   ReasonCounters<PredictionRefusal> prediction_refusals_;
   ReasonCounters<PredictionDemotion> prediction_demotions_;
   protocol::WorldSettings world_;

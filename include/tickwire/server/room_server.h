@@ -50,7 +50,9 @@ TW_REASONS(SessionDrop,
   admit_refused,   // the room had no room (owner taken or no entity slot): the client is dropped
   event_unsent,    // the transport refused a game's entity event (reliable queue full)
   event_no_client,  // a game's entity event for an owner with no admitted session
-  hit_unsent       // the transport refused a game's hit event (reliable queue full)
+  hit_unsent,      // the transport refused a game's hit event (reliable queue full)
+  edit_reply_unsent,   // the transport refused a scene edit refusal for its sender (reliable queue full)
+  scene_state_unsent   // the transport refused a sceneNodeState (reliable queue full): retried next update
 )
 
 // One connection's view, for tests, the report and diagnostics.
@@ -99,6 +101,9 @@ class RoomServer : public TickObserver {
   // Hit events sent, counted once per receiving session.
   uint64_t hits_sent() const { return hits_sent_; }
   uint64_t sessions_admitted() const { return sessions_admitted_; }
+  // Scene edit states sent (once per receiving session and revision) and refusals told to senders.
+  uint64_t scene_states_sent() const { return scene_states_sent_; }
+  uint64_t edit_replies_sent() const { return edit_replies_sent_; }
 
  private:
   struct Connection {
@@ -112,6 +117,7 @@ class RoomServer : public TickObserver {
     std::optional<KickReason> kicked;  // set: dropped after this message, nothing more read from it
     std::optional<uint32_t> newest_input;  // the newest input sequence it sent
     TokenBucket input_sequences;           // how fast its sequences may advance (the tick rate's)
+    uint32_t scene_revision = 0;           // the newest sceneNodeState revision it was sent
   };
 
   void take_events();
@@ -123,6 +129,12 @@ class RoomServer : public TickObserver {
   void note_conduct(Connection& c);
   void note_input_rate(Connection& c, const protocol::InputFrame& frame);
   void send_game_messages();
+  // Scene edits (room_server_scene.cpp): a gesture to the room, the refusals to their senders, the
+  // edit set to every session that has not been sent its revision (a late joiner included).
+  void receive_edit(Connection& c, const protocol::SceneEdit& gesture);
+  void send_edit_refusals();
+  void tell_edit_refusal(Connection& c, const protocol::SceneEditRefused& refused);
+  void send_scene_state();
   void receive_all(MonoTime now);
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
   void after_message(uint32_t slot);
@@ -147,6 +159,7 @@ class RoomServer : public TickObserver {
   std::vector<GameEvent> events_;                       // scratch: the game's entity events of one update
   std::vector<protocol::HitEvent> hits_;                // scratch: the game's hit events of one update
   std::vector<GameMessageOut> game_messages_;           // scratch: the game's messages of one update
+  std::vector<EditRefusalOut> edit_refusals_;           // scratch: the game's edit refusals of one update
   TickRecords records_;                                 // the tick's records, reused
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;
@@ -158,6 +171,8 @@ class RoomServer : public TickObserver {
   uint64_t snapshots_sent_ = 0;
   uint64_t hits_sent_ = 0;
   uint64_t sessions_admitted_ = 0;
+  uint64_t scene_states_sent_ = 0;
+  uint64_t edit_replies_sent_ = 0;
 };
 
 }  // namespace tickwire

@@ -28,6 +28,8 @@ TW_REASONS(Offence,
            fire_malformed,     // a shot with non-finite numbers or no aim
            relay_refused,      // an addressed message the relay gate refused (rate, self, reserved type)
            ping_rate,          // pings past the contract's rate
+           edit_unauthorized,  // a scene edit from a session admitted without world authority
+           edit_rate,          // scene edit gestures past the contract's rate
            undecodable,        // a body that does not decode as its message's shape
            unexpected)         // a message a client never sends
 

@@ -14,6 +14,9 @@
 #include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/record_batch.h"
+#include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/replication/rest_record_source.h"
@@ -39,6 +42,12 @@ struct GameMessageOut {
   OwnerId to = 0;
   MessageType type = 0;
   std::vector<uint8_t> payload;
+};
+
+// A write of a scene edit the game refused, for its sender alone.
+struct EditRefusalOut {
+  OwnerId to = 0;
+  protocol::SceneEditRefused refused;
 };
 
 class Simulation : public RestRecordSource {
@@ -98,6 +107,17 @@ class Simulation : public RestRecordSource {
   // The hit events the game raised since it was last asked: the server drains them after every
   // update and sends each, reliable, to every session whose build knows hitEvent.
   virtual void take_hits(std::vector<protocol::HitEvent>& out) { (void)out; }
+
+  // A scene edit gesture (seed 000, "Scene edits") from `editor`'s session, called only after the
+  // room checked the session's world authority and its edit rate: the game checks every write through
+  // its rules, applies what passes and queues what it refused, by name, for the sender alone.
+  virtual void edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick tick) {
+    (void)editor, (void)gesture, (void)tick;
+  }
+  virtual void take_edit_refusals(std::vector<EditRefusalOut>& out) { (void)out; }
+  // The game's whole edit set, or null (a game that takes no edits): the server sends it to every
+  // session whose build knows sceneNodeState whenever its revision moves, and to each one that joins.
+  virtual const protocol::SceneNodeState* scene_state() const { return nullptr; }
 
   // The entity events the game raised since it was last asked (answers to interactions,
   // announcements): the server drains them after every update and sends each on the reliable

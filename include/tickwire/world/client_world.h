@@ -12,6 +12,7 @@
 
 #include "tickwire/client/game_message.h"
 #include "tickwire/client/predictor.h"
+#include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/world/client_props.h"
 #include "tickwire/world/mover_prediction_model.h"
 #include "tickwire/world/voxel_live.h"
@@ -24,7 +25,9 @@ class ClientWorld {
   // Everything named is the caller's and must outlive it.
   ClientWorld(const Map& map, const CharacterMover& mover, std::span<const Aabb> statics, const ObjectSolids& solids,
               const VoxelStreamSettings& stream = {})
-      : statics_(statics),
+      : map_(map),
+        solids_(solids),
+        statics_(statics),
         mover_(mover),
         live_(map),
         voxels_(live_, stream),
@@ -42,6 +45,10 @@ class ClientWorld {
   // within their reach is not cooked yet, they wait); `tick_s` is the world seconds of one tick.
   void follow(const Predictor& predictor, double tick_s);
   static constexpr uint64_t kMaxPropStepsPerFollow = 4;
+  // The room's edit set as the client holds it (Client::scene_state; null: none yet): on a new
+  // revision the prediction world's statics become the map's under it (scene_solid_boxes: hide drops
+  // a body, move moves it), the server's by construction.
+  void follow_scene(const protocol::SceneNodeState* state);
 
   const PredictionModel& model() const { return model_; }
   const ClientProps& props() const { return props_; }
@@ -51,7 +58,11 @@ class ClientWorld {
  private:
   std::optional<std::span<const Aabb>> prop_statics(const Aabb& pawn_box);
 
+  const Map& map_;
+  const ObjectSolids& solids_;
   std::span<const Aabb> statics_;
+  std::vector<Aabb> scene_statics_;  // the statics under the edit set, once one arrived
+  uint32_t scene_revision_ = 0;
   const CharacterMover& mover_;
   VoxelLive live_;
   VoxelPredictionWorld voxels_;

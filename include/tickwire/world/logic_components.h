@@ -14,10 +14,13 @@
 
 namespace tickwire::world {
 
-// What a setting holds: one number in [min, max], a flag (exactly 0 or 1), a vector of `count`
-// numbers each in [min, max] (an axis: not all zero), or an index: a whole number in [min, max]
-// naming a row of a table (a physics prop's material, kPropMaterials; a voxel volume's grid).
-enum class SettingShape : uint8_t { number, flag, vector, index };
+// What a setting holds: `count` numbers each in [min, max] (a speed; a colour), a flag (exactly 0
+// or 1), a vector of `count` numbers each in [min, max] (an axis: not all zero), an index: a whole
+// number in [min, max] naming a row of a table (a physics prop's material, kPropMaterials; a voxel
+// volume's grid), or a choice set: a whole number whose bit i says choice i is in the set (a
+// light's layers). A setting holds numbers only; an index or a set with `choices` is edited by name
+// (a word, a list of words: the scene edit vocabulary), the table being the one place names live.
+enum class SettingShape : uint8_t { number, flag, vector, index, choice_set };
 
 struct SettingSpec {
   std::string_view name;
@@ -26,6 +29,7 @@ struct SettingSpec {
   float min = 0;
   float max = 0;
   std::array<float, kMaxSettingValues> fallback{};  // the value when the map leaves it out
+  std::span<const std::string_view> choices{};      // an index's or a choice set's names, by row or bit
 };
 
 struct LogicComponentSpec {
@@ -43,6 +47,9 @@ std::span<const LogicComponentSpec> logic_component_specs();
 const LogicComponentSpec& physics_prop_spec();
 // The materials a physics prop's `material` index names, in index order.
 inline constexpr std::string_view kPropMaterials[] = {"wood", "metal", "stone", "rubber"};
+// A light's shadow modes (its `shadows` index) and the layers it lights (its `layers` choice set).
+inline constexpr std::string_view kLightShadows[] = {"none", "hard", "soft"};
+inline constexpr std::string_view kLightLayers[] = {"world", "pawns", "props", "water"};
 // Who simulates a physics prop (its `sim` index): the server's solver, its pose on the wire; or each
 // client alone, in its prediction world only, never on the wire.
 inline constexpr std::string_view kPropSims[] = {"server", "client"};

@@ -118,6 +118,10 @@ class ObjectSolids {
   // equal for two snapshots that put every prop in the same place.
   uint64_t prop_revision(const protocol::Snapshot& snapshot) const;
 
+  // Whether a mover places the object's body (a door or lift, or a body it carries) or the solver
+  // does (a prop): an edit cannot move it.
+  bool placed_by_motion(uint32_t object_index) const;
+
   // The map's boxes and the static bodies of the objects `present(object_index)` says are in.
   template <class Present>
   void collect_statics(const Map& map, Present present, std::vector<Aabb>& out) const {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "tickwire/world/pawn_state.h"
 #include "tickwire/world/reference_vocabulary.h"
 #include "tickwire/world/rewind_history.h"
+#include "tickwire/world/scene_edit_set.h"
 #include "tickwire/world/server_props.h"
 #include "tickwire/world/server_voxels.h"
 #include "tickwire/world/shot_trace.h"
@@ -68,6 +70,7 @@ inline constexpr uint8_t kEventUseRefused = 2;
 inline constexpr uint8_t kEventUseUnhandled = 3;
 inline constexpr std::size_t kMaxPendingEvents = 1024;  // between two takes; past it counted, dropped
 inline constexpr std::size_t kMaxPendingHits = 1024;    // hit events between two takes; past it counted, dropped
+inline constexpr std::size_t kMaxPendingEditRefusals = 1024;  // edit refusals between two takes; past it counted, dropped
 
 // The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM) and its
 // pawn (a kinematic controller whose movement its clients predict).
@@ -118,6 +121,18 @@ class ReferenceGame final : public Simulation {
   // the render time). Its events (a water crossing, then the solid or nothing) go to every session.
   void fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) override;
   void take_hits(std::vector<protocol::HitEvent>& out) override;
+  // A scene edit gesture (seed 000, "Scene edits"; the room checked the editor's world authority and
+  // rate): every write checked through SceneEditRules against the object's map record and standing
+  // edits, what passes laid over the live object (its settings, its hidden flag and transform in the
+  // records, its body: hide drops it, move moves it), what fails queued for the editor by name. Each
+  // edited object leaves the rest table (map_generation() moves) and is stated whole until the table
+  // is next taken. The edits outlive a despawn and a reinstall; a map switch forgets them.
+  void edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick tick) override;
+  void take_edit_refusals(std::vector<EditRefusalOut>& out) override;
+  const protocol::SceneNodeState* scene_state() const override { return &scene_edits_.state(); }
+  const SceneEditSet& scene_edits() const { return scene_edits_; }
+  // Whether the object is out of the rest table since its last edit (stated whole until the next take).
+  bool left_rest_table(uint32_t object_index) const;
   // The last shot traced (its events and distances): what a console line reports.
   const ShotOutcome& last_shot() const { return last_shot_; }
   const ReasonCounters<ShotDrop>& shot_drops() const { return shot_drops_; }
@@ -186,6 +201,9 @@ class ReferenceGame final : public Simulation {
   // The physics props (the server's solver, their wire poses, pushes and respawns).
   const ServerProps& props() const { return props_; }
   const ObjectSolids& solids() const { return solids_; }
+  // What a pawn's step collides with beside the movers and props: the map's boxes and every spawned
+  // object's static body as its edits leave it.
+  std::span<const Aabb> static_boxes() const { return static_boxes_; }
   const ReasonCounters<UseRefusal>& use_refusals() const { return use_refusals_; }
   uint64_t uses() const { return uses_; }
   // The map's logic (null until begin(): its ticks follow the contract's tick rate).
@@ -221,6 +239,14 @@ class ReferenceGame final : public Simulation {
   void refuse_use(EntityRef actor, uint32_t target_id, UseRefusal reason);
   void raise(EntityRef actor, const protocol::EntityEvent& event);
   void record_rewind(Tick tick);
+  // Scene edits (reference_game_edits.cpp).
+  EditTarget edit_target(uint32_t object_index) const;
+  void apply_object_edits(uint32_t object_index);
+  void rebuild_edited_statics();
+  // Every spawned object's static body as its edits leave it (an edited one's from edited_statics_).
+  void visit_statics(const std::function<void(const StaticSolid&)>& visit) const;
+  bool object_hidden(uint32_t object_index) const;
+  void write_edits(uint32_t object_index, protocol::ObjectRecord& record) const;
   void gather_shot_scene(double render_tick, ShotScene& scene);
 
   const Map* map_;  // the caller's; switch_map points it elsewhere
@@ -282,6 +308,15 @@ class ReferenceGame final : public Simulation {
   std::vector<ObjectTarget> shot_objects_;  // scratch: one shot's static object bodies
   std::vector<PropTarget> shot_props_;      // scratch: one shot's props
   std::optional<Tick> last_logic_tick_;              // the last discarded runtime's last tick
+  // Scene edits: the set, the refusals for their senders, the statics edited objects make, and the
+  // map generation each edited object left the rest table at.
+  SceneEditSet scene_edits_;
+  std::vector<EditRefusalOut> edit_refusals_;
+  uint64_t edit_refusals_dropped_ = 0;
+  uint64_t edit_gestures_ = 0;
+  ReasonCounters<protocol::EditRefusal> edit_refused_;
+  std::vector<StaticSolid> edited_statics_;
+  std::vector<uint64_t> rest_left_at_;  // by object index; 0: in the table
 };
 
 }  // namespace tickwire::world
