@@ -122,14 +122,16 @@ MapLogicHost::MapLogicHost(const Map& map, const MapObjectTable& table, const Lo
 
 MapLogicHost::~MapLogicHost() = default;
 
-// A fresh node from the object's authored record: one behaviour per logic component, its wiring.
+// A fresh node from the object's record as the game holds it (its authored state, its edited
+// settings): one behaviour per logic component, its wiring.
 bool MapLogicHost::load(Node& node) {
   TW_ASSERT(!node.loaded, "a slot is loaded once until it is unbound");
   const MapObject& object = map_.objects()[node.map_position];
   const double seconds_per_tick = runtime_->clock().tick_length().seconds_f();  // at time scale 1
   LogicBehaviours behaviours;
   for (std::size_t k = 0; k < object.components.size(); ++k) {
-    std::unique_ptr<LogicBehaviour> behaviour = make_behaviour(object.components[k], seconds_per_tick);
+    // The game's live component: the map's record with the settings its scene edits lay over it.
+    std::unique_ptr<LogicBehaviour> behaviour = make_behaviour(state_(node.object, k), seconds_per_tick);
     if (!behaviour) continue;
     auto* visible = dynamic_cast<ObjectBehaviour*>(behaviour.get());
     if (visible != nullptr && node.use_input.empty()) node.use_input = visible->use_input();

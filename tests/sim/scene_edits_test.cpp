@@ -16,6 +16,7 @@
 #include "support.h"
 #include "tickwire/core/rng.h"
 #include "tickwire/world/light_field_overrides.h"
+#include "tickwire/world/scene_editor.h"
 #include "tickwire/world/scene_overlay.h"
 
 namespace tickwire {
@@ -99,6 +100,45 @@ TEST(SceneEdits, EveryClientHoldsTheEditSetAndOnlyTheSenderHearsARefusal) {
   EXPECT_EQ(world::edited_body(t.sim.map.objects()[button], t.sim.game.scene_edits().object(button)).kind, world::BodyKind::sensor);
   std::printf("[ edits ] seed=%llu gesture of 5 writes: 4 applied, 1 refused to its sender; state revision %u to 2 of 2 clients\n",
               static_cast<unsigned long long>(seed), t.server_state().revision);
+}
+
+// The editor checks a gesture before it sends it, through the same rules: what it refuses locally is
+// what the server refuses, by the same names, and the set it expects is the set the server holds.
+TEST(SceneEdits, TheEditorsCheckBeforeSendingIsTheServers) {
+  const uint64_t seed = test_seed(2506);
+  EditSim t(seed);
+  const uint32_t lamp = t.object("light.wall.n.00"), door = t.object("door.n"), button = t.object("button.e");
+  protocol::SceneEdit gesture = gesture_of({{lamp, kLight, "intensity", protocol::edit_numbers({7})},
+                                            {lamp, kLight, "shadows", protocol::edit_word("blurry")},
+                                            {door, kLight, "intensity", protocol::edit_numbers({1})},
+                                            {button, kCollider, "half_extents", protocol::edit_numbers({0.2f, 0.2f, 0.2f})}},
+                                           {{door, protocol::ObjectVerb::move, protocol::EditTransform{}, ""},
+                                            {button, protocol::ObjectVerb::hide, std::nullopt, ""}});
+  const world::SceneEditor editor(t.sim.map, t.sim.solids);
+  const world::CheckedGesture checked = editor.check(gesture, t.editor->facade->scene_state());
+  EXPECT_EQ(checked.gesture.field_edits.size(), 2u);
+  EXPECT_EQ(checked.gesture.object_edits.size(), 1u);
+  ASSERT_EQ(checked.refusals.size(), 3u);
+  // What passed the check is sent: the server refuses none of it and holds the set the editor expected.
+  ASSERT_TRUE(t.editor->facade->edit(checked.gesture).has_value());
+  t.sim.run_for(Duration::from_seconds(1));
+  EXPECT_TRUE(t.refusals(*t.editor).empty()) << "seed=" << seed;
+  EXPECT_EQ(t.server_state().objects, checked.after);
+  // Sent unchecked against the set that now stands (the button is hidden already), the server refuses
+  // exactly what the editor refuses, by the same names.
+  gesture.field_edits.push_back({lamp, kLight, "intensity", std::nullopt});
+  const world::CheckedGesture second = editor.check(gesture, t.editor->facade->scene_state());
+  ASSERT_TRUE(t.editor->facade->edit(gesture).has_value());
+  t.sim.run_for(Duration::from_seconds(1));
+  const auto told = t.refusals(*t.editor);
+  ASSERT_EQ(told.size(), second.refusals.size()) << "seed=" << seed;
+  EXPECT_EQ(told.size(), 4u);  // the door's move, the button's second hide, the blurry shadows, the door's light
+  for (std::size_t i = 0; i < told.size(); ++i) {
+    EXPECT_EQ(told[i].reason, second.refusals[i].reason) << i;
+    EXPECT_EQ(told[i].object, second.refusals[i].object) << i;
+    EXPECT_EQ(told[i].key, second.refusals[i].key) << i;
+  }
+  EXPECT_EQ(t.server_state().objects, second.after);
 }
 
 TEST(SceneEdits, ASessionWithoutWorldAuthorityIsRefusedWholeAsAnOffence) {
@@ -247,6 +287,16 @@ TEST(SceneEdits, AnEditedObjectLeavesTheRestTableUntilItIsNextTaken) {
   EXPECT_GT(rest().revision(), second);
   EXPECT_TRUE(rest().names_object(a)) << "the next take brings it back as it stands";
   EXPECT_FALSE(rest().names_object(b));
+  // What a retake costs: the whole table again, reliably, to every client that lists it.
+  const MapRestTable& server_rest = t.sim.server.replication().rest_table();
+  std::size_t bytes = 0;
+  protocol::RestTableChunk chunk;
+  for (std::size_t i = 0; i < server_rest.chunk_count(); ++i) {
+    server_rest.write_chunk(i, chunk);
+    bytes += 1 + wire::measure(chunk);
+  }
+  std::printf("[ edits ] seed=%llu a gesture retakes the rest table: %zu records, %zu chunk(s), %zu bytes to each client\n",
+              static_cast<unsigned long long>(seed), server_rest.table().size(), server_rest.chunk_count(), bytes);
 }
 
 }  // namespace

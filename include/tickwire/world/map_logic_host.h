@@ -43,7 +43,8 @@ class MapLogicHost final : public ILogicHost {
 
   // Loads every logic object of `map` in object-table order. `settings.tick_length` x time scale is
   // the game time one tick advances (a door's step and every delay follow it). The game's live
-  // components must stand at the map's authored state: a node starts from its object's record.
+  // components must stand at the map's authored state, their settings as the scene edits standing
+  // against the object leave them: a node starts from its live component (state and settings).
   MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings, ComponentState state);
   ~MapLogicHost() override;
   MapLogicHost(const MapLogicHost&) = delete;
@@ -63,8 +64,8 @@ class MapLogicHost final : public ILogicHost {
   // every continuation and wake it had in flight. Calls naming it are dropped in silence (the
   // runtime's absent_target) until it spawns back. False when no node of it is loaded.
   bool despawn(uint32_t object_index);
-  // Brings a logic object back as a fresh node built from its authored record (the game has put its
-  // live components back at the authored state first). False when it is loaded already, is not a
+  // Brings a logic object back as a fresh node built from its live components (the game has put them
+  // back at the authored state first, with the settings its standing scene edits lay over them). False when it is loaded already, is not a
   // logic object, or the runtime refused it (counted by the runtime's loads()).
   bool spawn(uint32_t object_index);
   // Whether the object's node is loaded.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "tickwire/protocol/scene_edit.h"
@@ -38,6 +39,8 @@ class SceneEditSet {
   EditOutcome apply(const protocol::SceneEdit& gesture, const EditTargets& targets);
   // Forgets every edit (a map switch: they were the old map's); the revision moves if any stood.
   void clear();
+  // Holds `state` as its own (an editor's copy of the set the server last sent).
+  void adopt(protocol::SceneNodeState state) { state_ = std::move(state); }
 
   const protocol::SceneNodeState& state() const { return state_; }
   uint32_t revision() const { return state_.revision; }
