@@ -308,6 +308,12 @@ void SessionClient::on_scene_state(std::span<const uint8_t> body) {
     drops_.add(ClientDrop::undecodable);
     return;
   }
+  for (std::size_t i = 1; i < state.objects.size(); ++i) {
+    if (state.objects[i - 1].object >= state.objects[i].object) {
+      drops_.add(ClientDrop::scene_state_unordered);  // every reader of the state looks objects up by index
+      return;
+    }
+  }
   if (scene_state_ && state.revision <= scene_state_->revision) {
     drops_.add(ClientDrop::stale_scene_state);
     return;

@@ -84,13 +84,15 @@ std::optional<Aabb> edited_static_box(const MapObject& authored, const protocol:
 
 void scene_solid_boxes(const Map& map, const ObjectSolids& solids, const protocol::SceneNodeState* state,
                        std::vector<Aabb>& out) {
-  const auto edits_of = [&](uint32_t index) -> const protocol::ObjectNodeState* {
-    if (state == nullptr) return nullptr;
-    for (const protocol::ObjectNodeState& o : state->objects)
-      if (o.object == index) return &o;
-    return nullptr;
+  // Whether the state names the object (its objects ascend by index: a server's always do; a hostile
+  // state out of order only loses its unordered entries here, never reads past them).
+  const auto edited = [&](uint32_t index) {
+    if (state == nullptr) return false;
+    const auto at = std::lower_bound(state->objects.begin(), state->objects.end(), index,
+                                     [](const protocol::ObjectNodeState& o, uint32_t i) { return o.object < i; });
+    return at != state->objects.end() && at->object == index;
   };
-  solids.collect_statics(map, [&](uint32_t index) { return edits_of(index) == nullptr; }, out);
+  solids.collect_statics(map, [&](uint32_t index) { return !edited(index); }, out);
   if (state == nullptr) return;
   for (const protocol::ObjectNodeState& o : state->objects) {
     if (o.object >= map.objects().size() || solids.placed_by_motion(o.object)) continue;

@@ -65,8 +65,8 @@ ServerAndBots run_server_and_bots(const std::vector<std::string>& server_options
   bot_args.insert(bot_args.end(), bot_options.begin(), bot_options.end());
   test::ChildProcess server, bots;
   run.ran = server.spawn(TICKWIRE_CLI_PATH, server_args) && server.wait_for_output("\"type\":\"ready\"", 20000) &&
-            bots.spawn(TICKWIRE_CLI_PATH, bot_args) && bots.wait_for_output("bots_final", 30000) &&
-            server.wait_for_output("server_final", 30000);
+            bots.spawn(TICKWIRE_CLI_PATH, bot_args) && bots.wait_for_line("bots_final", 30000) &&
+            server.wait_for_line("server_final", 30000);
   bots.stop();
   server.stop();
   std::filesystem::remove(key);
@@ -89,9 +89,9 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
                                                 key.string(), "--protocol-id", "4242", "--seconds", "3"}));
   ASSERT_TRUE(stranger.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--count", "1", "--key",
                                                  key.string(), "--first-client-id", "9000", "--seconds", "3"}));
-  ASSERT_TRUE(players.wait_for_output("bots_final", 30000)) << players.output();
-  ASSERT_TRUE(stranger.wait_for_output("bots_final", 30000)) << stranger.output();
-  ASSERT_TRUE(server.wait_for_output("server_final", 30000)) << server.output();
+  ASSERT_TRUE(players.wait_for_line("bots_final", 30000)) << players.output();
+  ASSERT_TRUE(stranger.wait_for_line("bots_final", 30000)) << stranger.output();
+  ASSERT_TRUE(server.wait_for_line("server_final", 30000)) << server.output();
   players.stop();
   stranger.stop();
   server.stop();

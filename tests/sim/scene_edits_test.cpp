@@ -15,6 +15,7 @@
 #include "game_sim.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
+#include "tickwire/wire/typed_channel.h"
 #include "tickwire/world/light_field_overrides.h"
 #include "tickwire/world/scene_editor.h"
 #include "tickwire/world/scene_overlay.h"
@@ -139,6 +140,33 @@ TEST(SceneEdits, TheEditorsCheckBeforeSendingIsTheServers) {
     EXPECT_EQ(told[i].key, second.refusals[i].key) << i;
   }
   EXPECT_EQ(t.server_state().objects, second.after);
+}
+
+// A client keeps the newest state and refuses what every reader of it could not trust: a state
+// older than the one it holds, or one whose objects do not ascend by index (a hostile server's).
+TEST(SceneEdits, AClientRefusesAStaleOrUnorderedStateByName) {
+  const uint64_t seed = test_seed(2507);
+  EditSim t(seed);
+  const uint32_t lamp = t.object("light.wall.n.00");
+  ASSERT_TRUE(t.editor->facade->edit(gesture_of({{lamp, kLight, "intensity", protocol::edit_numbers({2})}})));
+  t.sim.run_for(Duration::from_seconds(1));
+  ASSERT_NE(t.watcher->facade->scene_state(), nullptr);
+  const protocol::SceneNodeState held = *t.watcher->facade->scene_state();
+  const uint32_t slot = static_cast<uint32_t>(t.watcher->client.session().welcome()->owner_id) - 1;  // owner = slot + 1
+  NetChannel* to_watcher = t.sim.server.channel(slot);
+  ASSERT_NE(to_watcher, nullptr);
+  protocol::SceneNodeState stale = held;
+  stale.revision = 0;
+  protocol::SceneNodeState unordered;
+  unordered.revision = held.revision + 5;
+  unordered.objects = {protocol::ObjectNodeState{9, true, {}, {}, {}, {}}, protocol::ObjectNodeState{3, true, {}, {}, {}, {}}};
+  ASSERT_TRUE(wire::send_message(*to_watcher, kSessionReliableChannel, stale).ok());
+  ASSERT_TRUE(wire::send_message(*to_watcher, kSessionReliableChannel, unordered).ok());
+  t.sim.run_for(Duration::from_seconds(1));
+  const auto& drops = t.watcher->client.session().drops();
+  EXPECT_EQ(drops[ClientDrop::stale_scene_state], 1u) << "seed=" << seed;
+  EXPECT_EQ(drops[ClientDrop::scene_state_unordered], 1u);
+  EXPECT_EQ(*t.watcher->facade->scene_state(), held);
 }
 
 TEST(SceneEdits, ASessionWithoutWorldAuthorityIsRefusedWholeAsAnOffence) {

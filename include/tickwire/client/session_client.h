@@ -74,6 +74,7 @@ TW_REASONS(ClientDrop,
   hit_event_overflow,     // the game did not drain its hit events: the oldest was dropped
   edit_refusal_overflow,  // the game did not drain its scene edit refusals: the oldest was dropped
   stale_scene_state,      // a sceneNodeState not newer than the one held
+  scene_state_unordered,  // a sceneNodeState whose objects do not ascend by index (each once): refused
   world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
 )
 
