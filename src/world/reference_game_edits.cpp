@@ -67,13 +67,9 @@ void ReferenceGame::apply_object_edits(uint32_t object_index) {
 }
 
 // The static body each edited object's edits leave it (none when hidden), where they stand it.
+// (Object indices are the map's file order, as ObjectSolids' are: one function serves both ends.)
 void ReferenceGame::rebuild_edited_statics() {
-  edited_statics_.clear();
-  for (const protocol::ObjectNodeState& edits : scene_edits_.state().objects) {
-    if (edits.object >= objects_.size() || solids_.placed_by_motion(edits.object)) continue;
-    if (const std::optional<Aabb> box = edited_static_box(map_->objects()[map_positions_[edits.object]], edits))
-      edited_statics_.push_back(StaticSolid{edits.object, *box});
-  }
+  edited_static_solids(*map_, solids_, scene_edits_.state(), edited_statics_);
 }
 
 void ReferenceGame::visit_statics(const std::function<void(const StaticSolid&)>& visit) const {

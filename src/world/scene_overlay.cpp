@@ -94,9 +94,18 @@ void scene_solid_boxes(const Map& map, const ObjectSolids& solids, const protoco
   };
   solids.collect_statics(map, [&](uint32_t index) { return !edited(index); }, out);
   if (state == nullptr) return;
-  for (const protocol::ObjectNodeState& o : state->objects) {
+  std::vector<StaticSolid> edited_solids;
+  edited_static_solids(map, solids, *state, edited_solids);
+  for (const StaticSolid& s : edited_solids) out.push_back(s.box);
+}
+
+void edited_static_solids(const Map& map, const ObjectSolids& solids, const protocol::SceneNodeState& state,
+                          std::vector<StaticSolid>& out) {
+  out.clear();
+  for (const protocol::ObjectNodeState& o : state.objects) {
     if (o.object >= map.objects().size() || solids.placed_by_motion(o.object)) continue;
-    if (const std::optional<Aabb> box = edited_static_box(map.objects()[o.object], o)) out.push_back(*box);
+    if (const std::optional<Aabb> box = edited_static_box(map.objects()[o.object], o))
+      out.push_back(StaticSolid{o.object, *box});
   }
 }
 

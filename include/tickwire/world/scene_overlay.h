@@ -32,6 +32,12 @@ LogicBody edited_body(const MapObject& authored, const protocol::ObjectNodeState
 // mover or solver places it is never moved by an edit (the rules refuse it): its box is its track's.
 std::optional<Aabb> edited_static_box(const MapObject& authored, const protocol::ObjectNodeState& edits);
 
+// The static solids the edited objects make under `state` (none for a hidden object, or one whose
+// mover or solver places it): what both ends lay over ObjectSolids::statics() in place of those
+// objects' authored bodies.
+void edited_static_solids(const Map& map, const ObjectSolids& solids, const protocol::SceneNodeState& state,
+                          std::vector<StaticSolid>& out);
+
 // What a client predicts against under the edit set: the map's boxes and every object's static body,
 // an edited object's where its edits leave it (the server's statics, every object spawned).
 void scene_solid_boxes(const Map& map, const ObjectSolids& solids, const protocol::SceneNodeState* state,
