@@ -31,6 +31,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/scene_edit.h
   tickwire/protocol/scene_edit_refused.h
   tickwire/protocol/scene_node_state.h
+  tickwire/protocol/scene_wiring.h
   tickwire/protocol/snapshot.h
   tickwire/protocol/vec3.h
   tickwire/protocol/vocabulary.h

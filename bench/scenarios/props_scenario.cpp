@@ -8,21 +8,13 @@
 #include "tickwire/replication/tick_records.h"
 #include "tickwire/world/crate_yard_map.h"
 #include "tickwire/world/map_loader.h"
+#include "tickwire/world/reference_contract.h"
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::bench {
 namespace {
 
-NetcodeContract props_contract() {
-  RoomPolicy policy;
-  policy.identity = {"props", "tickwire-reference", "bench", "1", "bench", "", ""};
-  policy.cadence.tick_rate_hz = PropsScenario::kHz;
-  policy.cadence.snapshot_rate_hz = PropsScenario::kHz;
-  world::apply_reference_policy(policy);
-  const ContractResolution resolved = resolve_netcode_contract(policy);
-  TW_ASSERT(resolved.ok(), "the reference policy resolves");
-  return *resolved.contract;
-}
+NetcodeContract props_contract() { return world::reference_contract("props", PropsScenario::kHz, "bench"); }
 
 bool is_object(const protocol::Record& record) { return std::holds_alternative<protocol::ObjectRecord>(record.body); }
 

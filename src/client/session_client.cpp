@@ -298,6 +298,10 @@ std::optional<uint32_t> SessionClient::send_fire(const protocol::Vec3& eye, cons
   const double whole = std::floor(at);
   request.render_tick = static_cast<uint32_t>(static_cast<int64_t>(whole));
   request.render_fraction = static_cast<uint16_t>(std::min((at - whole) * 65536.0, 65535.0));
+  // The eye it claims is its prediction's after the last input it made: the server traces the shot
+  // once it has simulated that input, and re-checks the eye against its own pawn's after it.
+  request.after_input = inputs_.next_sequence() > 0;
+  request.input_sequence = request.after_input ? inputs_.next_sequence() - 1 : 0;
   if (!wire::send_message(*net_, config_.reliable_channel, request).ok()) return std::nullopt;
   return next_shot_++;
 }

@@ -19,6 +19,12 @@ LogicCounter::LogicCounter(const LogicCounterSettings& settings) : settings_(set
   at_min_.set(value_ <= settings_.min);
 }
 
+void LogicCounter::retune(const LogicCounterSettings& settings) {
+  if (!std::isfinite(settings.min) || !std::isfinite(settings.max) || settings.min > settings.max) return;
+  settings_.min = settings.min;
+  settings_.max = settings.max;
+}
+
 LogicInputResult LogicCounter::input(std::string_view name, const LogicSignal& signal, LogicContext& context) {
   const bool is_add = name == kAdd;
   if (!is_add && name != kSubtract && name != kSet) return LogicInputResult::not_an_input;

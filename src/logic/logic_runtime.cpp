@@ -59,13 +59,11 @@ LogicRuntime::~LogicRuntime() = default;
 
 // --- nodes ----------------------------------------------------------------------------------------
 
-LogicLoad LogicRuntime::check(const LogicNodeSpec& spec, const LogicBehaviours& behaviours) const {
+// One node's wiring against the limits (what load and rewire both refuse).
+LogicLoad LogicRuntime::check_wires(const std::vector<LogicWire>& wires) const {
   const LogicLimits& limits = settings_.limits;
-  if (nodes_.size() >= limits.max_nodes) return LogicLoad::over_node_cap;
-  if (behaviours.size() > limits.max_behaviours_per_node) return LogicLoad::too_many_behaviours;
-  if (spec.wires.size() > limits.max_wires_per_node) return LogicLoad::too_many_wires;
-  if (spec.name.size() > limits.max_name_bytes) return LogicLoad::name_too_long;
-  for (const LogicWire& wire : spec.wires) {
+  if (wires.size() > limits.max_wires_per_node) return LogicLoad::too_many_wires;
+  for (const LogicWire& wire : wires) {
     if (wire.output.size() > limits.max_name_bytes) return LogicLoad::name_too_long;
     if (wire.actions.size() > limits.max_actions_per_wire) return LogicLoad::too_many_actions;
     for (const LogicAction& action : wire.actions) {
@@ -81,6 +79,14 @@ LogicLoad LogicRuntime::check(const LogicNodeSpec& spec, const LogicBehaviours& 
     }
   }
   return LogicLoad::loaded;
+}
+
+LogicLoad LogicRuntime::check(const LogicNodeSpec& spec, const LogicBehaviours& behaviours) const {
+  const LogicLimits& limits = settings_.limits;
+  if (nodes_.size() >= limits.max_nodes) return LogicLoad::over_node_cap;
+  if (behaviours.size() > limits.max_behaviours_per_node) return LogicLoad::too_many_behaviours;
+  if (spec.name.size() > limits.max_name_bytes) return LogicLoad::name_too_long;
+  return check_wires(spec.wires);
 }
 
 LogicLoad LogicRuntime::load(LogicNodeSpec spec, LogicBehaviours behaviours) {
@@ -126,6 +132,25 @@ bool LogicRuntime::unload(LogicNodeId id) {
 }
 
 bool LogicRuntime::loaded(LogicNodeId id) const { return nodes_.contains(id); }
+
+LogicLoad LogicRuntime::rewire(LogicNodeId id, std::vector<LogicWire> wires) {
+  TW_ASSERT(runs_open_ == 0, "a node is rewired between runs (a run may be walking its wiring)");
+  Node* node = find(id);
+  if (node == nullptr) return LogicLoad::absent;
+  if (const LogicLoad verdict = check_wires(wires); verdict != LogicLoad::loaded) return verdict;
+  if (wires == node->spec.wires) return LogicLoad::loaded;
+  const std::size_t dropped = queue_->erase_if([id](const LogicScheduled& entry) {
+    return entry.node == id && entry.kind == LogicScheduled::Kind::continuation;
+  });
+  drops_.add(LogicDrop::rewired_in_flight, dropped);
+  node->spec.wires = std::move(wires);
+  return LogicLoad::loaded;
+}
+
+const std::vector<LogicWire>* LogicRuntime::wires(LogicNodeId id) const {
+  const Node* node = find(id);
+  return node != nullptr ? &node->spec.wires : nullptr;
+}
 
 LogicRuntime::Node* LogicRuntime::find(LogicNodeId id) {
   const auto it = nodes_.find(id);

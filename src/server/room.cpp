@@ -11,6 +11,12 @@
 namespace tickwire {
 namespace {
 
+// Whether the room has simulated the session's input `sequence` (inputs apply in sequence order).
+bool input_simulated(const RoomSession& session, uint32_t sequence) {
+  const std::optional<uint32_t> applied = session.inputs.queue().ack_sequence();
+  return applied.has_value() && *applied >= sequence;
+}
+
 RoomClockConfig clock_config(const RoomConfig& config) {
   RoomClockConfig clock;
   clock.tick_rate_hz = config.contract.cadence.tick_rate_hz;
@@ -72,7 +78,7 @@ std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grant
   const InteractionLimits& limits = contract_.limits;
   sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), per_second(limits.interactions_per_second),
                                        per_second(limits.fires_per_second), per_second(limits.pings_per_second),
-                                       per_second(limits.edits_per_second), grants, SessionConduct(limits), 0});
+                                       per_second(limits.edits_per_second), grants, SessionConduct(limits), {}, 0});
   ++session_count_;
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
@@ -81,6 +87,8 @@ std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grant
 void Room::leave(OwnerId owner) {
   RoomSession* session = find(owner);
   if (session == nullptr) return;
+  // Shots still waiting for an input of its: the session they would be traced for is gone.
+  fire_refusals_.add(FireRefusal::no_session, session->waiting_shots.size());
   simulation_.despawn_pawn(session->pawn);
   (void)entities_.despawn(session->pawn);
   sessions_[owner].reset();
@@ -153,27 +161,60 @@ bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, Mon
     (void)session->conduct.offend(Offence::fire_malformed, now);
     return false;
   }
+  protocol::FireRequest unit = request;
+  unit.aim = request.aim * (1.0f / aim_length);
+  const bool simulated = !unit.after_input || input_simulated(*session, unit.input_sequence);
+  if (simulated) {
+    trace_shot(*session, unit, last_tick());
+    return true;
+  }
+  if (session->waiting_shots.size() >= kMaxWaitingShots) {
+    fire_refusals_.add(FireRefusal::too_many_waiting);
+    return false;
+  }
+  fire_rewinds_.add(FireRewind::waited_for_input);
+  session->waiting_shots.push_back(WaitingShot{unit, last_tick()});
+  return true;
+}
+
+// The session's shots whose input this tick has simulated are traced now (in arrival order); one
+// that has waited the contract's max rewind for an input that never came is refused.
+void Room::release_shots(RoomSession& session, Tick tick) {
+  if (session.waiting_shots.empty()) return;
+  const double wait_ticks = contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
+  std::size_t kept = 0;
+  for (WaitingShot& waiting : session.waiting_shots) {
+    if (input_simulated(session, waiting.request.input_sequence)) {
+      trace_shot(session, waiting.request, tick);
+    } else if (static_cast<double>(tick.value() - waiting.received_at.value()) > wait_ticks) {
+      fire_refusals_.add(FireRefusal::input_not_applied);
+    } else {
+      session.waiting_shots[kept++] = std::move(waiting);
+    }
+  }
+  session.waiting_shots.resize(kept);
+}
+
+// A shot the room accepted: its render time bounded by the max rewind back from `tick`, then the game's.
+void Room::trace_shot(RoomSession& session, const protocol::FireRequest& request, Tick tick) {
   FireShot shot;
   shot.shot = request.shot;
   shot.eye = request.eye;
-  shot.aim = request.aim * (1.0f / aim_length);
-  // The render tick rides as 32 bits: it names the tick nearest the server's last one.
-  const Tick now_tick = last_tick();
-  const auto behind = static_cast<int32_t>(now_tick.wire_u32() - request.render_tick);
-  shot.render_tick = static_cast<double>(now_tick.value() - behind) + request.render_fraction / 65536.0;
-  const double bound = static_cast<double>(now_tick.value()) -
-                       contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
+  shot.aim = request.aim;
+  // The render tick rides as 32 bits: it names the tick nearest the one the shot is traced on.
+  const auto behind = static_cast<int32_t>(tick.wire_u32() - request.render_tick);
+  shot.render_tick = static_cast<double>(tick.value() - behind) + request.render_fraction / 65536.0;
+  const double bound = static_cast<double>(tick.value()) - contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
   if (shot.render_tick < bound) {
     shot.render_tick = bound;
     shot.rewind_clamped = true;
     fire_rewinds_.add(FireRewind::clamped_to_bound);
-  } else if (shot.render_tick > static_cast<double>(now_tick.value())) {
-    shot.render_tick = static_cast<double>(now_tick.value());
+  } else if (shot.render_tick > static_cast<double>(tick.value())) {
+    shot.render_tick = static_cast<double>(tick.value());
     fire_rewinds_.add(FireRewind::ahead_of_server);
   }
   ++fires_accepted_;
-  simulation_.fire(session->pawn, shot, now_tick);
-  return true;
+  simulation_.fire(session.pawn, shot, tick);
 }
 
 std::optional<protocol::EditRefusal> Room::receive_edit(OwnerId owner, const protocol::SceneEdit& gesture, MonoTime now) {
@@ -214,6 +255,10 @@ void Room::run_tick(Tick tick, TickObserver& completed) {
     ++slot->ticks_simulated;
   }
   simulation_.step_world(tick, dt_s);
+  // Shots waiting for an input this tick applied: traced against the world the tick left.
+  for (auto& slot : sessions_) {
+    if (slot) release_shots(*slot, tick);
+  }
   completed.on_tick_completed(tick);
 }
 

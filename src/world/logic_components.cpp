@@ -1,6 +1,7 @@
 // The table of the reference game's logic components and their settings (docs/map-format.md).
 #include "tickwire/world/logic_components.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include "tickwire/core/assert.h"
@@ -112,6 +113,12 @@ const LogicComponentSpec* logic_component_spec(std::string_view component) {
 }
 
 std::span<const LogicComponentSpec> logic_component_specs() { return kSpecs; }
+
+bool runs_logic(const MapObject& object) {
+  if (!object.outputs.empty()) return true;
+  return std::any_of(object.components.begin(), object.components.end(),
+                     [](const ObjectComponent& c) { return logic_component_spec(c.name) != nullptr; });
+}
 
 const LogicComponentSpec& physics_prop_spec() { return kPhysicsPropSpec; }
 

@@ -1,5 +1,5 @@
 // The map's logic, bound to the reference game's objects: nodes built from the map (one behaviour
-// per logic component, wiring from the outputs), touches checked against pawns' feet each tick, Use
+// per logic component, wiring from the outputs as the scene edits leave them), touches checked against pawns' feet each tick, Use
 // routed in, visible state written back into the object's component.
 #include "tickwire/world/map_logic_host.h"
 
@@ -36,10 +36,63 @@ namespace {
 
 Duration seconds(float s) { return Duration::from_seconds(static_cast<double>(s)); }
 
-LogicNodeSpec node_spec(uint32_t object_index, const MapObject& object) {
-  LogicNodeSpec spec{LogicNodeId{object_index}, object.key, {}};
-  spec.wires.reserve(object.outputs.size());
-  for (const MapOutput& output : object.outputs) {
+Vec3 vec3_setting(const ObjectComponent& component, std::string_view name) {
+  const auto v = setting_values(component, name);
+  return {v[0], v[1], v[2]};
+}
+
+// Each logic component's settings as its behaviour takes them (at a load, and at a live retune).
+DoorSettings door_settings(const ObjectComponent& c, double seconds_per_tick) {
+  DoorSettings door;
+  door.step_per_tick = door_step_per_tick(setting_number(c, "speed_mps"), setting_number(c, "distance_m"), seconds_per_tick);
+  door.start_fraction = c.channel_count > 0 ? c.channels[0] : 0.0f;
+  door.usable = setting_flag(c, "usable");
+  return door;
+}
+ButtonSettings button_settings(const ObjectComponent& c) {
+  return ButtonSettings{seconds(setting_number(c, "reset_s")), (c.bits & ButtonBehaviour::kPressedBit) != 0};
+}
+TouchSettings touch_settings(const ObjectComponent& c) {
+  return TouchSettings{vec3_setting(c, "half_extents"), c.name == "plate"};
+}
+LogicTimerSettings timer_settings(const ObjectComponent& c) {
+  return LogicTimerSettings{seconds(setting_number(c, "interval_s")), setting_flag(c, "refire"), setting_flag(c, "start_on")};
+}
+LogicCounterSettings counter_settings(const ObjectComponent& c) {
+  return LogicCounterSettings{setting_number(c, "min"), setting_number(c, "max"), setting_number(c, "start")};
+}
+
+// The behaviour of one logic component, from its settings and its authored state.
+std::unique_ptr<LogicBehaviour> make_behaviour(const ObjectComponent& c, double seconds_per_tick) {
+  const std::string_view name = c.name;
+  if (name == "mover") return std::make_unique<DoorBehaviour>(door_settings(c, seconds_per_tick));
+  if (name == "button") return std::make_unique<ButtonBehaviour>(button_settings(c));
+  if (name == "light") return std::make_unique<LightBehaviour>((c.bits & LightBehaviour::kOnBit) != 0);
+  if (name == "plate" || name == "trigger") return std::make_unique<TouchBehaviour>(touch_settings(c));
+  if (name == "relay") return std::make_unique<LogicRelay>(LogicRelaySettings{setting_flag(c, "start_disabled")});
+  if (name == "timer") return std::make_unique<LogicTimer>(timer_settings(c));
+  if (name == "counter") return std::make_unique<LogicCounter>(counter_settings(c));
+  if (name == "gate") return std::make_unique<LogicGate>(LogicGateSettings{setting_flag(c, "initial")});
+  TW_ASSERT(logic_component_spec(name) == nullptr, "every logic component of the table makes a behaviour");
+  return nullptr;
+}
+
+// A running behaviour takes what it can of its component's live settings (the light, the relay
+// and the gate have only start states, read at a load).
+void retune_behaviour(LogicBehaviour& behaviour, const ObjectComponent& c, double seconds_per_tick) {
+  if (auto* door = dynamic_cast<DoorBehaviour*>(&behaviour)) return door->retune(door_settings(c, seconds_per_tick));
+  if (auto* button = dynamic_cast<ButtonBehaviour*>(&behaviour)) return button->retune(button_settings(c));
+  if (auto* touch = dynamic_cast<TouchBehaviour*>(&behaviour)) return touch->retune(touch_settings(c));
+  if (auto* timer = dynamic_cast<LogicTimer*>(&behaviour)) return timer->retune(timer_settings(c));
+  if (auto* counter = dynamic_cast<LogicCounter*>(&behaviour)) return counter->retune(counter_settings(c));
+}
+
+}  // namespace
+
+std::vector<LogicWire> logic_wires(std::span<const MapOutput> outputs) {
+  std::vector<LogicWire> wires;
+  wires.reserve(outputs.size());
+  for (const MapOutput& output : outputs) {
     LogicWire wire{output.name, {}};
     wire.actions.reserve(output.actions.size());
     for (const MapAction& action : output.actions) {
@@ -52,64 +105,24 @@ LogicNodeSpec node_spec(uint32_t object_index, const MapObject& object) {
         wire.actions.push_back(logic_call(call.target, call.input, parameter));
       }
     }
-    spec.wires.push_back(std::move(wire));
+    wires.push_back(std::move(wire));
   }
-  return spec;
+  return wires;
 }
-
-Vec3 vec3_setting(const ObjectComponent& component, std::string_view name) {
-  const auto v = setting_values(component, name);
-  return {v[0], v[1], v[2]};
-}
-
-// The behaviour of one logic component, from its settings and its authored state.
-std::unique_ptr<LogicBehaviour> make_behaviour(const ObjectComponent& c, double seconds_per_tick) {
-  const std::string_view name = c.name;
-  if (name == "mover") {
-    DoorSettings door;
-    door.step_per_tick = door_step_per_tick(setting_number(c, "speed_mps"), setting_number(c, "distance_m"),
-                                            seconds_per_tick);
-    door.start_fraction = c.channel_count > 0 ? c.channels[0] : 0.0f;
-    door.usable = setting_flag(c, "usable");
-    return std::make_unique<DoorBehaviour>(door);
-  }
-  if (name == "button")
-    return std::make_unique<ButtonBehaviour>(
-        ButtonSettings{seconds(setting_number(c, "reset_s")), (c.bits & ButtonBehaviour::kPressedBit) != 0});
-  if (name == "light") return std::make_unique<LightBehaviour>((c.bits & LightBehaviour::kOnBit) != 0);
-  if (name == "plate" || name == "trigger")
-    return std::make_unique<TouchBehaviour>(TouchSettings{vec3_setting(c, "half_extents"), name == "plate"});
-  if (name == "relay") return std::make_unique<LogicRelay>(LogicRelaySettings{setting_flag(c, "start_disabled")});
-  if (name == "timer")
-    return std::make_unique<LogicTimer>(LogicTimerSettings{seconds(setting_number(c, "interval_s")),
-                                                           setting_flag(c, "refire"), setting_flag(c, "start_on")});
-  if (name == "counter")
-    return std::make_unique<LogicCounter>(LogicCounterSettings{setting_number(c, "min"), setting_number(c, "max"),
-                                                               setting_number(c, "start")});
-  if (name == "gate") return std::make_unique<LogicGate>(LogicGateSettings{setting_flag(c, "initial")});
-  TW_ASSERT(logic_component_spec(name) == nullptr, "every logic component of the table makes a behaviour");
-  return nullptr;
-}
-
-// An object is a node when it has a logic component or wiring of its own.
-bool is_logic_object(const MapObject& object) {
-  if (!object.outputs.empty()) return true;
-  return std::any_of(object.components.begin(), object.components.end(),
-                     [](const ObjectComponent& c) { return logic_component_spec(c.name) != nullptr; });
-}
-
-}  // namespace
 
 MapLogicHost::MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings,
-                           ComponentState state)
-    : map_(map), state_(std::move(state)), runtime_(std::make_unique<LogicRuntime>(settings, *this)) {
+                           ComponentState state, Wiring wiring)
+    : map_(map),
+      state_(std::move(state)),
+      wiring_(std::move(wiring)),
+      runtime_(std::make_unique<LogicRuntime>(settings, *this)) {
   // Every slot first, so nodes_ never moves while a load (which may call back) is on the stack.
   node_by_object_.assign(table.size(), -1);
   for (uint32_t index = 0; index < table.size(); ++index) {
     const std::optional<uint32_t> at = map.object_index(table.key_of(index));
     TW_ASSERT(at.has_value(), "the object table names a key the map does not hold");
     const MapObject& object = map.objects()[*at];
-    if (!is_logic_object(object)) continue;
+    if (!runs_logic(object)) continue;
     node_by_object_[index] = static_cast<int32_t>(nodes_.size());
     Node node;
     node.object = index;
@@ -143,7 +156,8 @@ bool MapLogicHost::load(Node& node) {
   }
   // Marked before the load: a behaviour that starts on (a timer) may fire from inside it.
   node.loaded = true;
-  if (runtime_->load(node_spec(node.object, object), std::move(behaviours)) != LogicLoad::loaded) {
+  LogicNodeSpec spec{LogicNodeId{node.object}, object.key, wires_of(node)};
+  if (runtime_->load(std::move(spec), std::move(behaviours)) != LogicLoad::loaded) {
     unbind(node);  // refused whole (counted by the runtime's loads())
     return false;
   }
@@ -155,6 +169,37 @@ bool MapLogicHost::load(Node& node) {
     if (at == touch_nodes_.end() || *at != slot) touch_nodes_.insert(at, slot);
   }
   return true;
+}
+
+std::vector<LogicWire> MapLogicHost::wires_of(const Node& node) const {
+  if (wiring_) return logic_wires(wiring_(node.object));
+  return logic_wires(map_.objects()[node.map_position].outputs);
+}
+
+bool MapLogicHost::retune(uint32_t object_index) {
+  Node* node = node_of(object_index);
+  if (node == nullptr) return false;
+  const double seconds_per_tick = runtime_->clock().tick_length().seconds_f();  // at time scale 1, as a load
+  for (std::size_t i = 0; i < node->components.size(); ++i) {
+    LogicBehaviour* behaviour = runtime_->behaviour(LogicNodeId{object_index}, i);
+    TW_ASSERT(behaviour != nullptr, "a loaded node holds its behaviours");
+    retune_behaviour(*behaviour, state_(object_index, node->components[i]), seconds_per_tick);
+  }
+  // A door made usable (or not): a Use reaches it from now on (or no longer).
+  std::string_view use_input;
+  for (const ObjectBehaviour* visible : node->visible)
+    if (visible != nullptr && use_input.empty()) use_input = visible->use_input();
+  if (use_input != node->use_input) {
+    if (!node->use_input.empty()) std::erase(usable_, node->object);
+    node->use_input = use_input;
+    if (!use_input.empty()) usable_.insert(std::lower_bound(usable_.begin(), usable_.end(), node->object), node->object);
+  }
+  return true;
+}
+
+bool MapLogicHost::rewire(uint32_t object_index) {
+  const Node* node = node_of(object_index);
+  return node != nullptr && runtime_->rewire(LogicNodeId{object_index}, wires_of(*node)) == LogicLoad::loaded;
 }
 
 // The slot forgets its node (the runtime owned the behaviours it pointed at).

@@ -63,7 +63,8 @@ void ReferenceGame::install_logic() {
   settings.time_scale = time_scale_;
   logic_ = std::make_unique<MapLogicHost>(
       *map_, object_tables_.of(*map_), settings,
-      [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; });
+      [this](uint32_t index, std::size_t component) -> ObjectComponent& { return objects_[index].components[component]; },
+      [this](uint32_t index) { return live_outputs(index); });
   if (last_logic_tick_) logic_->continue_ticks_after(*last_logic_tick_);
   for (uint32_t index = 0; index < objects_.size(); ++index)  // despawned before the logic began
     if (!objects_[index].spawned) (void)logic_->despawn(index);
@@ -530,6 +531,12 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
     name.assign("shot.drop.").append(reason_name(reason));
     visit(name, count);
   });
+  for (std::size_t band = 0; band < eye_strays_.size(); ++band) {
+    const bool last = band == kEyeStrayBandsM.size();
+    const auto cm = static_cast<int>(std::lround((last ? kEyeStrayBandsM.back() : kEyeStrayBandsM[band]) * 100.0f));
+    name.assign("shot.eye_stray.").append(last ? "over" : "le").append(std::to_string(cm)).append("cm");
+    visit_count(name, eye_strays_[band]);
+  }
   visit_count("edit.gesture", edit_gestures_);
   visit_nonzero(edit_refused_, [&](protocol::EditRefusal reason, uint64_t count) {
     name.assign("edit.refusal.").append(reason_name(reason));

@@ -1,9 +1,10 @@
 // The reference game's scene edits (seed 000, "Scene edits"): a gesture judged write by write
 // through the rules into the edit set, laid over the live objects (their settings), the records
-// (hidden, moved) and the bodies (hide drops one, move moves it), each edited object out of the rest
-// table until the table is next taken.
+// (hidden, moved), the bodies (hide drops one, move moves it) and the logic (a rewired output runs its
+// new list from now on), each edited object out of the rest table until the table is next taken.
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/scene_overlay.h"
+#include "tickwire/world/scene_wiring.h"
 
 namespace tickwire::world {
 
@@ -14,7 +15,9 @@ EditTarget ReferenceGame::edit_target(uint32_t object_index) const {
 
 void ReferenceGame::edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick) {
   ++edit_gestures_;
-  EditOutcome outcome = scene_edits_.apply(gesture, [this](uint32_t index) { return edit_target(index); });
+  EditOutcome outcome = scene_edits_.apply(
+      gesture, [this](uint32_t index) { return edit_target(index); },
+      [this](std::string_view key) { return map_->object_index(key).has_value(); });
   for (protocol::SceneEditRefused& refused : outcome.refusals) {
     edit_refused_.add(refused.reason);
     if (edit_refusals_.size() >= kMaxPendingEditRefusals) {
@@ -24,7 +27,14 @@ void ReferenceGame::edit(OwnerId editor, const protocol::SceneEdit& gesture, Tic
     edit_refusals_.push_back(EditRefusalOut{editor, std::move(refused)});
   }
   if (!outcome.changed) return;
-  for (uint32_t index : outcome.touched) apply_object_edits(index);
+  for (uint32_t index : outcome.touched) {
+    apply_object_edits(index);
+    if (logic_) {
+      (void)logic_->retune(index);  // its running behaviours read the edited settings
+      (void)logic_->rewire(index);  // nothing happens unless its wiring changed
+    }
+  }
+  refresh_usable();
   rebuild_edited_statics();
   refresh_solids();
   // Each edited object leaves the rest table: the retake this generation starts leaves it out, and
@@ -36,6 +46,12 @@ void ReferenceGame::edit(OwnerId editor, const protocol::SceneEdit& gesture, Tic
 void ReferenceGame::take_edit_refusals(std::vector<EditRefusalOut>& out) {
   out.insert(out.end(), std::make_move_iterator(edit_refusals_.begin()), std::make_move_iterator(edit_refusals_.end()));
   edit_refusals_.clear();
+}
+
+std::vector<MapOutput> ReferenceGame::live_outputs(uint32_t object_index) const {
+  const MapObject& authored = map_->objects()[map_positions_[object_index]];
+  const protocol::ObjectNodeState* edits = scene_edits_.object(object_index);
+  return edits != nullptr ? wired_outputs(authored.outputs, edits->outputs) : authored.outputs;
 }
 
 bool ReferenceGame::left_rest_table(uint32_t object_index) const {

@@ -53,6 +53,9 @@ void ReferenceGame::fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick
   const Vec3 eye = state->feet + Vec3{0, state->eye_height_m, 0};
   const Vec3 claimed = Vec3::from_wire(shot.eye);
   const float strayed_m = (claimed - eye).length();
+  std::size_t band = 0;
+  while (band < kEyeStrayBandsM.size() && strayed_m > kEyeStrayBandsM[band]) ++band;
+  ++eye_strays_[band];
   if (strayed_m > fire_eye_tolerance_m_) {
     shot_drops_.add(ShotDrop::eye_strayed);
     const uint64_t dropped = shot_drops_[ShotDrop::eye_strayed];

@@ -14,20 +14,23 @@ using protocol::EditRefusal;
 using protocol::ObjectNodeState;
 
 bool empty(const ObjectNodeState& o) {
-  return !o.hidden && !o.transform && o.name.empty() && o.components.empty() && o.field_states.empty();
+  return !o.hidden && !o.transform && o.name.empty() && o.components.empty() && o.field_states.empty() &&
+         o.outputs.empty();
 }
 
 // Applies one gesture to a copy of the set's objects; the caller keeps it or throws it away whole.
 class GestureApplier {
  public:
-  GestureApplier(std::vector<ObjectNodeState> objects, const protocol::SceneEdit& gesture, const EditTargets& targets)
-      : objects_(std::move(objects)), gesture_(gesture), targets_(targets) {}
+  GestureApplier(std::vector<ObjectNodeState> objects, const protocol::SceneEdit& gesture, const EditTargets& targets,
+                 const ObjectNamed& named)
+      : objects_(std::move(objects)), gesture_(gesture), targets_(targets), named_(named) {}
 
   void run(EditOutcome& out) {
     out_ = &out;
     for (const protocol::ObjectEdit& e : gesture_.object_edits) object_edit(e);
     for (const protocol::ComponentEdit& e : gesture_.component_edits) component_edit(e);
     for (const protocol::FieldEdit& e : gesture_.field_edits) field_edit(e);
+    for (const protocol::WiringEdit& e : gesture_.wiring_edits) wiring_edit(e);
     std::erase_if(objects_, empty);
   }
   std::vector<ObjectNodeState>& objects() { return objects_; }
@@ -46,7 +49,7 @@ class GestureApplier {
     if (target.authored == nullptr) return nullptr;
     auto at = std::lower_bound(objects_.begin(), objects_.end(), object,
                                [](const ObjectNodeState& o, uint32_t index) { return o.object < index; });
-    if (at == objects_.end() || at->object != object) at = objects_.insert(at, ObjectNodeState{object, false, {}, {}, {}, {}});
+    if (at == objects_.end() || at->object != object) at = objects_.insert(at, ObjectNodeState{object, false, {}, {}, {}, {}, {}});
     return &*at;
   }
 
@@ -132,17 +135,39 @@ class GestureApplier {
     touch(e.object);
   }
 
+  // A wiring edit: the output's new list stands (or its standing one goes, on a revert).
+  void wiring_edit(const protocol::WiringEdit& e) {
+    EditTarget target;
+    ObjectNodeState* o = entry(e.object, target);
+    if (o == nullptr) return refuse(e.object, 0, e.output, EditRefusal::unknown_object);
+    if (auto refusal = check_wiring(*target.authored, o->outputs, e, named_)) return refuse(e.object, 0, e.output, *refusal);
+    auto& list = o->outputs;
+    const auto at = std::lower_bound(list.begin(), list.end(), e.output,
+                                     [](const protocol::OutputState& s, const std::string& name) { return s.output < name; });
+    const bool standing = at != list.end() && at->output == e.output;
+    if (e.op == protocol::WiringOp::revert) {
+      list.erase(at);
+    } else if (standing) {
+      if (at->actions == e.actions) return refuse(e.object, 0, e.output, EditRefusal::not_edited);
+      at->actions = e.actions;
+    } else {
+      list.insert(at, protocol::OutputState{e.output, e.actions});
+    }
+    touch(e.object);
+  }
+
   std::vector<ObjectNodeState> objects_;
   const protocol::SceneEdit& gesture_;
   const EditTargets& targets_;
+  const ObjectNamed& named_;
   EditOutcome* out_ = nullptr;
 };
 
 }  // namespace
 
-EditOutcome SceneEditSet::apply(const protocol::SceneEdit& gesture, const EditTargets& targets) {
+EditOutcome SceneEditSet::apply(const protocol::SceneEdit& gesture, const EditTargets& targets, const ObjectNamed& named) {
   EditOutcome out;
-  GestureApplier applier(state_.objects, gesture, targets);
+  GestureApplier applier(state_.objects, gesture, targets, named);
   applier.run(out);
   if (out.touched.empty()) return out;
   protocol::SceneNodeState next{state_.revision + 1, std::move(applier.objects())};

@@ -13,12 +13,13 @@ CheckedGesture SceneEditor::check(const protocol::SceneEdit& gesture, const prot
     if (index >= map_.objects().size()) return EditTarget{};
     return EditTarget{&map_.objects()[index], !solids_.placed_by_motion(index)};
   };
+  const ObjectNamed named = [this](std::string_view key) { return map_.object_index(key).has_value(); };
   CheckedGesture out;
   out.gesture.gesture = gesture.gesture;
-  // One write at a time, objects, then components, then fields (the order the server applies them).
+  // One write at a time, objects, components, fields, then wiring (the order the server applies them).
   const auto judge = [&](protocol::SceneEdit one, auto& kept, const auto& write) {
     one.gesture = gesture.gesture;
-    EditOutcome outcome = working.apply(one, targets);
+    EditOutcome outcome = working.apply(one, targets, named);
     if (outcome.refusals.empty()) {
       kept.push_back(write);
     } else {
@@ -39,6 +40,11 @@ CheckedGesture SceneEditor::check(const protocol::SceneEdit& gesture, const prot
     protocol::SceneEdit one;
     one.field_edits = {e};
     judge(std::move(one), out.gesture.field_edits, e);
+  }
+  for (const protocol::WiringEdit& e : gesture.wiring_edits) {
+    protocol::SceneEdit one;
+    one.wiring_edits = {e};
+    judge(std::move(one), out.gesture.wiring_edits, e);
   }
   out.after = working.state().objects;
   return out;

@@ -5,6 +5,7 @@
 
 #include "tickwire/world/edit_vocabulary.h"
 #include "tickwire/world/scene_edit_set.h"
+#include "tickwire/world/scene_wiring.h"
 
 namespace tickwire::world {
 namespace {
@@ -62,6 +63,7 @@ MapObject edited_object(const MapObject& authored, const protocol::ObjectNodeSta
     for (ObjectComponent& c : object.components)
       if (c.name == described->name) set_setting(c, *setting);
   }
+  if (!edits->outputs.empty()) object.outputs = wired_outputs(authored.outputs, edits->outputs);
   return object;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "edit_sim.h"
 #include "game_sim.h"
 #include "support.h"
 #include "tickwire/core/rng.h"
@@ -27,32 +28,6 @@ using namespace tickwire::test;
 using protocol::EditRefusal;
 
 constexpr uint8_t kLight = 1, kProp = 5, kCollider = 16;
-
-struct EditSim {
-  explicit EditSim(uint64_t seed, const GameSimConfig& config = {}) : sim(seed, config) {
-    editor = &sim.add_client(standing(true));
-    watcher = &sim.add_client(standing(false));
-    sim.run_for(Duration::from_seconds(1.5));
-    EXPECT_TRUE(sim.all_welcomed());
-  }
-  static GameClientSetup standing(bool authority) {
-    GameClientSetup setup;
-    setup.input = [](uint32_t) { return protocol::InputCmd{}; };
-    setup.world_authority = authority;
-    return setup;
-  }
-  uint32_t object(std::string_view key) const { return *sim.map.object_index(key); }
-  std::vector<protocol::SceneEditRefused> refusals(SimGameClient& c) {
-    std::vector<protocol::SceneEditRefused> out;
-    while (auto r = c.facade->receive_edit_refusal()) out.push_back(*r);
-    return out;
-  }
-  const protocol::SceneNodeState& server_state() const { return *sim.game.scene_state(); }
-
-  GameSim sim;
-  SimGameClient* editor = nullptr;
-  SimGameClient* watcher = nullptr;
-};
 
 protocol::SceneEdit gesture_of(std::vector<protocol::FieldEdit> fields, std::vector<protocol::ObjectEdit> objects = {}) {
   protocol::SceneEdit g;
@@ -159,7 +134,7 @@ TEST(SceneEdits, AClientRefusesAStaleOrUnorderedStateByName) {
   stale.revision = 0;
   protocol::SceneNodeState unordered;
   unordered.revision = held.revision + 5;
-  unordered.objects = {protocol::ObjectNodeState{9, true, {}, {}, {}, {}}, protocol::ObjectNodeState{3, true, {}, {}, {}, {}}};
+  unordered.objects = {protocol::ObjectNodeState{9, true, {}, {}, {}, {}, {}}, protocol::ObjectNodeState{3, true, {}, {}, {}, {}, {}}};
   ASSERT_TRUE(wire::send_message(*to_watcher, kSessionReliableChannel, stale).ok());
   ASSERT_TRUE(wire::send_message(*to_watcher, kSessionReliableChannel, unordered).ok());
   t.sim.run_for(Duration::from_seconds(1));

@@ -233,7 +233,8 @@ std::vector<WireSample> wire_samples() {
   out.push_back(make_wire_sample("hitEvent-water.bin", HitEvent{(uint32_t{1} << 23) + 7, 301, HitKind::water, Vec3{0.25f, -0.125f, 9},
                                                                 Vec3{0, 1, 0}, HitBody::none, 0, "water"}));
   // One gesture of each kind: the four value forms and a revert, a component removed over an inherited
-  // one, a hide and a move; then the edit set it leaves and a refusal told to its sender.
+  // one, a hide and a move, an output rewired (a call, a delay, a call with a number) and one reverted;
+  // then the edit set it leaves and a refusal told to its sender.
   SceneEdit edit;
   edit.gesture = 41;
   edit.field_edits = {FieldEdit{130, 1, "intensity", edit_numbers({2.5f})},
@@ -245,18 +246,23 @@ std::vector<WireSample> wire_samples() {
   edit.component_edits = {ComponentEdit{201, 5, ComponentOp::remove}};
   edit.object_edits = {ObjectEdit{12, ObjectVerb::hide, std::nullopt, ""},
                        ObjectEdit{200, ObjectVerb::move, EditTransform{Vec3{3, 0.5f, -4}, EditRotation{0, 0.70710677f, 0, 0.70710677f}}, ""}};
+  const std::vector<WiringAction> rewired = {wiring_call("door.e", "toggle"), wiring_delay(0.5f), wiring_call("counter.a", "add", 2)};
+  edit.wiring_edits = {WiringEdit{7, "onPressed", WiringOp::set, rewired}, WiringEdit{9, "onEndTouch", WiringOp::revert, {}}};
   out.push_back(make_wire_sample("sceneEdit.bin", edit));
   SceneNodeState state;
   state.revision = 9;
-  state.objects = {ObjectNodeState{12, true, std::nullopt, "", {}, {FieldState{10, "solid", edit_switch(false)}}},
+  state.objects = {ObjectNodeState{7, false, std::nullopt, "", {}, {}, {OutputState{"onPressed", rewired}}},
+                   ObjectNodeState{12, true, std::nullopt, "", {}, {FieldState{10, "solid", edit_switch(false)}}, {}},
                    ObjectNodeState{130, false, std::nullopt, "lamp.brightened", {},
                                    {FieldState{1, "color", edit_numbers({1, 0.5f, 0.25f})},
                                     FieldState{1, "intensity", edit_numbers({2.5f})},
-                                    FieldState{1, "layers", edit_words({"world", "props"})}}},
+                                    FieldState{1, "layers", edit_words({"world", "props"})}},
+                                   {}},
                    ObjectNodeState{201, false, EditTransform{Vec3{3, 0.5f, -4}, std::nullopt}, "",
-                                   {ComponentState{5, ComponentChange::removed}}, {}}};
+                                   {ComponentState{5, ComponentChange::removed}}, {}, {}}};
   out.push_back(make_wire_sample("sceneNodeState.bin", state));
   out.push_back(make_wire_sample("sceneEditRefused.bin", SceneEditRefused{41, 130, 1, "intensity", EditRefusal::wrong_form}));
+  out.push_back(make_wire_sample("sceneEditRefused-wiring.bin", SceneEditRefused{41, 7, 0, "onPressed", EditRefusal::unknown_target}));
   return out;
 }
 

@@ -4,8 +4,9 @@
 // Room around the reference game on the reference map, 10 ms apart. After every gesture the rules
 // of the edit set are checked: the revision moves by at most one, every refusal goes to its sender
 // and echoes its gesture, the state is ordered, unique, within one message and round-trips the wire,
-// every field it states passes the rules, and the server's static boxes are what a client builds
-// from the map and the state.
+// every field it states passes the rules, every rewired output's list passes the wiring rule and is
+// the list the object's logic runs, and the server's static boxes are what a client builds from the
+// map and the state.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "tickwire/wire/codec.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/scene_overlay.h"
+#include "tickwire/world/scene_wiring.h"
 
 namespace tickwire::world::scripts {
 
@@ -48,7 +50,8 @@ inline std::optional<std::string> check_state(const ReferenceGame& game, const M
     const protocol::ObjectNodeState& o = state.objects[i];
     if (i > 0 && state.objects[i - 1].object >= o.object) return "objects not ascending and unique";
     if (o.object >= map.objects().size()) return "an object the map does not hold";
-    if (!o.hidden && !o.transform && o.name.empty() && o.components.empty() && o.field_states.empty()) return "an empty entry";
+    if (!o.hidden && !o.transform && o.name.empty() && o.components.empty() && o.field_states.empty() && o.outputs.empty())
+      return "an empty entry";
     for (std::size_t k = 1; k < o.components.size(); ++k)
       if (o.components[k - 1].component >= o.components[k].component) return "component edits not ascending";
     for (std::size_t k = 0; k < o.field_states.size(); ++k) {
@@ -56,6 +59,18 @@ inline std::optional<std::string> check_state(const ReferenceGame& game, const M
       if (k > 0 && std::make_pair(o.field_states[k - 1].component, o.field_states[k - 1].key) >= std::make_pair(f.component, f.key))
         return "field states not ascending";
       if (!edited_setting(map.objects()[o.object], o, f)) return "a field state the rules refuse: " + f.key;
+    }
+    const ObjectNamed named = [&](std::string_view key) { return map.object_index(key).has_value(); };
+    for (std::size_t k = 0; k < o.outputs.size(); ++k) {
+      const protocol::OutputState& wired = o.outputs[k];
+      if (k > 0 && o.outputs[k - 1].output >= wired.output) return "rewired outputs not ascending";
+      const protocol::WiringEdit again{o.object, wired.output, protocol::WiringOp::set, wired.actions};
+      if (check_wiring(map.objects()[o.object], o.outputs, again, named)) return "a rewired output the rules refuse: " + wired.output;
+    }
+    if (game.logic() != nullptr && game.logic()->spawned(o.object)) {
+      const std::vector<LogicWire>* running = game.logic()->runtime().wires(LogicNodeId{o.object});
+      if (running == nullptr || *running != logic_wires(wired_outputs(map.objects()[o.object].outputs, o.outputs)))
+        return "the logic does not run the wiring the state states";
     }
   }
   std::vector<Aabb> client;
@@ -95,7 +110,8 @@ inline EditScriptOutcome run_edit_script(std::span<const uint8_t> script) {
     if (room.receive_edit(sender, gesture, now)) ++out.refused_whole;
     refusals.clear();
     game.take_edit_refusals(refusals);
-    const std::size_t writes = gesture.field_edits.size() + gesture.component_edits.size() + gesture.object_edits.size();
+    const std::size_t writes = gesture.field_edits.size() + gesture.component_edits.size() + gesture.object_edits.size() +
+                               gesture.wiring_edits.size();
     if (refusals.size() > std::max<std::size_t>(writes, 1)) out.violation = "more refusals than writes";
     for (const EditRefusalOut& r : refusals) {
       if (r.to != sender || r.refused.gesture != gesture.gesture) out.violation = "a refusal for someone else";

@@ -152,6 +152,22 @@ void add_refusals(std::map<std::string, Seed>& seeds) {
         EXPECT_EQ(o.room_refusals[FireRefusal::malformed], 3u) << "a NaN aim, a zero aim, an infinite eye";
         EXPECT_EQ(o.accepted, 0u);
       }};
+  // Fired after an input the room never simulates (the script sends none): it waits the max rewind,
+  // then is refused; another waits until its session leaves.
+  protocol::FireRequest after_input = request_from(eye, {0, 0, -1});
+  after_input.after_input = true;
+  after_input.input_sequence = 5;
+  FireScriptWriter waiting;
+  waiting.request(kShooter, after_input);
+  for (int i = 0; i < 8; ++i) waiting.advance(15);  // each runs at most the contract's catch-up ticks
+  seeds["waiting_for_an_input"] = {
+      waiting.request(kLeaver, after_input).leave_or_join(kLeaver).drain().bytes(),
+      [](const FireScriptOutcome& o) {
+        EXPECT_EQ(o.rewinds[FireRewind::waited_for_input], 2u);
+        EXPECT_EQ(o.room_refusals[FireRefusal::input_not_applied], 1u) << "past the max rewind";
+        EXPECT_EQ(o.room_refusals[FireRefusal::no_session], 1u) << "its session left while it waited";
+        EXPECT_EQ(o.accepted, 0u);
+      }};
   seeds["shots_from_no_session"] = {
       FireScriptWriter().leave_or_join(kLeaver).shot(kLeaver, at_the_crate()).shot(kNeverAdmitted, at_the_crate())
           .leave_or_join(kLeaver).advance(0).shot(kLeaver, {}).drain().bytes(),

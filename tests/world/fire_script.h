@@ -197,7 +197,7 @@ class FireScript {
  private:
   // The handler's numbers, room and game: what an operation may or may not move.
   struct Counts {
-    uint64_t refused, accepted, traced, no_pawn, strayed, overflow, clamped, ahead;
+    uint64_t refused, accepted, traced, no_pawn, strayed, overflow, clamped, ahead, waited, waiting;
     // The shots the game decided on, each once: shots_traced() + shot_drops().total() less the
     // events_overflow drops, which count hits at the queue's cap, not shots (a traced shot may drop
     // some of its hits there and is still traced once).
@@ -209,7 +209,15 @@ class FireScript {
     const ReasonCounters<FireRewind>& rewinds = room_.fire_rewinds();
     return {room_.fire_refusals().total(), room_.fires_accepted(),         game_.shots_traced(),
             drops[ShotDrop::no_pawn],      drops[ShotDrop::eye_strayed],  drops[ShotDrop::events_overflow],
-            rewinds[FireRewind::clamped_to_bound], rewinds[FireRewind::ahead_of_server]};
+            rewinds[FireRewind::clamped_to_bound], rewinds[FireRewind::ahead_of_server], rewinds[FireRewind::waited_for_input],
+            waiting_shots()};
+  }
+  // Shots the room holds for an input it has not simulated yet, over every session.
+  uint64_t waiting_shots() const {
+    uint64_t n = 0;
+    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner)
+      if (const RoomSession* s = room_.session(static_cast<OwnerId>(owner))) n += s->waiting_shots.size();
+    return n;
   }
 
   // A shot traced whose hits still wait in the game's queue (at most kMaxPendingHits of them).
@@ -241,8 +249,9 @@ class FireScript {
   // The rules that hold between any two operations, whatever happened.
   void check_accounting() {
     const Counts now = counts();
-    expect(now.refused + now.accepted == outcome_.requests,
-           "a decoded request neither refused nor accepted exactly once");
+    expect(now.refused + now.accepted + now.waiting == outcome_.requests,
+           "a decoded request neither refused, accepted nor waiting exactly once");
+    expect(now.waiting <= now.waited, "a shot waits that the room did not count as waiting");
     expect(now.judged() == now.accepted, "an accepted shot neither traced nor dropped exactly once");
     expect(seam_.fires == now.accepted, "the game was handed other shots than the room accepted");
     expect(now.clamped + now.ahead <= now.accepted, "a render time moved for a shot not accepted");
@@ -306,8 +315,9 @@ class FireScript {
     const Counts after = counts();
     const uint64_t refused = after.refused - before.refused;
     const uint64_t accepted = after.accepted - before.accepted;
-    expect(refused + accepted == 1, "a request not refused or accepted exactly once");
-    expect(taken == (accepted == 1), "the room's answer disagrees with its counts");
+    const uint64_t waits = after.waiting - before.waiting;  // it waits for the input it was fired after
+    expect(refused + accepted + waits == 1, "a request not refused, accepted or waiting exactly once");
+    expect(taken == (accepted + waits == 1), "the room's answer disagrees with its counts");
     expect(after.judged() - before.judged() == accepted, "an accepted shot not traced or dropped exactly once");
     expect(seam_.handed.has_value() == (accepted == 1), "the game handed a shot the room did not accept");
     if (!shooter) {
@@ -371,7 +381,7 @@ class FireScript {
              "two events of a shot not a water crossing then another");
     if (!expect(overflowed <= last.count, "more hits dropped than the shot raised")) return;
     const auto queued = static_cast<uint8_t>(last.count - overflowed);
-    expect(overflowed == 0 || pending_hits_ + queued == kMaxPendingHits, "a hit dropped before the queue was full");
+    expect(overflowed == 0 || released_hits_ || pending_hits_ + queued == kMaxPendingHits, "a hit dropped before the queue was full");
     if (queued == 0) return;
     pending_.push_back(PendingShot{request.shot, shooter.handle().raw(), request.eye, queued});
     pending_hits_ += queued;
@@ -417,14 +427,16 @@ class FireScript {
   }
 
   // The room runs the ticks due (each one told, the last the room's last); a tick judges no shot.
+  // A tick judges no shot but those waiting for their input (FireRequest::after_input): each is
+  // traced once its input is simulated or refused once it has waited the max rewind.
   void advance(uint32_t ticks) {
-    unchanged_while([&] {
+    only_waiting_resolved_while([&] {
       now_ = now_ + Duration::from_seconds(room_.seconds_per_tick() * ticks);
       const uint64_t heard = ticks_.completed;
       const RoomUpdate update = room_.update(now_, ticks_);
       expect(ticks_.completed - heard == update.ticks_run, "the ticks run and the ticks told disagree");
       if (update.ticks_run > 0) expect(ticks_.last == room_.last_tick(), "the last tick told is not the room's last");
-    }, "a tick judged a shot");
+    }, "a tick judged a shot that was not waiting");
   }
 
   void wait(Duration time) {
@@ -433,7 +445,7 @@ class FireScript {
 
   void leave_or_join() {
     const uint8_t owner = owner_operand();
-    unchanged_while([&] {
+    only_waiting_resolved_while([&] {
       if (room_.session(owner)) {
         room_.leave(owner);
         expect(room_.session(owner) == nullptr, "a session still there after leaving");
@@ -450,6 +462,20 @@ class FireScript {
     expect(counts() == before, what);
   }
 
+  // Only waiting shots may be judged meanwhile, each once: traced (accepted) or refused (its input
+  // never simulated, its session gone). The hits a released shot raised are not known shot by shot
+  // here, so the next drain checks them as hits only.
+  template <class F>
+  void only_waiting_resolved_while(F&& act, std::string_view what) {
+    const Counts before = counts();
+    act();
+    const Counts after = counts();
+    const uint64_t accepted = after.accepted - before.accepted, refused = after.refused - before.refused;
+    expect(after.waiting <= before.waiting && accepted + refused == before.waiting - after.waiting, what);
+    expect(after.judged() - before.judged() == accepted && after.waited == before.waited, what);
+    if (after.traced > before.traced) released_hits_ = true;
+  }
+
   // --- hits ------------------------------------------------------------------------------------
   // Every hit queued since the last drain is taken, in the order its shots were traced, and each is
   // true to its shot.
@@ -457,6 +483,13 @@ class FireScript {
     drained_.clear();
     seam_.watched.take_hits(drained_);
     expect(drained_.size() <= kMaxPendingHits, "more hits taken than the cap");
+    if (released_hits_) {  // some came from shots released by a tick: held to the cap and to their kinds only
+      expect(drained_.size() >= pending_hits_, "a hit queued not taken");
+      pending_.clear();
+      pending_hits_ = 0;
+      released_hits_ = false;
+      return;
+    }
     if (!expect(drained_.size() == pending_hits_, "a hit queued not taken, or taken not queued")) {
       pending_.clear();
       pending_hits_ = 0;
@@ -570,6 +603,7 @@ class FireScript {
   uint32_t next_shot_ = 1;              // the well-formed shots' numbers
   std::vector<PendingShot> pending_;    // at most kMaxPendingHits (each queued a hit)
   std::size_t pending_hits_ = 0;
+  bool released_hits_ = false;          // a tick traced waiting shots since the last drain
   std::vector<protocol::HitEvent> drained_;  // at most kMaxPendingHits
   FireScriptOutcome outcome_;
 };

@@ -11,6 +11,7 @@
 #include "tickwire/server/room.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/pawn_buttons.h"
+#include "tickwire/world/reference_contract.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 
@@ -19,16 +20,7 @@ namespace tickwire::world::rigs {
 inline constexpr uint32_t kRigHz = 60;
 inline constexpr double kRigDt = 1.0 / kRigHz;
 
-inline NetcodeContract rig_contract() {
-  RoomPolicy policy;
-  policy.identity = {"room", "tickwire-reference", "test", "1", "test", "", ""};
-  policy.cadence.tick_rate_hz = kRigHz;
-  policy.cadence.snapshot_rate_hz = kRigHz;
-  apply_reference_policy(policy);
-  const ContractResolution resolved = resolve_netcode_contract(policy);
-  TW_ASSERT(resolved.ok(), "the reference policy resolves");
-  return *resolved.contract;
-}
+inline NetcodeContract rig_contract() { return reference_contract("room", kRigHz); }
 
 inline Map load_rig_map(std::string_view text) {
   auto loaded = load_map(text);

@@ -168,10 +168,10 @@ TEST(ReferenceLogic, TheRoomLetsAnInteractionNamingAMapObjectThroughToTheGame) {
   EXPECT_EQ(room.interact_refusals()[InteractRefusal::stale_or_foreign], 1u);
 }
 
-// A scene edit of a logic setting (seed 000, "Scene edits") is laid over the live component, and the
-// object's node reads it when it next loads (a respawn, a reinstall): the door then runs at its
-// edited speed. The running node keeps its own until then (a reload would drop what it has in flight).
-TEST(ReferenceLogic, AnEditedLogicSettingTakesEffectWhenItsNodeNextLoads) {
+// A scene edit of a logic setting (seed 000, "Scene edits") is laid over the live component and the
+// running node reads it at once (the door keeps its fraction and runs at its edited speed from its
+// next step, a door made usable takes a Use); a node loaded later (a respawn) starts from it too.
+TEST(ReferenceLogic, AnEditedLogicSettingRetunesTheRunningNodeAndTheNextLoad) {
   const Map map = rigs::load_rig_map(reference_map_text());
   ReferenceGame game(map);
   Room room(RoomConfig{rigs::rig_contract(), MonoTime{}}, game);
@@ -183,10 +183,20 @@ TEST(ReferenceLogic, AnEditedLogicSettingTakesEffectWhenItsNodeNextLoads) {
   retune.field_edits = {protocol::FieldEdit{door, 2, "speed_mps", protocol::edit_numbers({6})}};
   EXPECT_FALSE(room.receive_edit(1, retune, MonoTime{}).has_value());
   EXPECT_EQ(setting_number(game.object_component(door, 0), "speed_mps"), 6.0f) << "laid over the live component";
-  ASSERT_TRUE(game.despawn_object(door));
-  ASSERT_TRUE(game.spawn_object(door));
+  const auto* running = dynamic_cast<const DoorBehaviour*>(game.logic()->behaviour(door, 0));
+  ASSERT_NE(running, nullptr);
   EXPECT_TRUE(room.receive_interact(1, protocol::InteractRequest{map_object_ref(button).raw(), 0}, MonoTime{}));
   game.step_world(Tick::from_value(1), room.seconds_per_tick());
+  EXPECT_NEAR(running->rate_per_tick(), door_step_per_tick(6, 1.5, room.seconds_per_tick()), 1e-6) << "retuned live";
+  EXPECT_TRUE(game.logic()->use_input(door).empty()) << "not usable as authored";
+  protocol::SceneEdit usable;
+  usable.field_edits = {protocol::FieldEdit{door, 2, "usable", protocol::edit_switch(true)}};
+  EXPECT_FALSE(room.receive_edit(1, usable, MonoTime{}).has_value());
+  EXPECT_EQ(game.logic()->use_input(door), DoorBehaviour::kToggle) << "a Use reaches it now";
+  ASSERT_TRUE(game.despawn_object(door));
+  ASSERT_TRUE(game.spawn_object(door));
+  EXPECT_TRUE(game.logic()->use(door, LogicActivator::none())) << "usable now: a Use toggles it open";
+  game.step_world(Tick::from_value(2), room.seconds_per_tick());
   const auto* mover = dynamic_cast<const DoorBehaviour*>(game.logic()->behaviour(door, 0));
   ASSERT_NE(mover, nullptr);
   EXPECT_NEAR(mover->rate_per_tick(), door_step_per_tick(6, 1.5, room.seconds_per_tick()), 1e-6);  // authored: a quarter of it

@@ -1,7 +1,7 @@
 // The seed corpus of fuzz_scene_edit (tests/fixtures/fuzz/fuzz_scene_edit/): scripts built here from
 // what they claim (the four value forms and a revert, a write of each refused kind, a gesture from a
 // session without world authority, component edits, hide and move and their undoing, a body that
-// does not decode), held to their files (TICKWIRE_FUZZ_SEEDS=write regenerates), and each run through
+// does not decode, wiring set, refused and reverted), held to their files (TICKWIRE_FUZZ_SEEDS=write regenerates), and each run through
 // the fuzz target's own interpreter so the quick suite checks the edit set's rules on every seed.
 #include <gtest/gtest.h>
 
@@ -119,6 +119,26 @@ std::map<std::string, Seed> seeds() {
                                  EXPECT_EQ(o.refusals, 1u);  // the door is its mover's to place
                                  EXPECT_EQ(o.revision, 2u);
                                }};
+  EditScriptWriter wiring;
+  protocol::SceneEdit rewire;
+  rewire.gesture = 9;
+  rewire.wiring_edits = {
+      {button, "onPressed", protocol::WiringOp::set, {protocol::wiring_call("door.e", "toggle"), protocol::wiring_delay(1), protocol::wiring_call("door.n", "toggle")}},
+      {index_of("button.e"), "onPressed", protocol::WiringOp::set, {}},                                   // unwired
+      {button, "onReleased", protocol::WiringOp::set, {protocol::wiring_call("door.zz", "toggle")}},        // unknown_target
+      {button, "onReleased", protocol::WiringOp::set, {protocol::wiring_delay(-1)}},                       // bad_action
+      {button, "on pressed", protocol::WiringOp::set, {}},                                                 // bad_action
+      {crate, "onPressed", protocol::WiringOp::set, {protocol::wiring_call("door.n", "toggle")}},          // not_logic
+      {door, "onOpened", protocol::WiringOp::revert, {}}};                                                 // not_edited
+  protocol::SceneEdit unwire;
+  unwire.gesture = 10;
+  unwire.wiring_edits = {{button, "onPressed", protocol::WiringOp::revert, {}},
+                         {index_of("button.e"), "onPressed", protocol::WiringOp::revert, {}}};
+  wiring.gesture(kEditAuthority, rewire).gesture(kEditAuthority, unwire);
+  out["wiring_set_refused_reverted"] = {wiring.bytes, [](const EditScriptOutcome& o) {
+                                          EXPECT_EQ(o.refusals, 5u);
+                                          EXPECT_EQ(o.revision, 2u);
+                                        }};
   EditScriptWriter malformed;
   malformed.raw(kEditAuthority, {0x05, 0xff, 0xff, 0x00});
   out["undecodable"] = {malformed.bytes, [](const EditScriptOutcome& o) { EXPECT_EQ(o.undecodable, 1u); }};

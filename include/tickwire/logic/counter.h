@@ -27,6 +27,9 @@ class LogicCounter final : public LogicBehaviour {
   static constexpr std::string_view kOnHitMin = "onHitMin";
 
   explicit LogicCounter(const LogicCounterSettings& settings = {});
+  // Retuned (a scene edit): its bounds hold from its next input, which moves the value inside them
+  // (the start was the load's). Bounds not finite or not ordered are ignored.
+  void retune(const LogicCounterSettings& settings);
 
   std::string_view kind() const override { return "counter"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;

@@ -17,7 +17,8 @@ TW_REASONS(LogicDrop,
   unloaded_in_flight,  // a continuation or wake of a node unloaded before it came due
   disabled_in_flight,  // a continuation of a node that was switched off before it came due
   source_unloaded,     // the rest of an action list whose own node was unloaded while it ran
-  stale_generation    // a scheduled entry for an id now held by another node (never expected)
+  stale_generation,   // a scheduled entry for an id now held by another node (never expected)
+  rewired_in_flight   // the rest of an action list whose node was rewired before it came due
 )
 
 // What LogicRuntime::load answers: loaded, or why the node was refused (nothing of it kept).
@@ -29,7 +30,8 @@ TW_REASONS(LogicLoad,
   too_many_actions,
   name_too_long,
   bad_delay,           // negative or past the limit
-  bad_parameter       // not a finite number
+  bad_parameter,       // not a finite number
+  absent              // rewire: no such node is loaded
 )
 
 }  // namespace tickwire

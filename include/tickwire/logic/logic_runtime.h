@@ -60,6 +60,15 @@ class LogicRuntime {
   // is touched. False when the id was not loaded. Safe from inside a run (a host callback).
   bool unload(LogicNodeId id);
   bool loaded(LogicNodeId id) const;
+  // Gives a loaded node new wiring (a scene edit rewired an output), between runs only. Its
+  // behaviours keep their state and their wakes; the rest of every action list of the old wiring
+  // still waiting on a delay is dropped (counted: rewired_in_flight), since it named a list that no
+  // longer stands. Nothing changes when the wiring is the same. Refused, with the node untouched,
+  // when the wiring breaks a limit load checks (too_many_wires, too_many_actions, name_too_long,
+  // bad_delay, bad_parameter), or when no such node is loaded (absent).
+  LogicLoad rewire(LogicNodeId id, std::vector<LogicWire> wires);
+  // A loaded node's wiring as it runs now (null: not loaded).
+  const std::vector<LogicWire>* wires(LogicNodeId id) const;
   // A node's behaviour (its place in the list given to load), for the host to read its state.
   LogicBehaviour* behaviour(LogicNodeId id, std::size_t index);
   const LogicBehaviour* behaviour(LogicNodeId id, std::size_t index) const;
@@ -97,6 +106,7 @@ class LogicRuntime {
   class RunScope;
 
   LogicLoad check(const LogicNodeSpec& spec, const LogicBehaviours& behaviours) const;
+  LogicLoad check_wires(const std::vector<LogicWire>& wires) const;
   Node* find(LogicNodeId id);
   const Node* find(LogicNodeId id) const;
   Node* find_live(LogicNodeId id, uint64_t generation);

@@ -27,6 +27,12 @@ class LogicTimer final : public LogicBehaviour {
   static constexpr std::string_view kOnTimer = "onTimer";
 
   explicit LogicTimer(const LogicTimerSettings& settings = {}) : settings_(settings) {}
+  // Retuned (a scene edit): the interval and refire from the next beat, as setInterval does; whether
+  // it starts on was the load's.
+  void retune(const LogicTimerSettings& settings) {
+    settings_.interval = settings.interval;
+    settings_.refire = settings.refire;
+  }
 
   std::string_view kind() const override { return "timer"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;

@@ -2,7 +2,11 @@
 // it claims along the aim it claims, as it drew the world at its render tick. The server never
 // trusts the claim: it recomputes the pawn's eye from its own state and drops a request whose
 // origin strays past its tolerance, rate-limits each session by the contract's fires per second,
-// and traces the world as the shooter saw it (no further back than the contract's max rewind).
+// and traces the world as the shooter saw it (no further back than the contract's max rewind). A
+// shot names the last input the client had applied to its prediction when it fired: the server
+// traces it once that input has been simulated, so the eye it re-checks the claim against is the
+// pawn's after the same input (the client's eye leads the server's by the inputs queued between
+// them; on a link with a deep queue, a running shooter's honest claim would otherwise stray).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +29,8 @@ struct FireRequest {
   Vec3 aim;                     // the claimed aim direction (any length; the server normalises it)
   uint32_t render_tick = 0;     // the server tick the client's interpolated world stood at when it fired
   uint16_t render_fraction = 0; // and how far toward the next tick, in 1/65536ths
+  bool after_input = false;     // the client had applied an input when it fired (a build before this says nothing)
+  uint32_t input_sequence = 0;  // and this was the last one
 
   friend bool operator==(const FireRequest&, const FireRequest&) = default;
 
@@ -35,6 +41,9 @@ struct FireRequest {
     w.shape("aim", aim);
     w.u32("renderTick", render_tick);
     w.u16("renderFraction", render_fraction);
+    w.tail();  // a build that predates the input mark ends its shot here: traced on arrival
+    w.boolean("afterInput", after_input);
+    w.varu32("inputSequence", input_sequence);
   }
 };
 

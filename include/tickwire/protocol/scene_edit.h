@@ -2,7 +2,8 @@
 // reliably to the server. Field edits name a described field of a component an object wears (the
 // object's index, the component's type id, the field's description key) and a value in one of the
 // four forms, or none for a revert; component edits add a component or remove an inherited one (or
-// revert either); object edits hide, show, move, put back or rename the object. The server checks
+// revert either); object edits hide, show, move, put back or rename the object; wiring edits give an
+// output of a logic object a new action list or revert it (scene_wiring.h). The server checks
 // every write through the same rules the editor checked it with before sending, applies what passes
 // and tells the sender alone what it refused, by name.
 #pragma once
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "tickwire/protocol/edit_value.h"
+#include "tickwire/protocol/scene_wiring.h"
 #include "tickwire/protocol/vec3.h"
 #include "tickwire/wire/describe_walker.h"
 #include "tickwire/wire/types.h"
@@ -123,6 +125,7 @@ struct SceneEdit {
   std::vector<FieldEdit> field_edits;
   std::vector<ComponentEdit> component_edits;
   std::vector<ObjectEdit> object_edits;
+  std::vector<WiringEdit> wiring_edits;
   friend bool operator==(const SceneEdit&, const SceneEdit&) = default;
 
   template <class W>
@@ -131,6 +134,8 @@ struct SceneEdit {
     w.list16("fieldEdits", field_edits, 0, kMaxGestureFieldEdits);
     w.list8("componentEdits", component_edits, 0, kMaxGestureComponentEdits);
     w.list8("objectEdits", object_edits, 0, kMaxGestureObjectEdits);
+    w.tail();  // an editor that predates wiring edits ends its gesture here
+    w.list8("wiringEdits", wiring_edits, 0, kMaxGestureWiringEdits);
   }
 };
 

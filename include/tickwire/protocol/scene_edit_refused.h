@@ -1,6 +1,7 @@
 // SceneEditRefused (seed 000, "Scene edits"): the server's answer to the sender alone for each write
 // of a gesture it refused, by name: the gesture, the object, the component and the key it named (the
-// key empty for a component or object edit, everything zero for a gesture refused whole).
+// key empty for a component or object edit, the output's name for a wiring edit, everything zero for
+// a gesture refused whole).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "tickwire/core/reasons.h"
 #include "tickwire/protocol/edit_value.h"
+#include "tickwire/protocol/scene_wiring.h"
 #include "tickwire/wire/describe_walker.h"
 
 namespace tickwire::protocol {
@@ -32,12 +34,17 @@ TW_REASONS(EditRefusal,
            not_inherited,       // remove: the object's map does not give it that component
            not_edited,          // revert: nothing stands to revert
            bad_transform,       // move: no transform, a non-finite one or a rotation of no length
-           not_movable)         // move: its logic or the solver places it (a door, a carried body, a prop)
+           not_movable,         // move: its logic or the solver places it (a door, a carried body, a prop)
+           not_logic,           // wiring: the object runs no logic (no node of it fires an output)
+           unknown_target,      // wiring: a call names no object of the map
+           bad_action,          // wiring: a name not an identifier, a delay outside [0, 86400] s, a number not finite or past +-1e6
+           too_many_outputs)    // wiring: the object would wire more outputs than a map may give one
 inline constexpr wire::NamedValue kEditRefusalMembers[] = {
     {"notAuthority", 0}, {"rateLimited", 1},   {"editSetFull", 2},   {"unknownObject", 3}, {"componentNotWorn", 4},
     {"unknownKey", 5},   {"wrongForm", 6},     {"wrongCount", 7},    {"notFinite", 8},     {"notAChoice", 9},
     {"zeroAxis", 10},    {"alreadyWorn", 11},  {"notAddable", 12},   {"notRemovable", 13}, {"notInherited", 14},
-    {"notEdited", 15},   {"badTransform", 16}, {"notMovable", 17}};
+    {"notEdited", 15},   {"badTransform", 16}, {"notMovable", 17}, {"notLogic", 18},       {"unknownTarget", 19},
+    {"badAction", 20},   {"tooManyOutputs", 21}};
 inline constexpr wire::EnumDef kEditRefusalDef{"EditRefusal", kEditRefusalMembers};
 
 struct SceneEditRefused {
@@ -58,7 +65,7 @@ struct SceneEditRefused {
     w.varu32("gesture", gesture);
     w.varu32("object", object);
     w.u8("component", component);
-    w.str8("key", key, kMaxEditKeyBytes);
+    w.str8("key", key, kMaxWiringNameBytes);  // a field key or an output name
     w.enum8("reason", reason, kEditRefusalDef);
   }
 };

@@ -2,8 +2,8 @@
 // reliably to every client whenever an accepted gesture changes it, and to each client that joins
 // (so a lamp brightened an hour ago reaches a client that connected a moment ago). Full state, never
 // a delta: a client that holds it knows everything that stands, keyed by object index: whether the
-// object is hidden, where it was moved, its name, its field edits (a value always present) and its
-// component edits. A client lays it over its own copy of the map.
+// object is hidden, where it was moved, its name, its field edits (a value always present), its
+// component edits and its rewired outputs. A client lays it over its own copy of the map.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +15,7 @@
 
 #include "tickwire/protocol/edit_value.h"
 #include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/scene_wiring.h"
 #include "tickwire/wire/describe_walker.h"
 #include "tickwire/wire/types.h"
 
@@ -67,6 +68,7 @@ struct ObjectNodeState {
   std::string name;                        // empty: its authored key
   std::vector<ComponentState> components;  // ascending component id
   std::vector<FieldState> field_states;    // ascending (component id, key)
+  std::vector<OutputState> outputs;        // rewired outputs, ascending output name
   friend bool operator==(const ObjectNodeState&, const ObjectNodeState&) = default;
   template <class W>
   void fields(W& w) {
@@ -76,6 +78,7 @@ struct ObjectNodeState {
     w.str8("name", name, kMaxObjectNameBytes);
     w.list8("components", components, 0, kMaxObjectComponentEdits);
     w.list8("fieldStates", field_states, 0, kMaxObjectFieldEdits);
+    w.list8("outputs", outputs, 0, kMaxWiredOutputs);
   }
 };
 

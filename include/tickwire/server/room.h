@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "tickwire/clock/room_clock.h"
 #include "tickwire/clock/token_bucket.h"
@@ -40,6 +41,13 @@ struct RoomConfig {
   uint32_t overload_threshold_ticks = kRoomClockDefaultOverloadThresholdTicks;
 };
 
+// A shot that waits for the input it was fired after (FireRequest::input_sequence) to be simulated.
+struct WaitingShot {
+  protocol::FireRequest request;  // its aim already unit length
+  Tick received_at;               // the room's last tick when it arrived
+};
+inline constexpr std::size_t kMaxWaitingShots = 32;  // per session: past it a shot is refused (too_many_waiting)
+
 // One admitted session's state in the room.
 struct RoomSession {
   OwnerId owner = 0;
@@ -52,6 +60,7 @@ struct RoomSession {
   TokenBucket edits;         // the contract's scene edit gestures per second
   AdmissionGrants grants;    // what its connect token granted (world authority: it may edit the scene)
   SessionConduct conduct;    // its offences, and whether they have ended it
+  std::vector<WaitingShot> waiting_shots;  // in arrival order, at most kMaxWaitingShots
   uint64_t ticks_simulated = 0;
 };
 
@@ -64,14 +73,17 @@ TW_REASONS(InteractRefusal,
 
 // Why a client's shot was refused before the game saw it (nothing traced, nothing sent back).
 TW_REASONS(FireRefusal,
-           no_session,    // no admitted session for that owner
+           no_session,    // no admitted session for that owner (or it left while the shot waited)
            rate_limited,  // past the session's fires per second (the contract's limits)
-           malformed)     // a non-finite eye or aim, or an aim of no length
+           malformed,     // a non-finite eye or aim, or an aim of no length
+           too_many_waiting,    // kMaxWaitingShots of the session's wait for their inputs already
+           input_not_applied)   // the input it was fired after was not simulated within the max rewind
 
-// What the room changed in an accepted shot's render time (the shot is still traced).
+// What the room changed in an accepted shot's timing (the shot is still traced).
 TW_REASONS(FireRewind,
            clamped_to_bound,  // older than the contract's max rewind: traced at the bound
-           ahead_of_server)   // newer than the server's last tick: traced at it
+           ahead_of_server,   // newer than the server's last tick: traced at it
+           waited_for_input)  // arrived before the input it was fired after was simulated: traced after it
 
 // Why a client's prediction-only input was refused: the contract did not admit the prediction.
 TW_REASONS(PredictionRefusal,
@@ -115,7 +127,8 @@ class Room {
 
   // Admits `owner` (1..255), spawning its pawn; nullopt if the owner is taken or no slot is free.
   std::optional<EntityRef> admit(OwnerId owner, const AdmissionGrants& grants = {});
-  // The session leaves: its pawn is despawned and its ref stops resolving.
+  // The session leaves: its pawn is despawned and its ref stops resolving; its waiting shots are
+  // refused (no_session).
   void leave(OwnerId owner);
   const RoomSession* session(OwnerId owner) const;
   uint32_t session_count() const { return session_count_; }
@@ -136,8 +149,10 @@ class Room {
   // Counts `count` offences of the session's (its conduct): true when it is now to be kicked.
   // False for an owner with no session.
   bool offend(OwnerId owner, Offence offence, uint64_t count, MonoTime now);
-  // Checks the session's fire rate and the shot's numbers, bounds its render time by the contract's
-  // max rewind, and only then hands it to the game's fire().
+  // Checks the session's fire rate and the shot's numbers; a shot fired after an input the room has
+  // not simulated yet waits for it (traced at the end of the tick that applies it, or refused once
+  // it has waited the contract's max rewind); then bounds its render time by the max rewind back
+  // from the tick it is traced on, and only then hands it to the game's fire().
   bool receive_fire(OwnerId owner, const protocol::FireRequest& request, MonoTime now);
   const ReasonCounters<FireRefusal>& fire_refusals() const { return fire_refusals_; }
   const ReasonCounters<FireRewind>& fire_rewinds() const { return fire_rewinds_; }
@@ -159,6 +174,8 @@ class Room {
 
  private:
   void run_tick(Tick tick, TickObserver& completed);
+  void release_shots(RoomSession& session, Tick tick);
+  void trace_shot(RoomSession& session, const protocol::FireRequest& request, Tick tick);
   RoomSession* find(OwnerId owner);
 
   NetcodeContract contract_;

@@ -26,6 +26,8 @@ class ButtonBehaviour final : public ObjectBehaviour {
   static constexpr uint8_t kPressedBit = 1u << 0;
 
   explicit ButtonBehaviour(const ButtonSettings& settings) : settings_(settings), pressed_(settings.start_pressed) {}
+  // A scene edit retuned its reset delay: from its next press (a release already due keeps its time).
+  void retune(const ButtonSettings& settings) { settings_.reset_after = settings.reset_after; }
 
   std::string_view kind() const override { return "button"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;

@@ -32,6 +32,12 @@ class DoorBehaviour final : public ObjectBehaviour {
   static constexpr std::size_t kRateChannel = 1;
 
   explicit DoorBehaviour(const DoorSettings& settings);
+  // A scene edit retuned its settings: the speed from the next step (a moving door keeps its travel
+  // and its fraction), whether a Use toggles it from now on; the start fraction was the load's.
+  void retune(const DoorSettings& settings) {
+    settings_.step_per_tick = settings.step_per_tick;
+    settings_.usable = settings.usable;
+  }
 
   std::string_view kind() const override { return "mover"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;

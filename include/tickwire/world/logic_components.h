@@ -41,6 +41,9 @@ struct LogicComponentSpec {
 const LogicComponentSpec* logic_component_spec(std::string_view component);
 // Every logic component, in the table's order.
 std::span<const LogicComponentSpec> logic_component_specs();
+// Whether an object of the map is a node of its logic: it wears a logic component or has wiring of
+// its own (what MapLogicHost loads, and what a wiring edit may rewire).
+bool runs_logic(const MapObject& object);
 
 // The physics prop's settings (`physics_prop`: mass, size, material): no behaviour runs it, but the
 // game's body reads them, so a map is checked against them like a logic component's.

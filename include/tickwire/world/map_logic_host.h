@@ -29,6 +29,9 @@ namespace tickwire::world {
 
 class ObjectBehaviour;
 
+// The runtime's wiring of a map object's outputs (a delay in game seconds).
+std::vector<LogicWire> logic_wires(std::span<const MapOutput> outputs);
+
 // A pawn as the touch volumes see it: who (the activator of what it sets off) and where its feet are.
 struct TouchingPawn {
   uint64_t ref = 0;  // EntityRef raw: the LogicActivator
@@ -41,11 +44,17 @@ class MapLogicHost final : public ILogicHost {
   // host writes a behaviour's visible state into. It must stay valid for the host's lifetime.
   using ComponentState = std::function<ObjectComponent&(uint32_t object_index, std::size_t component)>;
 
-  // Loads every logic object of `map` in object-table order. `settings.tick_length` x time scale is
-  // the game time one tick advances (a door's step and every delay follow it). The game's live
-  // components must stand at the map's authored state, their settings as the scene edits standing
-  // against the object leave them: a node starts from its live component (state and settings).
-  MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings, ComponentState state);
+  // The game's live wiring of an object: its map's outputs with the rewiring its standing scene edits
+  // lay over them. Null: the map's outputs as authored.
+  using Wiring = std::function<std::vector<MapOutput>(uint32_t object_index)>;
+
+  // Loads every logic object of `map` (runs_logic) in object-table order. `settings.tick_length` x
+  // time scale is the game time one tick advances (a door's step and every delay follow it). The
+  // game's live components must stand at the map's authored state, their settings as the scene edits
+  // standing against the object leave them: a node starts from its live component (state and
+  // settings) and its live wiring.
+  MapLogicHost(const Map& map, const MapObjectTable& table, const LogicSettings& settings, ComponentState state,
+               Wiring wiring = {});
   ~MapLogicHost() override;
   MapLogicHost(const MapLogicHost&) = delete;
   MapLogicHost& operator=(const MapLogicHost&) = delete;
@@ -70,6 +79,17 @@ class MapLogicHost final : public ILogicHost {
   bool spawn(uint32_t object_index);
   // Whether the object's node is loaded.
   bool spawned(uint32_t object_index) const { return node_of(object_index) != nullptr; }
+  // The loaded node takes the object's live wiring now (a scene edit rewired it): its behaviours keep
+  // their state; what its old wiring still had waiting on a delay is dropped (LogicRuntime::rewire).
+  // An object out of the game takes it when it spawns back. False when no node of it is loaded or
+  // the runtime refused the wiring (the node keeps its old).
+  bool rewire(uint32_t object_index);
+  // The loaded node's behaviours take the object's live settings now (a scene edit retuned one):
+  // each keeps its state (a door its fraction and travel, a timer its beat) and reads what it can
+  // use live (a door's speed and usability, a button's reset delay, a volume's box, a timer's
+  // interval, a counter's bounds); what only a load reads (a start state) waits for the next load.
+  // False when no node of it is loaded.
+  bool retune(uint32_t object_index);
   // Despawns every loaded object (touch volumes settled first): what a discarded runtime must hold
   // afterwards is nothing, which the returned sizes say.
   LogicRuntimeSizes despawn_all();
@@ -115,8 +135,11 @@ class MapLogicHost final : public ILogicHost {
   void unbind(Node& node);
   void settle_touches(Node& node, std::span<const TouchingPawn> pawns);
 
+  std::vector<LogicWire> wires_of(const Node& node) const;
+
   const Map& map_;
   ComponentState state_;
+  Wiring wiring_;
   std::unique_ptr<LogicRuntime> runtime_;
   std::vector<Node> nodes_;              // one slot per logic object, in object order, loaded or not
   std::vector<int32_t> node_by_object_;  // object index -> slot in nodes_, or -1 (no logic)

@@ -9,6 +9,7 @@
 // at a time, and the whole map switches live through one seam (switch_map).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -137,6 +138,11 @@ class ReferenceGame final : public Simulation {
   const ShotOutcome& last_shot() const { return last_shot_; }
   const ReasonCounters<ShotDrop>& shot_drops() const { return shot_drops_; }
   uint64_t shots_traced() const { return shots_traced_; }
+  // How far each shot's claimed eye stood from the pawn's own, counted in bands (kEyeStrayBandsM,
+  // the last band past 2 m): what an operator reads to tune the contract's fireEyeToleranceM
+  // against the honest clients' spread (stats: game.shot.eye_stray.le<cm>cm, over200cm).
+  static constexpr std::array<float, 5> kEyeStrayBandsM = {0.1f, 0.25f, 0.5f, 1.0f, 2.0f};
+  const std::array<uint64_t, kEyeStrayBandsM.size() + 1>& eye_strays() const { return eye_strays_; }
   const RewindHistory& rewind_history() const { return history_; }
   std::span<const WaterPool> pools() const { return pools_; }
   void write_rest_records(std::vector<protocol::Record>& out) const override;
@@ -241,6 +247,8 @@ class ReferenceGame final : public Simulation {
   void record_rewind(Tick tick);
   // Scene edits (reference_game_edits.cpp).
   EditTarget edit_target(uint32_t object_index) const;
+  // The object's outputs as its standing rewiring leaves them (what its logic node runs).
+  std::vector<MapOutput> live_outputs(uint32_t object_index) const;
   void apply_object_edits(uint32_t object_index);
   void rebuild_edited_statics();
   // Every spawned object's static body as its edits leave it (an edited one's from edited_statics_).
@@ -302,6 +310,7 @@ class ReferenceGame final : public Simulation {
   std::vector<protocol::HitEvent> hits_;
   ReasonCounters<ShotDrop> shot_drops_;
   uint64_t shots_traced_ = 0;
+  std::array<uint64_t, kEyeStrayBandsM.size() + 1> eye_strays_{};
   uint64_t hits_by_kind_[3] = {0, 0, 0};  // by protocol::HitKind
   ShotOutcome last_shot_;
   std::vector<RewoundBox> rewound_;        // scratch: one tick's bodies, or one shot's rewound ones

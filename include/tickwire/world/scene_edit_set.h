@@ -1,7 +1,8 @@
 // SceneEditSet (seed 000, "Scene edits"): everything a room's editing sessions have changed, held as
 // the sceneNodeState it is sent as: per object, hidden or not, where it was moved, its name, its
-// component edits and its field edits, under a revision that moves with every gesture that changed
-// anything. A gesture's writes are each checked through SceneEditRules; those that pass are applied,
+// component edits, its field edits and its rewired outputs, under a revision that moves with every
+// gesture that changed anything. A gesture's writes are each checked through SceneEditRules (and a
+// wiring edit through check_wiring); those that pass are applied,
 // those that fail are refused by name (for the sender alone); a gesture that would grow the set past
 // what one message carries is refused whole and changes nothing.
 #pragma once
@@ -16,6 +17,7 @@
 #include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/world/map_object.h"
 #include "tickwire/world/scene_edit_rules.h"
+#include "tickwire/world/scene_wiring.h"
 
 namespace tickwire::world {
 
@@ -36,7 +38,8 @@ struct EditOutcome {
 
 class SceneEditSet {
  public:
-  EditOutcome apply(const protocol::SceneEdit& gesture, const EditTargets& targets);
+  // `named` says which keys a wiring edit's calls may name (null: none, so every call is refused).
+  EditOutcome apply(const protocol::SceneEdit& gesture, const EditTargets& targets, const ObjectNamed& named = {});
   // Forgets every edit (a map switch: they were the old map's); the revision moves if any stood.
   void clear();
   // Holds `state` as its own (an editor's copy of the set the server last sent).

@@ -22,8 +22,8 @@ std::optional<ComponentSetting> edited_setting(const MapObject& authored, const 
                                                const protocol::FieldState& field);
 
 // The object as its standing edits leave it: moved, its removed components left out, its added ones
-// appended (an added light on), every component's edited settings laid over its own. `edits` null:
-// the authored object.
+// appended (an added light on), every component's edited settings laid over its own, its rewired
+// outputs over its map's (wired_outputs). `edits` null: the authored object.
 MapObject edited_object(const MapObject& authored, const protocol::ObjectNodeState* edits);
 
 // The static body the object makes under its edits (kind none when it is hidden or makes none).

@@ -27,6 +27,8 @@ class TouchBehaviour final : public ObjectBehaviour {
   static constexpr uint8_t kPressedBit = 1u << 0;
 
   explicit TouchBehaviour(const TouchSettings& settings) : settings_(settings) {}
+  // A scene edit resized its box: the next tick's touches are checked against the new one.
+  void retune(const TouchSettings& settings) { settings_.half_extents = settings.half_extents; }
 
   std::string_view kind() const override { return settings_.shows_pressed ? "plate" : "trigger"; }
   // An endTouch with nobody in the box is refused (bad_parameter): the count never goes below zero.
