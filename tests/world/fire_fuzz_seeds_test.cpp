@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "fire_script.h"
+#include "fire_script_writer.h"
 #include "fuzz_seed_check.h"
 #include "support.h"
 
