@@ -14,6 +14,8 @@
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
+
 extern char** environ;
 
 namespace tickwire::test {
@@ -115,7 +117,7 @@ std::string PgCluster::url(std::string_view database) const {
 }
 
 std::string PgCluster::fresh_database() {
-  const std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(++databases_);
+  std::string name = fmt::format("t{}_{}", getpid(), ++databases_);
   if (!run("createdb", {"-h", dir_.string(), "-U", "tickwire", name})) return {};
   return url(name);
 }
