@@ -8,16 +8,14 @@
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "pg_cluster.h"
+#include "backend_stores.h"
 #include "tickwire/durable/store.h"
 
 namespace tickwire::durable {
@@ -35,34 +33,21 @@ struct Opened {
 class StoreTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (GetParam() == "sqlite") {
-      dir_ = std::filesystem::temp_directory_path() / ("tickwire-store-" + std::to_string(getpid()) + "-" + std::to_string(++count_));
-      std::filesystem::remove_all(dir_);
-      url_ = "sqlite:" + dir_.string() + "/";
-    } else {
-      std::string why;
-      test::PgCluster* cluster = test::shared_pg_cluster(&why);
-      ASSERT_NE(cluster, nullptr) << why;
-      url_ = cluster->fresh_database();
-      ASSERT_FALSE(url_.empty());
-    }
+    stores_ = std::make_unique<test_support::BackendStores>(GetParam());
+    ASSERT_FALSE(stores_->url().empty()) << stores_->why();
+    url_ = stores_->url();
     store_ = open();
   }
   void TearDown() override {
     store_.reset();
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    stores_.reset();
   }
-  std::unique_ptr<Store> open() {
-    auto opened = open_store(url_);
-    const StoreFailure* f = store_failure(opened);
-    EXPECT_EQ(f, nullptr) << (f != nullptr ? f->detail : "");
-    return f == nullptr ? std::move(std::get<std::unique_ptr<Store>>(opened)) : nullptr;
-  }
+  std::unique_ptr<Store> open() { return stores_->open(); }
   // SQL straight at the database, around the store: the backend's error message, or empty.
   std::string raw_sql(const std::string& sql) {
     if (GetParam() == "sqlite") {
       sqlite3* db = nullptr;
-      sqlite3_open((dir_ / "tickwire.sqlite3").c_str(), &db);
+      sqlite3_open(stores_->sqlite_file().c_str(), &db);
       char* message = nullptr;
       const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
       std::string out = rc == SQLITE_OK ? "" : (message != nullptr ? message : "error");
@@ -90,10 +75,9 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
     return store_failure(s) ? store_failure(s)->reason : StoreRefusal::count_;
   }
 
-  std::filesystem::path dir_;
+  std::unique_ptr<test_support::BackendStores> stores_;
   std::string url_;
   std::unique_ptr<Store> store_;
-  static inline int count_ = 0;
 };
 
 TEST_P(StoreTest, TheSchemaIsMigratedAtOpenAndOnlyOnce) {
