@@ -147,6 +147,16 @@ class SqlStore final : public Store {
     return StoreOk{};
   }
 
+  StoreStatus use_resume_token(std::string_view room, std::span<const uint8_t> token_id, WallTime expires_at,
+                               WallTime now) override {
+    const SqlValue expired[] = {text(room), number(now.ns())};
+    if (auto f = failure_of(db_->run("DELETE FROM tw_resume_used WHERE room = $1 AND expires_at_ns <= $2", expired))) return *f;
+    const SqlValue p[] = {text(room), SqlValue{std::vector<uint8_t>(token_id.begin(), token_id.end())}, number(expires_at.ns())};
+    if (auto f = failure_of(db_->run("INSERT INTO tw_resume_used (room, token_id, expires_at_ns) VALUES ($1, $2, $3)", p)))
+      return *f;
+    return StoreOk{};
+  }
+
  private:
   StoreResult<Lease> acquire_in_transaction(std::string_view room, std::string_view owner, WallTime now, Duration term) {
     const SqlValue room_only[] = {text(room)};

@@ -118,7 +118,24 @@ CREATE TRIGGER tw_journal_fence BEFORE INSERT ON tw_journal FOR EACH ROW EXECUTE
 CREATE TRIGGER tw_checkpoint_fence BEFORE INSERT ON tw_checkpoints FOR EACH ROW EXECUTE FUNCTION tw_fenced_write();
 )sql";
 
-constexpr std::array kMigrations = {Migration{1, "rooms, leases, journal, checkpoints; ratchet and fences", kSqliteV1, kPostgresV1}};
+// Version 2: the resume tokens used, each kept until it would have expired.
+constexpr const char* kSqliteV2 = R"sql(
+CREATE TABLE tw_resume_used (
+  room TEXT NOT NULL,
+  token_id BLOB NOT NULL,
+  expires_at_ns INTEGER NOT NULL,
+  PRIMARY KEY (room, token_id));
+)sql";
+constexpr const char* kPostgresV2 = R"sql(
+CREATE TABLE tw_resume_used (
+  room TEXT NOT NULL,
+  token_id BYTEA NOT NULL,
+  expires_at_ns BIGINT NOT NULL,
+  PRIMARY KEY (room, token_id));
+)sql";
+
+constexpr std::array kMigrations = {Migration{1, "rooms, leases, journal, checkpoints; ratchet and fences", kSqliteV1, kPostgresV1},
+                                    Migration{2, "resume tokens used", kSqliteV2, kPostgresV2}};
 
 constexpr const char* kSqliteMigrationsTable =
     "CREATE TABLE IF NOT EXISTS tw_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)";

@@ -55,6 +55,9 @@ class StallingStore final : public Store {
   StoreStatus trim_journal(const Lease& lease, uint64_t through) override {
     return stalled_ ? StoreStatus{cut()} : real_->trim_journal(lease, through);
   }
+  StoreStatus use_resume_token(std::string_view room, std::span<const uint8_t> id, WallTime expires_at, WallTime now) override {
+    return stalled_ ? StoreStatus{cut()} : real_->use_resume_token(room, id, expires_at, now);
+  }
 
  private:
   static StoreFailure cut() { return StoreFailure{StoreRefusal::unavailable, "stalled"}; }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -134,6 +135,12 @@ class Store {
   virtual StoreResult<std::optional<Checkpoint>> latest_checkpoint(std::string_view room) = 0;
   // Forgets the room's journal up to and including `through_sequence` (a checkpoint covers it).
   virtual StoreStatus trim_journal(const Lease& lease, uint64_t through_sequence) = 0;
+
+  // --- resume tokens --------------------------------------------------------------------------------
+  // Uses a resume token up: refused `duplicate` when it was used already. The record is kept until
+  // `expires_at` (the token's own end) and forgotten after, so the table holds only live tokens.
+  virtual StoreStatus use_resume_token(std::string_view room, std::span<const uint8_t> token_id, WallTime expires_at,
+                                       WallTime now) = 0;
 };
 
 // Opens (creating and migrating as needed) the store a URL names:
