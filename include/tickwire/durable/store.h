@@ -112,10 +112,11 @@ class Store {
   // run out, or `owner` holds it already (a renewal then, the fence kept); a new holder gets the
   // next fence. A room first leased starts at the legacy.v1 epoch.
   virtual StoreResult<Lease> acquire(std::string_view room, std::string_view owner, WallTime now, Duration term) = 0;
-  // Extends the holder's term to now + term: refused (lease_lost) once its term ran out or another
-  // holder took it, so a holder that cannot renew knows it must stop advancing the room.
+  // Extends the holder's term to now + term: refused (lease_lost) once its term has run out (taken
+  // by another or not), so a holder that cannot renew knows it must stop advancing the room.
   virtual StoreResult<Lease> renew(const Lease& lease, WallTime now, Duration term) = 0;
-  // Gives the lease up (its term ends now); the fence stays, so the holder's late writes are refused.
+  // Gives the lease up (its term ends now): another may take it at once, and from then on (the
+  // next fence) the released holder's late writes are refused.
   virtual StoreStatus release(const Lease& lease) = 0;
   // The room's lease as the store holds it (any holder), or none.
   virtual StoreResult<std::optional<Lease>> lease_of(std::string_view room) = 0;
