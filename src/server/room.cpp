@@ -17,6 +17,12 @@ bool input_simulated(const RoomSession& session, uint32_t sequence) {
   return applied.has_value() && *applied >= sequence;
 }
 
+// The contract's max rewind, in the room's ticks: how far back a shot is traced, and how long one
+// waits for its input.
+double rewind_ticks(const NetcodeContract& contract, const RoomClock& clock) {
+  return contract.limits.max_rewind_ms / 1000.0 / clock.seconds_per_tick();
+}
+
 RoomClockConfig clock_config(const RoomConfig& config) {
   RoomClockConfig clock;
   clock.tick_rate_hz = config.contract.cadence.tick_rate_hz;
@@ -181,7 +187,7 @@ bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, Mon
 // that has waited the contract's max rewind for an input that never came is refused.
 void Room::release_shots(RoomSession& session, Tick tick) {
   if (session.waiting_shots.empty()) return;
-  const double wait_ticks = contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
+  const double wait_ticks = rewind_ticks(contract_, clock_);
   std::size_t kept = 0;
   for (WaitingShot& waiting : session.waiting_shots) {
     if (input_simulated(session, waiting.request.input_sequence)) {
@@ -204,7 +210,7 @@ void Room::trace_shot(RoomSession& session, const protocol::FireRequest& request
   // The render tick rides as 32 bits: it names the tick nearest the one the shot is traced on.
   const auto behind = static_cast<int32_t>(tick.wire_u32() - request.render_tick);
   shot.render_tick = static_cast<double>(tick.value() - behind) + request.render_fraction / 65536.0;
-  const double bound = static_cast<double>(tick.value()) - contract_.limits.max_rewind_ms / 1000.0 / clock_.seconds_per_tick();
+  const double bound = static_cast<double>(tick.value()) - rewind_ticks(contract_, clock_);
   if (shot.render_tick < bound) {
     shot.render_tick = bound;
     shot.rewind_clamped = true;

@@ -147,7 +147,6 @@ bool MapLogicHost::load(Node& node) {
     std::unique_ptr<LogicBehaviour> behaviour = make_behaviour(state_(node.object, k), seconds_per_tick);
     if (!behaviour) continue;
     auto* visible = dynamic_cast<ObjectBehaviour*>(behaviour.get());
-    if (visible != nullptr && node.use_input.empty()) node.use_input = visible->use_input();
     if (auto* touch = dynamic_cast<TouchBehaviour*>(behaviour.get()); touch != nullptr && node.touch == nullptr)
       node.touch = touch;
     node.components.push_back(k);
@@ -162,7 +161,7 @@ bool MapLogicHost::load(Node& node) {
     return false;
   }
   ++loaded_nodes_;
-  if (!node.use_input.empty()) usable_.insert(std::lower_bound(usable_.begin(), usable_.end(), node.object), node.object);
+  settle_use_input(node);
   if (node.touch != nullptr) {  // volumes settle in object order (slots are in object order)
     const auto slot = static_cast<uint32_t>(node_by_object_[node.object]);
     const auto at = std::lower_bound(touch_nodes_.begin(), touch_nodes_.end(), slot);
@@ -185,16 +184,19 @@ bool MapLogicHost::retune(uint32_t object_index) {
     TW_ASSERT(behaviour != nullptr, "a loaded node holds its behaviours");
     retune_behaviour(*behaviour, state_(object_index, node->components[i]), seconds_per_tick);
   }
-  // A door made usable (or not): a Use reaches it from now on (or no longer).
-  std::string_view use_input;
-  for (const ObjectBehaviour* visible : node->visible)
-    if (visible != nullptr && use_input.empty()) use_input = visible->use_input();
-  if (use_input != node->use_input) {
-    if (!node->use_input.empty()) std::erase(usable_, node->object);
-    node->use_input = use_input;
-    if (!use_input.empty()) usable_.insert(std::lower_bound(usable_.begin(), usable_.end(), node->object), node->object);
-  }
+  settle_use_input(*node);  // a door made usable (or not): a Use reaches it from now on (or no longer)
   return true;
+}
+
+// What a Use delivers to the node (its first behaviour's that takes one), and the usable list after it.
+void MapLogicHost::settle_use_input(Node& node) {
+  std::string_view use_input;
+  for (const ObjectBehaviour* visible : node.visible)
+    if (visible != nullptr && use_input.empty()) use_input = visible->use_input();
+  if (use_input == node.use_input) return;
+  if (!node.use_input.empty()) std::erase(usable_, node.object);
+  node.use_input = use_input;
+  if (!use_input.empty()) usable_.insert(std::lower_bound(usable_.begin(), usable_.end(), node.object), node.object);
 }
 
 bool MapLogicHost::rewire(uint32_t object_index) {

@@ -17,35 +17,23 @@ CheckedGesture SceneEditor::check(const protocol::SceneEdit& gesture, const prot
   CheckedGesture out;
   out.gesture.gesture = gesture.gesture;
   // One write at a time, objects, components, fields, then wiring (the order the server applies them).
-  const auto judge = [&](protocol::SceneEdit one, auto& kept, const auto& write) {
-    one.gesture = gesture.gesture;
-    EditOutcome outcome = working.apply(one, targets, named);
-    if (outcome.refusals.empty()) {
-      kept.push_back(write);
-    } else {
-      out.refusals.insert(out.refusals.end(), outcome.refusals.begin(), outcome.refusals.end());
+  const auto judge_each = [&](auto writes) {
+    for (const auto& write : gesture.*writes) {
+      protocol::SceneEdit one;
+      one.gesture = gesture.gesture;
+      (one.*writes).assign(1, write);
+      EditOutcome outcome = working.apply(one, targets, named);
+      if (outcome.refusals.empty()) {
+        (out.gesture.*writes).push_back(write);
+      } else {
+        out.refusals.insert(out.refusals.end(), outcome.refusals.begin(), outcome.refusals.end());
+      }
     }
   };
-  for (const protocol::ObjectEdit& e : gesture.object_edits) {
-    protocol::SceneEdit one;
-    one.object_edits = {e};
-    judge(std::move(one), out.gesture.object_edits, e);
-  }
-  for (const protocol::ComponentEdit& e : gesture.component_edits) {
-    protocol::SceneEdit one;
-    one.component_edits = {e};
-    judge(std::move(one), out.gesture.component_edits, e);
-  }
-  for (const protocol::FieldEdit& e : gesture.field_edits) {
-    protocol::SceneEdit one;
-    one.field_edits = {e};
-    judge(std::move(one), out.gesture.field_edits, e);
-  }
-  for (const protocol::WiringEdit& e : gesture.wiring_edits) {
-    protocol::SceneEdit one;
-    one.wiring_edits = {e};
-    judge(std::move(one), out.gesture.wiring_edits, e);
-  }
+  judge_each(&protocol::SceneEdit::object_edits);
+  judge_each(&protocol::SceneEdit::component_edits);
+  judge_each(&protocol::SceneEdit::field_edits);
+  judge_each(&protocol::SceneEdit::wiring_edits);
   out.after = working.state().objects;
   return out;
 }

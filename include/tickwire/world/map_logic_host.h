@@ -136,6 +136,7 @@ class MapLogicHost final : public ILogicHost {
   void settle_touches(Node& node, std::span<const TouchingPawn> pawns);
 
   std::vector<LogicWire> wires_of(const Node& node) const;
+  void settle_use_input(Node& node);
 
   const Map& map_;
   ComponentState state_;
