@@ -40,6 +40,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/replication/rest_record_source.h
   tickwire/replication/tick_records.h
   tickwire/server.h
+  tickwire/server/durable_fact.h
   tickwire/server/fire_shot.h
   tickwire/server/simulation.h
   tickwire/server/tick_input.h

@@ -16,8 +16,14 @@ Duration fraction_of(Duration d, double f) { return Duration::from_seconds(d.sec
 LeaseSupervisor::LeaseSupervisor(Store& store, std::string room, std::string owner, const LeaseSupervisorConfig& config)
     : store_(store), room_(std::move(room)), owner_(std::move(owner)), config_(config) {}
 
+std::optional<WallTime> LeaseSupervisor::authority_until() const {
+  if (!lease_) return std::nullopt;
+  return lease_->expires_at - fraction_of(config_.term, config_.margin);
+}
+
 bool LeaseSupervisor::authority(WallTime now) const {
-  return lease_.has_value() && now < lease_->expires_at - fraction_of(config_.term, config_.margin);
+  const std::optional<WallTime> until = authority_until();
+  return until.has_value() && now < *until;
 }
 
 bool LeaseSupervisor::poll(WallTime now) {

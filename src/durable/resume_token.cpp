@@ -6,58 +6,13 @@
 #include <sodium.h>
 
 #include "tickwire/core/assert.h"
-#include "tickwire/core/bytes.h"
+#include "tickwire/core/byte_record.h"
 
 namespace tickwire::durable {
 namespace {
 
 constexpr uint8_t kVersion = 1;
 static_assert(kResumeMacBytes == crypto_auth_BYTES && kResumeKeyBytes == crypto_auth_KEYBYTES);
-
-void put_u64(std::vector<uint8_t>& out, uint64_t v) {
-  uint8_t le[8];
-  store_le<uint64_t>(le, v);
-  out.insert(out.end(), le, le + 8);
-}
-
-void put_name(std::vector<uint8_t>& out, std::string_view name) {
-  out.push_back(static_cast<uint8_t>(name.size()));
-  out.insert(out.end(), name.begin(), name.end());
-}
-
-// Reads the signed part front to back; any read past the end fails the whole token.
-class TokenReader {
- public:
-  explicit TokenReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
-  bool ok() const { return ok_; }
-  std::size_t at() const { return at_; }
-  uint8_t u8() { return take(1) ? bytes_[at_ - 1] : 0; }
-  uint64_t u64() { return take(8) ? load_le<uint64_t>(bytes_.data() + at_ - 8) : 0; }
-  void copy(std::span<uint8_t> out) {
-    if (take(out.size())) std::copy(bytes_.begin() + static_cast<std::ptrdiff_t>(at_ - out.size()), bytes_.begin() + static_cast<std::ptrdiff_t>(at_), out.begin());
-  }
-  std::string name() {
-    const uint8_t n = u8();
-    if (n > kMaxResumeNameBytes || !take(n)) {
-      ok_ = false;
-      return {};
-    }
-    return std::string(reinterpret_cast<const char*>(bytes_.data() + at_ - n), n);
-  }
-
- private:
-  bool take(std::size_t n) {
-    if (!ok_ || bytes_.size() - at_ < n) {
-      ok_ = false;
-      return false;
-    }
-    at_ += n;
-    return true;
-  }
-  std::span<const uint8_t> bytes_;
-  std::size_t at_ = 0;
-  bool ok_ = true;
-};
 
 }  // namespace
 
@@ -76,15 +31,16 @@ std::optional<std::vector<uint8_t>> ResumeTokens::issue(std::string_view room, s
   TW_ASSERT(sodium_init() >= 0, "libsodium initialises");
   std::vector<uint8_t> out;
   out.reserve(kMaxResumeTokenBytes);
-  out.push_back(kVersion);
+  ByteRecordWriter write(out);
+  write.u8(kVersion);
   ResumeTokenId id{};
   randombytes_buf(id.data(), id.size());
-  out.insert(out.end(), id.begin(), id.end());
-  put_u64(out, static_cast<uint64_t>(now.ns()));
-  put_u64(out, static_cast<uint64_t>((now + lifetime).ns()));
-  put_u64(out, pawn);
-  put_name(out, room);
-  put_name(out, player);
+  write.raw(id);
+  write.u64(static_cast<uint64_t>(now.ns()));
+  write.u64(static_cast<uint64_t>((now + lifetime).ns()));
+  write.u64(pawn);
+  write.name(room);
+  write.name(player);
   uint8_t mac[kResumeMacBytes];
   crypto_auth(mac, out.data(), out.size(), key_.data());
   out.insert(out.end(), mac, mac + kResumeMacBytes);
@@ -100,16 +56,17 @@ std::variant<ResumeClaims, ResumeRefusal> ResumeTokens::check(std::span<const ui
   TW_ASSERT(sodium_init() >= 0, "libsodium initialises");
   if (crypto_auth_verify(token.data() + signed_part.size(), signed_part.data(), signed_part.size(), key_.data()) != 0)
     return ResumeRefusal::forged;
-  TokenReader read(signed_part);
+  ByteRecordReader read(signed_part);
   ResumeClaims claims;
   (void)read.u8();  // the version, checked above
-  read.copy(claims.id);
+  const std::span<const uint8_t> id = read.raw(claims.id.size());
+  std::copy(id.begin(), id.end(), claims.id.begin());
   claims.issued_at = WallTime::from_ns(static_cast<int64_t>(read.u64()));
   claims.expires_at = WallTime::from_ns(static_cast<int64_t>(read.u64()));
   claims.pawn = read.u64();
-  claims.room = read.name();
-  claims.player = read.name();
-  if (!read.ok() || read.at() != signed_part.size()) return ResumeRefusal::malformed;
+  claims.room = read.name(kMaxResumeNameBytes);
+  claims.player = read.name(kMaxResumeNameBytes);
+  if (!read.done()) return ResumeRefusal::malformed;
   if (claims.room != room) return ResumeRefusal::foreign;
   if (now >= claims.expires_at || now < claims.issued_at) return ResumeRefusal::expired;
   return claims;

@@ -80,6 +80,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
+  if (gate_ != nullptr) gate_->take_facts(room_.simulation(), ++update_number_, room_.last_tick());
   send_entity_events();
   send_hits();
   send_edit_refusals();
@@ -97,6 +98,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
 void RoomServer::send_entity_events() {
   events_.clear();
   room_.simulation().take_events(events_);
+  if (gate_ != nullptr) drops_.add(SessionDrop::held_past_cap, held_events_.pass(events_, update_number_, gate_->durable_through()));
   const auto send_one = [&](Connection& c, const protocol::EntityEvent& event) {
     if (!wire::send_message(c.net, config_.reliable_channel, event).ok()) drops_.add(SessionDrop::event_unsent);
   };
@@ -138,6 +140,9 @@ void RoomServer::send_hits() {
 void RoomServer::send_game_messages() {
   game_messages_.clear();
   room_.simulation().take_messages(game_messages_);
+  if (gate_ != nullptr) {
+    drops_.add(SessionDrop::held_past_cap, held_messages_.pass(game_messages_, update_number_, gate_->durable_through()));
+  }
   for (const GameMessageOut& m : game_messages_) {
     if (m.to != kAuthorityOwner) {
       (void)send_game_message(m.to, m.type, m.payload);
@@ -146,6 +151,16 @@ void RoomServer::send_game_messages() {
     for (const auto& c : connections_)
       if (c && c->admitted) (void)send_game_message(c->owner, m.type, m.payload);
   }
+}
+
+void RoomServer::hold_acknowledgements(DurabilityGate& gate) {
+  TW_ASSERT(update_number_ == 0 && gate_ == nullptr, "a server holds for one gate, from its first update");
+  gate_ = &gate;
+  room_.simulation().keep_facts(true);
+}
+
+std::size_t RoomServer::held_acknowledgements() const {
+  return held_events_.size() + held_messages_.size() + held_scene_.size();
 }
 
 void RoomServer::take_events() {

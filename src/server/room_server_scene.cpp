@@ -2,7 +2,7 @@
 // refuses it whole from a session without world authority or past its rate), the game's refusals go
 // to their senders alone, and the game's edit set goes whole to every session that has not been sent
 // its revision: everyone after an accepted gesture, and a session that just joined (a late joiner is
-// told everything that stands).
+// told everything that stands). A durable room's set goes out only at a revision the journal holds.
 #include <utility>
 
 #include "tickwire/protocol/scene_edit_refused.h"
@@ -40,6 +40,10 @@ void RoomServer::tell_edit_refusal(Connection& c, const protocol::SceneEditRefus
 
 void RoomServer::send_scene_state() {
   const protocol::SceneNodeState* state = room_.simulation().scene_state();
+  if (state != nullptr && gate_ != nullptr) {  // the newest revision the journal holds every edit of
+    held_scene_.note(*state, update_number_);
+    state = held_scene_.releasable(gate_->durable_through());
+  }
   if (state == nullptr || state->revision == 0) return;
   for (const auto& c : connections_) {
     if (!c || !c->admitted || c->scene_revision == state->revision) continue;

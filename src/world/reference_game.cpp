@@ -543,6 +543,7 @@ void ReferenceGame::visit_game_reasons(const ReasonVisitor& visit) const {
     visit(name, count);
   });
   visit_count("edit.refusal_dropped", edit_refusals_dropped_);
+  visit_count("durable.fact.dropped", facts_dropped_);
   visit_count("object.spawn", lifecycle_.spawns);
   visit_count("object.despawn", lifecycle_.despawns);
   visit_count("map.switch", lifecycle_.map_switches);

@@ -5,6 +5,7 @@
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/scene_overlay.h"
 #include "tickwire/world/scene_wiring.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire::world {
 
@@ -27,7 +28,15 @@ void ReferenceGame::edit(OwnerId editor, const protocol::SceneEdit& gesture, Tic
     edit_refusals_.push_back(EditRefusalOut{editor, std::move(refused)});
   }
   if (!outcome.changed) return;
-  for (uint32_t index : outcome.touched) {
+  if (keeping_facts_) {
+    note_voxel_facts();  // the facts keep the order they were made in
+    keep_fact(DurableFact{kFactSceneEdit, wire::encode_bytes(gesture)});
+  }
+  edits_changed(outcome.touched);
+}
+
+void ReferenceGame::edits_changed(std::span<const uint32_t> touched) {
+  for (uint32_t index : touched) {
     apply_object_edits(index);
     if (logic_) {
       (void)logic_->retune(index);  // its running behaviours read the edited settings
@@ -40,7 +49,7 @@ void ReferenceGame::edit(OwnerId editor, const protocol::SceneEdit& gesture, Tic
   // Each edited object leaves the rest table: the retake this generation starts leaves it out, and
   // the next take (another edit, a spawn, a reinstall) brings it back as it stands then.
   ++map_generation_;
-  for (uint32_t index : outcome.touched) rest_left_at_[index] = map_generation_;
+  for (uint32_t index : touched) rest_left_at_[index] = map_generation_;
 }
 
 void ReferenceGame::take_edit_refusals(std::vector<EditRefusalOut>& out) {

@@ -63,7 +63,25 @@ std::optional<VoxelWriteRefusal> ServerVoxels::write(uint32_t volume, const Voxe
   if (!cells_.write(key, g->offset_in_chunk(cell), block_id, g->authored(cell))) return refuse(VoxelWriteRefusal::full);
   dirty_.insert(key);
   ++writes_;
+  if (recording_) recorded_.push_back(CellWrite{volume, cell, block_id});
   return std::nullopt;
+}
+
+void ServerVoxels::take_writes(std::vector<CellWrite>& out) {
+  out.insert(out.end(), recorded_.begin(), recorded_.end());
+  recorded_.clear();
+}
+
+bool ServerVoxels::restore_chunk(const VoxelChunkKey& key, uint32_t revision, std::span<const VoxelWrite> writes) {
+  const VoxelGrid* g = grid(key.volume);
+  if (g == nullptr || key.chunk >= g->chunk_count()) return false;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    if (writes[i].offset >= g->cells_per_chunk() || writes[i].block > g->def().blocks.size()) return false;
+    if (i > 0 && writes[i].offset <= writes[i - 1].offset) return false;
+  }
+  if (!cells_.apply(key, revision, writes)) return false;
+  dirty_.insert(key);
+  return true;
 }
 
 void ServerVoxels::take_messages(std::vector<GameMessageOut>& out) {

@@ -3,6 +3,7 @@
 // database failing over). Not a mock: every call that is let through is the real store's answer.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <utility>
 
@@ -63,7 +64,7 @@ class StallingStore final : public Store {
   static StoreFailure cut() { return StoreFailure{StoreRefusal::unavailable, "stalled"}; }
 
   std::unique_ptr<Store> real_;
-  bool stalled_ = false;
+  std::atomic<bool> stalled_ = false;
 };
 
 }  // namespace tickwire::durable::test_support

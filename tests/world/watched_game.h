@@ -46,6 +46,11 @@ class WatchedGame final : public Simulation {
   void edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick tick) override { game_.edit(editor, gesture, tick); }
   void take_edit_refusals(std::vector<EditRefusalOut>& out) override { game_.take_edit_refusals(out); }
   const protocol::SceneNodeState* scene_state() const override { return game_.scene_state(); }
+  void keep_facts(bool on) override { game_.keep_facts(on); }
+  void take_facts(std::vector<DurableFact>& out) override { game_.take_facts(out); }
+  void save_state(std::vector<uint8_t>& out) const override { game_.save_state(out); }
+  bool restore_state(std::span<const uint8_t> state) override { return game_.restore_state(state); }
+  bool replay_fact(const DurableFact& fact) override { return game_.replay_fact(fact); }
   void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
   void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
   void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }

@@ -39,6 +39,8 @@ class LeaseSupervisor {
   bool poll(WallTime now);
   // Whether it may advance and write the room at `now`: holding, with the margin left of the term.
   bool authority(WallTime now) const;
+  // When authority ends unless a renewal lands first (nullopt: not holding).
+  std::optional<WallTime> authority_until() const;
   // Gives the lease up (the store ends its term now), so another can take it at once.
   void release();
 

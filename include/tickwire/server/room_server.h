@@ -17,6 +17,8 @@
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/session_channels.h"
 #include "tickwire/replication/replication_server.h"
+#include "tickwire/server/acknowledgement_hold.h"
+#include "tickwire/server/durability_gate.h"
 #include "tickwire/server/game_outbox.h"
 #include "tickwire/server/relay_gate.h"
 #include "tickwire/server/room.h"
@@ -52,7 +54,8 @@ TW_REASONS(SessionDrop,
   event_no_client,  // a game's entity event for an owner with no admitted session
   hit_unsent,      // the transport refused a game's hit event (reliable queue full)
   edit_reply_unsent,   // the transport refused a scene edit refusal for its sender (reliable queue full)
-  scene_state_unsent   // the transport refused a sceneNodeState (reliable queue full): retried next update
+  scene_state_unsent,  // the transport refused a sceneNodeState (reliable queue full): retried next update
+  held_past_cap        // an event or message waiting for durability past kMaxHeldAcknowledgements: never sent
 )
 
 // One connection's view, for tests, the report and diagnostics.
@@ -71,6 +74,13 @@ class RoomServer : public TickObserver {
   RoomUpdate update(MonoTime now, WallTime wall_now);
 
   void on_tick_completed(Tick tick) override;
+
+  // A durable room (seed 003): every update's facts go to `gate`, and every acknowledgement (the
+  // game's entity events and messages, the edit set's revisions) waits until the update that made
+  // it is durable. Set before the first update; `gate` must outlive the server.
+  void hold_acknowledgements(DurabilityGate& gate);
+  // Acknowledgements waiting for durability now (events, messages, edit set revisions).
+  std::size_t held_acknowledgements() const;
 
   // A game message (type >= kFirstGameMessageType) for one client, reliable and in order: queued in
   // its outbox and sent as the channel takes it, beside the snapshots (which the pacer sends first).
@@ -173,6 +183,12 @@ class RoomServer : public TickObserver {
   uint64_t sessions_admitted_ = 0;
   uint64_t scene_states_sent_ = 0;
   uint64_t edit_replies_sent_ = 0;
+  // Durability (null: none): the updates numbered, what waits for them.
+  DurabilityGate* gate_ = nullptr;
+  uint64_t update_number_ = 0;
+  HeldAcknowledgements<GameEvent> held_events_;
+  HeldAcknowledgements<GameMessageOut> held_messages_;
+  HeldSceneStates held_scene_;
 };
 
 }  // namespace tickwire

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/replication/rest_record_source.h"
 #include "tickwire/replication/tick_records.h"
+#include "tickwire/server/durable_fact.h"
 #include "tickwire/server/fire_shot.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
@@ -128,6 +130,25 @@ class Simulation : public RestRecordSource {
   // link cannot take yet waits instead of being lost; a refusal is counted by reason. A message for
   // a session that joined this tick reaches it (a pawn is spawned only once its session is in).
   virtual void take_messages(std::vector<GameMessageOut>& out) { (void)out; }
+
+  // --- durability (seed 003, "Durability and rejoin"; the durable/ module drives these) ----------
+  // A store keeps this room: from now on the game records its durable facts for take_facts (off,
+  // the default, it records none, so a game run without a store holds nothing for nobody).
+  virtual void keep_facts(bool on) { (void)on; }
+  // The durable facts made since the last take (an accepted edit, a voxel write), in the order
+  // made: journaled before anything that acknowledges them leaves the server.
+  virtual void take_facts(std::vector<DurableFact>& out) { (void)out; }
+  // The game's durable state as it stands now: a checkpoint's payload (empty: it keeps nothing).
+  virtual void save_state(std::vector<uint8_t>& out) const { (void)out; }
+  // Puts back what save_state wrote, into a game no session has joined yet; false (the game as it
+  // was) when the bytes do not read.
+  virtual bool restore_state(std::span<const uint8_t> state) { return state.empty(); }
+  // Makes a journaled fact again over the restored state, in journal order; false when it does
+  // not read (the recovery counts it).
+  virtual bool replay_fact(const DurableFact& fact) {
+    (void)fact;
+    return false;
+  }
 
   // The game's own counted reasons (its interaction refusals, its logic's drops), each as a name
   // and a nonzero count: the server's stats list them as "game.<name>".

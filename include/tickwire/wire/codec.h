@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
+#include "tickwire/core/assert.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 #include "tickwire/wire/read_walker.h"
@@ -30,6 +32,15 @@ Result<std::size_t> encode(const T& value, std::span<uint8_t> out) {
   visit_fields(walker, const_cast<T&>(value));
   if (sink.overflow()) return Error::buffer_full;
   return sink.size();
+}
+
+// The body as a vector of exactly its measure.
+template <class T>
+std::vector<uint8_t> encode_bytes(const T& value) {
+  std::vector<uint8_t> out(measure(value));
+  const auto written = encode(value, std::span<uint8_t>(out));
+  TW_ASSERT(written && *written == out.size(), "a measured shape fits its measure");
+  return out;
 }
 
 struct DecodeReport {

@@ -73,6 +73,10 @@ inline constexpr std::size_t kMaxPendingEvents = 1024;  // between two takes; pa
 inline constexpr std::size_t kMaxPendingHits = 1024;    // hit events between two takes; past it counted, dropped
 inline constexpr std::size_t kMaxPendingEditRefusals = 1024;  // edit refusals between two takes; past it counted, dropped
 
+// The reference game's durable facts (seed 003; values are only ever appended).
+inline constexpr uint32_t kFactSceneEdit = 1;   // an accepted gesture (its SceneEdit body), made again through edit()
+inline constexpr uint32_t kFactVoxelWrite = 2;  // a voxel write that landed: volume u32, cell 3 x u16, block u8
+
 // The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM) and its
 // pawn (a kinematic controller whose movement its clients predict).
 void apply_reference_policy(RoomPolicy& policy);
@@ -130,6 +134,15 @@ class ReferenceGame final : public Simulation {
   // is next taken. The edits outlive a despawn and a reinstall; a map switch forgets them.
   void edit(OwnerId editor, const protocol::SceneEdit& gesture, Tick tick) override;
   void take_edit_refusals(std::vector<EditRefusalOut>& out) override;
+  // Durability (seed 003, "Durability and rejoin"; reference_game_durable.cpp): the facts are the
+  // accepted edit gestures and the voxel writes that landed, in the order made; the state a
+  // checkpoint holds is the edit set, every written voxel chunk and the world time. (Pawns, object
+  // and logic state are not durable yet: a recovered room's doors and lights start as authored.)
+  void keep_facts(bool on) override;
+  void take_facts(std::vector<DurableFact>& out) override;
+  void save_state(std::vector<uint8_t>& out) const override;
+  bool restore_state(std::span<const uint8_t> state) override;
+  bool replay_fact(const DurableFact& fact) override;
   const protocol::SceneNodeState* scene_state() const override { return &scene_edits_.state(); }
   const SceneEditSet& scene_edits() const { return scene_edits_; }
   // Whether the object is out of the rest table since its last edit (stated whole until the next take).
@@ -250,6 +263,11 @@ class ReferenceGame final : public Simulation {
   // The object's outputs as its standing rewiring leaves them (what its logic node runs).
   std::vector<MapOutput> live_outputs(uint32_t object_index) const;
   void apply_object_edits(uint32_t object_index);
+  // The edit set changed for `touched` (a gesture, a restored checkpoint): the live objects, the
+  // logic, the bodies and the rest table follow.
+  void edits_changed(std::span<const uint32_t> touched);
+  void note_voxel_facts();
+  void keep_fact(DurableFact fact);
   void rebuild_edited_statics();
   // Every spawned object's static body as its edits leave it (an edited one's from edited_statics_).
   void visit_statics(const std::function<void(const StaticSolid&)>& visit) const;
@@ -326,6 +344,11 @@ class ReferenceGame final : public Simulation {
   ReasonCounters<protocol::EditRefusal> edit_refused_;
   std::vector<StaticSolid> edited_statics_;
   std::vector<uint64_t> rest_left_at_;  // by object index; 0: in the table
+  // Durability: facts made since the last take (only while a store keeps the room).
+  bool keeping_facts_ = false;
+  std::vector<DurableFact> facts_;
+  std::vector<ServerVoxels::CellWrite> voxel_writes_;  // scratch
+  uint64_t facts_dropped_ = 0;                         // past the cap between two takes (never expected)
 };
 
 }  // namespace tickwire::world

@@ -61,6 +61,17 @@ class ServerVoxels {
   // Writes `block` into a volume's cell: nullopt when written, else why not (counted).
   std::optional<VoxelWriteRefusal> write(uint32_t volume, const VoxelCell& cell, uint8_t block);
   uint8_t block(uint32_t volume, const VoxelCell& cell) const;
+
+  // Durability: every write that lands is kept for take_writes while recording (a store keeps the
+  // room); restore_chunk puts back a chunk a checkpoint saved (it goes to every client, whole).
+  struct CellWrite {
+    uint32_t volume = 0;
+    VoxelCell cell{};
+    uint8_t block = kVoxelAir;
+  };
+  void record_writes(bool on) { recording_ = on; }
+  void take_writes(std::vector<CellWrite>& out);
+  bool restore_chunk(const VoxelChunkKey& key, uint32_t revision, std::span<const VoxelWrite> writes);
   const VoxelGrid* grid(uint32_t volume) const;
   // The blocks that write through (a `voxel_block` with an open block, on an object with a mover):
   // each cell holds the open block while `open_of(object_index)` says its mover stands open, the
@@ -109,6 +120,8 @@ class ServerVoxels {
   ReasonCounters<VoxelWriteRefusal> write_refusals_;
   uint64_t writes_ = 0;
   uint64_t chunks_sent_ = 0;
+  bool recording_ = false;
+  std::vector<CellWrite> recorded_;  // since the last take_writes (the game takes them every update)
 };
 
 }  // namespace tickwire::world

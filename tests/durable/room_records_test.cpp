@@ -1,0 +1,62 @@
+// The journal entry and checkpoint payloads: what is written reads back the same, and bytes that are
+// not one whole record (cut short at every length, a wrong version, a count or length past its cap,
+// bytes left over) are refused whole.
+#include <gtest/gtest.h>
+
+#include "tickwire/core/byte_record.h"
+#include "tickwire/durable/room_records.h"
+
+namespace tickwire::durable {
+namespace {
+
+std::vector<DurableFact> some_facts() {
+  return {DurableFact{1, {1, 2, 3}}, DurableFact{2, {}}, DurableFact{7, std::vector<uint8_t>(300, 9)}};
+}
+
+TEST(RoomRecords, AFactBatchReadsBackAndEveryCutIsRefused) {
+  const std::vector<uint8_t> bytes = encode_fact_batch(Tick::from_value(4711), some_facts());
+  const std::optional<FactBatch> batch = decode_fact_batch(bytes);
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_EQ(batch->tick, Tick::from_value(4711));
+  EXPECT_EQ(batch->facts, some_facts());
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut)
+    EXPECT_FALSE(decode_fact_batch(std::span(bytes).first(cut)).has_value()) << "cut at " << cut;
+  std::vector<uint8_t> longer = bytes;
+  longer.push_back(0);
+  EXPECT_FALSE(decode_fact_batch(longer).has_value()) << "a byte left over";
+  std::vector<uint8_t> version = bytes;
+  version[0] = 9;
+  EXPECT_FALSE(decode_fact_batch(version).has_value());
+}
+
+TEST(RoomRecords, CountsAndLengthsPastTheirCapsAreRefusedBeforeAnythingIsReserved) {
+  std::vector<uint8_t> many;
+  ByteRecordWriter write(many);
+  write.u8(1);
+  write.i64(1);
+  write.u32(static_cast<uint32_t>(kMaxFactsPerJournalEntry + 1));
+  EXPECT_FALSE(decode_fact_batch(many).has_value());
+  std::vector<uint8_t> big;
+  ByteRecordWriter write_big(big);
+  write_big.u8(1);
+  write_big.i64(1);
+  write_big.u32(1);
+  write_big.u32(5);
+  write_big.u32(static_cast<uint32_t>(kMaxDurableFactBytes + 1));
+  EXPECT_FALSE(decode_fact_batch(big).has_value());
+}
+
+TEST(RoomRecords, ACheckpointReadsBackAndEveryCutIsRefused) {
+  const std::vector<uint8_t> state{5, 6, 7, 8};
+  const std::vector<uint8_t> bytes = encode_checkpoint_record(Tick::from_value(99), WallTime::from_ns(123456789), state);
+  const std::optional<CheckpointRecord> record = decode_checkpoint_record(bytes);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->tick, Tick::from_value(99));
+  EXPECT_EQ(record->taken_at, WallTime::from_ns(123456789));
+  EXPECT_EQ(std::vector<uint8_t>(record->state.begin(), record->state.end()), state);
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut)
+    EXPECT_FALSE(decode_checkpoint_record(std::span(bytes).first(cut)).has_value()) << "cut at " << cut;
+}
+
+}  // namespace
+}  // namespace tickwire::durable
