@@ -34,7 +34,8 @@ RoomKeeper::RoomKeeper(Store& store, std::unique_ptr<LeaseSupervisor> supervisor
   next_sequence_ = recovered.next_sequence;
   written_sequence_ = recovered.next_sequence - 1;
   stats_.epoch = epoch_;
-  stats_.in_lane = epoch_ != TickEpoch::kernel_v1;
+  stats_.in_lane = in_lane_ = epoch_ != TickEpoch::kernel_v1;
+  authority_until_ = *supervisor_->authority_until();
   writer_ = std::thread([this] { run(); });
 }
 
@@ -67,7 +68,7 @@ void RoomKeeper::take_facts(Simulation& game, uint64_t update, Tick last_tick) {
       pending_.emplace_back(entry.sequence, update);
       submit(Append{std::move(entry)});
     }
-    if (stats_.in_lane) wait_until_written(jobs_submitted_);
+    if (in_lane_) wait_until_all_written();
   }
   last_update_ = update;
   const bool due = config_.checkpoint_every_ticks > 0 &&
@@ -76,12 +77,14 @@ void RoomKeeper::take_facts(Simulation& game, uint64_t update, Tick last_tick) {
 }
 
 void RoomKeeper::checkpoint(Simulation& game, Tick last_tick) {
-  state_.clear();
-  game.save_state(state_);
+  const Tick tick = durable_tick(last_tick);
   Checkpoint checkpoint;
-  checkpoint.tick = static_cast<uint64_t>(durable_tick(last_tick).value());
+  checkpoint.tick = static_cast<uint64_t>(tick.value());
   checkpoint.journal_sequence = next_sequence_ - 1;  // the state holds every fact taken so far
-  checkpoint.payload = encode_checkpoint_record(durable_tick(last_tick), wall_(), state_);
+  checkpoint.payload.reserve(last_checkpoint_bytes_);
+  write_checkpoint_head(checkpoint.payload, tick, wall_());
+  game.save_state(checkpoint.payload);
+  last_checkpoint_bytes_ = checkpoint.payload.size();
   last_checkpoint_tick_ = last_tick;
   submit(WriteCheckpoint{std::move(checkpoint)});
 }
@@ -97,8 +100,10 @@ uint64_t RoomKeeper::durable_through() const {
 }
 
 bool RoomKeeper::authority() const {
+  const WallTime now = wall_();
   std::lock_guard lock(mutex_);
-  return !stats_.stopped.has_value();
+  // A writer stuck in a store call cannot stop the keeper: the term it last renewed bounds it too.
+  return !stats_.stopped.has_value() && now < authority_until_;
 }
 
 std::optional<KeeperStop> RoomKeeper::stopped() const {
@@ -133,30 +138,21 @@ void RoomKeeper::submit(Job job) {
   wake_.notify_one();
 }
 
-void RoomKeeper::wait_until_written(uint64_t job_number) {
+void RoomKeeper::wait_until_all_written() {
   std::unique_lock lock(mutex_);
-  written_.wait(lock, [&] { return jobs_done_ >= job_number || stats_.stopped.has_value(); });
+  const uint64_t submitted = jobs_submitted_;
+  written_.wait(lock, [&] { return jobs_done_ >= submitted || stats_.stopped.has_value(); });
 }
 
 bool RoomKeeper::checkpoint_and_flush(Simulation& game, Tick last_tick) {
   checkpoint(game, last_tick);
-  uint64_t submitted = 0;
-  {
-    std::lock_guard lock(mutex_);
-    submitted = jobs_submitted_;
-  }
-  wait_until_written(submitted);
+  wait_until_all_written();
   return authority();
 }
 
 void RoomKeeper::release() {
   submit(Release{});
-  uint64_t submitted = 0;
-  {
-    std::lock_guard lock(mutex_);
-    submitted = jobs_submitted_;
-  }
-  wait_until_written(submitted);
+  wait_until_all_written();
 }
 
 void RoomKeeper::stop(KeeperStop why) {
@@ -192,35 +188,40 @@ void RoomKeeper::run() {
       continue;
     }
     lock.lock();
+    authority_until_ = *supervisor_->authority_until();
     if (jobs_.empty() || stats_.stopped) continue;
-    const Job job = jobs_.front();  // stays queued (counted as waiting) until written
+    // Stays queued (counted as waiting) until written. Only this thread pops or clears the queue,
+    // and the tick thread's pushes at the back leave a reference to the front standing.
+    const Job& job = jobs_.front();
     lock.unlock();
     const bool done = write(job);
     lock.lock();
-    if (!done || stats_.stopped) {
-      if (!stats_.stopped) wake_.wait_for(lock, std::chrono::nanoseconds(config_.retry_after.ns()));
+    if (stats_.stopped) continue;  // stop() cleared the queue: `job` is gone
+    if (!done) {
+      wake_.wait_for(lock, std::chrono::nanoseconds(config_.retry_after.ns()));
       continue;
     }
+    if (const auto* append = std::get_if<Append>(&job)) written_sequence_ = append->entry.sequence;
     jobs_.pop_front();
     ++jobs_done_;
-    if (const auto* append = std::get_if<Append>(&job)) written_sequence_ = append->entry.sequence;
     written_.notify_all();
   }
 }
 
 bool RoomKeeper::write(const Job& job) {
-  const Lease& lease = *supervisor_->lease();
-  const WallTime began = wall_();
-  StoreStatus result;
   if (std::holds_alternative<Release>(job)) {
     supervisor_->release();
     stop(KeeperStop::released);
     return true;
   }
+  const Lease& lease = *supervisor_->lease();
+  std::optional<WallTime> began;  // a checkpoint's write is timed (stats)
+  StoreStatus result;
   if (const auto* append = std::get_if<Append>(&job)) {
     result = store_.append(lease, append->entry);
   } else {
     const Checkpoint& checkpoint = std::get<WriteCheckpoint>(job).checkpoint;
+    began = wall_();
     result = store_.write_checkpoint(lease, checkpoint);
     if (stored(result)) result = store_.trim_journal(lease, checkpoint.journal_sequence);
   }
@@ -242,7 +243,7 @@ bool RoomKeeper::write(const Job& job) {
   } else {
     ++stats_.checkpoints;
     stats_.checkpoint_bytes = std::get<WriteCheckpoint>(job).checkpoint.payload.size();
-    stats_.checkpoint_write_ms = (wall_() - began).milliseconds_f();
+    stats_.checkpoint_write_ms = (wall_() - *began).milliseconds_f();
   }
   return true;
 }

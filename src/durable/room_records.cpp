@@ -1,10 +1,10 @@
 // The journal entry and checkpoint payloads: a version byte, then fixed-width little-endian fields
-// and length-prefixed blobs (ByteRecord), each length checked against its cap before it is read.
+// and length-prefixed blobs (ByteRecord), each length checked against its cap and against what is
+// left before anything is read or reserved. A checkpoint's state is the rest of its record.
 #include "tickwire/durable/room_records.h"
 
 #include "tickwire/core/assert.h"
 #include "tickwire/core/byte_record.h"
-#include "tickwire/durable/store.h"
 
 namespace tickwire::durable {
 namespace {
@@ -35,7 +35,8 @@ std::optional<FactBatch> decode_fact_batch(std::span<const uint8_t> bytes) {
   FactBatch batch;
   batch.tick = Tick::from_value(read.i64());
   const uint32_t count = read.u32();
-  if (!read.ok() || count > kMaxFactsPerJournalEntry) return std::nullopt;
+  constexpr std::size_t kFactHeadBytes = 4 + 4;  // its kind and its payload's length
+  if (!read.ok() || count > kMaxFactsPerJournalEntry || count > read.left() / kFactHeadBytes) return std::nullopt;
   batch.facts.reserve(count);
   for (uint32_t i = 0; i < count && read.ok(); ++i) {
     DurableFact fact;
@@ -48,15 +49,11 @@ std::optional<FactBatch> decode_fact_batch(std::span<const uint8_t> bytes) {
   return batch;
 }
 
-std::vector<uint8_t> encode_checkpoint_record(Tick tick, WallTime taken_at, std::span<const uint8_t> state) {
-  std::vector<uint8_t> out;
-  out.reserve(1 + 8 + 8 + 4 + state.size());
+void write_checkpoint_head(std::vector<uint8_t>& out, Tick tick, WallTime taken_at) {
   ByteRecordWriter write(out);
   write.u8(kCheckpointVersion);
   write.i64(tick.value());
   write.i64(taken_at.ns());
-  write.blob(state);
-  return out;
 }
 
 std::optional<CheckpointRecord> decode_checkpoint_record(std::span<const uint8_t> bytes) {
@@ -65,8 +62,8 @@ std::optional<CheckpointRecord> decode_checkpoint_record(std::span<const uint8_t
   CheckpointRecord record;
   record.tick = Tick::from_value(read.i64());
   record.taken_at = WallTime::from_ns(read.i64());
-  record.state = read.blob(kMaxStorePayloadBytes);
-  if (!read.done()) return std::nullopt;
+  if (!read.ok()) return std::nullopt;
+  record.state = read.raw(read.left());
   return record;
 }
 

@@ -80,7 +80,10 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
-  if (gate_ != nullptr) gate_->take_facts(room_.simulation(), ++update_number_, room_.last_tick());
+  if (gate_ != nullptr) {
+    gate_->take_facts(room_.simulation(), ++update_number_, room_.last_tick());
+    durable_update_ = gate_->durable_through();  // what this update's sends may acknowledge
+  }
   send_entity_events();
   send_hits();
   send_edit_refusals();
@@ -98,7 +101,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
 void RoomServer::send_entity_events() {
   events_.clear();
   room_.simulation().take_events(events_);
-  if (gate_ != nullptr) drops_.add(SessionDrop::held_past_cap, held_events_.pass(events_, update_number_, gate_->durable_through()));
+  if (gate_ != nullptr) drops_.add(SessionDrop::held_past_cap, held_events_.pass(events_, update_number_, durable_update_));
   const auto send_one = [&](Connection& c, const protocol::EntityEvent& event) {
     if (!wire::send_message(c.net, config_.reliable_channel, event).ok()) drops_.add(SessionDrop::event_unsent);
   };
@@ -141,7 +144,7 @@ void RoomServer::send_game_messages() {
   game_messages_.clear();
   room_.simulation().take_messages(game_messages_);
   if (gate_ != nullptr) {
-    drops_.add(SessionDrop::held_past_cap, held_messages_.pass(game_messages_, update_number_, gate_->durable_through()));
+    drops_.add(SessionDrop::held_past_cap, held_messages_.pass(game_messages_, update_number_, durable_update_));
   }
   for (const GameMessageOut& m : game_messages_) {
     if (m.to != kAuthorityOwner) {

@@ -42,7 +42,7 @@ void RoomServer::send_scene_state() {
   const protocol::SceneNodeState* state = room_.simulation().scene_state();
   if (state != nullptr && gate_ != nullptr) {  // the newest revision the journal holds every edit of
     held_scene_.note(*state, update_number_);
-    state = held_scene_.releasable(gate_->durable_through());
+    state = held_scene_.releasable(durable_update_);
   }
   if (state == nullptr || state->revision == 0) return;
   for (const auto& c : connections_) {

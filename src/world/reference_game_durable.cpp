@@ -7,6 +7,7 @@
 #include "tickwire/core/byte_record.h"
 #include "tickwire/wire/codec.h"
 #include "tickwire/world/reference_game.h"
+#include "tickwire/world/voxel_cells_message.h"
 
 namespace tickwire::world {
 namespace {
@@ -14,6 +15,8 @@ namespace {
 constexpr uint8_t kStateVersion = 1;
 constexpr std::size_t kMaxPendingFacts = 65536;  // between two takes; past it counted (durable.fact.dropped)
 constexpr std::size_t kVoxelWriteFactBytes = 4 + 3 * 2 + 1;
+// A saved chunk's voxelCells payload: its header and at most a whole chunk of 3-byte writes.
+constexpr std::size_t kMaxVoxelChunkPayloadBytes = 64 + 3 * VoxelCellsMessage::kMaxChunkWrites;
 
 }  // namespace
 
@@ -56,16 +59,7 @@ void ReferenceGame::save_state(std::vector<uint8_t>& out) const {
   write.blob(wire::encode_bytes(scene_edits_.state()));
   const auto& chunks = voxels_.cells().chunks();
   write.u32(static_cast<uint32_t>(chunks.size()));
-  for (const auto& [key, chunk] : chunks) {
-    write.u32(key.volume);
-    write.u32(key.chunk);
-    write.u32(chunk.revision);
-    write.u32(static_cast<uint32_t>(chunk.writes.size()));
-    for (const VoxelWrite& w : chunk.writes) {
-      write.u16(w.offset);
-      write.u8(w.block);
-    }
-  }
+  for (const auto& [key, chunk] : chunks) write.blob(voxels_.chunk_payload(key, chunk));
 }
 
 bool ReferenceGame::restore_state(std::span<const uint8_t> state) {
@@ -76,32 +70,20 @@ bool ReferenceGame::restore_state(std::span<const uint8_t> state) {
   if (!read.ok() || !wire::decode(read.blob(protocol::kMaxSceneNodeStateBytes), edits)) return false;
   const uint32_t chunk_count = read.u32();
   if (!read.ok() || chunk_count > kMaxVoxelWrittenChunks) return false;
-  struct SavedChunk {
-    VoxelChunkKey key;
-    uint32_t revision = 0;
-    std::vector<VoxelWrite> writes;
-  };
-  std::vector<SavedChunk> chunks;
-  for (uint32_t i = 0; i < chunk_count && read.ok(); ++i) {
-    SavedChunk& c = chunks.emplace_back();
-    c.key.volume = read.u32();
-    c.key.chunk = read.u32();
-    c.revision = read.u32();
-    const uint32_t writes = read.u32();
-    if (writes > read.left() / 3) read.fail();  // 3 bytes a write: never reserve past what is there
-    for (uint32_t w = 0; w < writes && read.ok(); ++w) c.writes.push_back(VoxelWrite{read.u16(), read.u8()});
-  }
+  std::vector<std::span<const uint8_t>> chunks;
+  for (uint32_t i = 0; i < chunk_count && read.ok(); ++i) chunks.push_back(read.blob(kMaxVoxelChunkPayloadBytes));
   if (!read.done()) return false;
-  // Everything read: now laid over the game (a chunk the map no longer has is refused whole).
-  for (const SavedChunk& c : chunks)
-    if (!voxels_.restore_chunk(c.key, c.revision, c.writes)) return false;
-  world_time_s_ = world_time_s;
-  scene_edits_.adopt(std::move(edits));
   std::vector<uint32_t> touched;
-  for (const protocol::ObjectNodeState& object : scene_edits_.state().objects) {
+  for (const protocol::ObjectNodeState& object : edits.objects) {
     if (object.object >= objects_.size()) return false;
     touched.push_back(object.object);
   }
+  // Everything read and checked: now laid over the game (a chunk that does not fit this map's grid
+  // fails it, the cells before it kept: the caller discards a game whose recovery failed).
+  for (std::span<const uint8_t> chunk : chunks)
+    if (!voxels_.restore_chunk(chunk)) return false;
+  world_time_s_ = world_time_s;
+  scene_edits_.adopt(std::move(edits));
   if (!touched.empty()) edits_changed(touched);
   return true;
 }

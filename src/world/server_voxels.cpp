@@ -72,14 +72,17 @@ void ServerVoxels::take_writes(std::vector<CellWrite>& out) {
   recorded_.clear();
 }
 
-bool ServerVoxels::restore_chunk(const VoxelChunkKey& key, uint32_t revision, std::span<const VoxelWrite> writes) {
-  const VoxelGrid* g = grid(key.volume);
-  if (g == nullptr || key.chunk >= g->chunk_count()) return false;
-  for (std::size_t i = 0; i < writes.size(); ++i) {
-    if (writes[i].offset >= g->cells_per_chunk() || writes[i].block > g->def().blocks.size()) return false;
-    if (i > 0 && writes[i].offset <= writes[i - 1].offset) return false;
-  }
-  if (!cells_.apply(key, revision, writes)) return false;
+std::vector<uint8_t> ServerVoxels::chunk_payload(const VoxelChunkKey& key, const VoxelChunkWrites& writes) const {
+  return encode_voxel_cells(voxel_cells_message(*grid(key.volume), key, writes));
+}
+
+bool ServerVoxels::restore_chunk(std::span<const uint8_t> payload) {
+  VoxelCellsMessage message;
+  if (!decode_voxel_cells(payload, message)) return false;
+  const VoxelGrid* g = grid(message.volume);
+  if (g == nullptr || check_voxel_cells(message, *g)) return false;
+  const VoxelChunkKey key{message.volume, message.chunk};
+  if (!cells_.apply(key, message.revision, message.writes)) return false;
   dirty_.insert(key);
   return true;
 }
@@ -87,7 +90,7 @@ bool ServerVoxels::restore_chunk(const VoxelChunkKey& key, uint32_t revision, st
 void ServerVoxels::take_messages(std::vector<GameMessageOut>& out) {
   const auto message = [this](OwnerId to, const VoxelChunkKey& key, const VoxelChunkWrites& writes) {
     ++chunks_sent_;
-    return GameMessageOut{to, kMessageVoxelCells, encode_voxel_cells(voxel_cells_message(*grid(key.volume), key, writes))};
+    return GameMessageOut{to, kMessageVoxelCells, chunk_payload(key, writes)};
   };
   // A joiner hears every written chunk but this take's, which the broadcast below carries to it too.
   for (OwnerId joiner : joiners_)

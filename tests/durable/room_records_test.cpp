@@ -1,6 +1,6 @@
 // The journal entry and checkpoint payloads: what is written reads back the same, and bytes that are
-// not one whole record (cut short at every length, a wrong version, a count or length past its cap,
-// bytes left over) are refused whole.
+// not one whole record (cut short at every length, a wrong version, a count or length past its cap
+// or past what the bytes hold, bytes left over) are refused whole.
 #include <gtest/gtest.h>
 
 #include "tickwire/core/byte_record.h"
@@ -46,16 +46,34 @@ TEST(RoomRecords, CountsAndLengthsPastTheirCapsAreRefusedBeforeAnythingIsReserve
   EXPECT_FALSE(decode_fact_batch(big).has_value());
 }
 
-TEST(RoomRecords, ACheckpointReadsBackAndEveryCutIsRefused) {
+TEST(RoomRecords, ACheckpointReadsBackAndEveryCutOfItsHeadIsRefused) {
   const std::vector<uint8_t> state{5, 6, 7, 8};
-  const std::vector<uint8_t> bytes = encode_checkpoint_record(Tick::from_value(99), WallTime::from_ns(123456789), state);
+  std::vector<uint8_t> bytes;
+  write_checkpoint_head(bytes, Tick::from_value(99), WallTime::from_ns(123456789));
+  const std::size_t head = bytes.size();
+  bytes.insert(bytes.end(), state.begin(), state.end());
   const std::optional<CheckpointRecord> record = decode_checkpoint_record(bytes);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->tick, Tick::from_value(99));
   EXPECT_EQ(record->taken_at, WallTime::from_ns(123456789));
   EXPECT_EQ(std::vector<uint8_t>(record->state.begin(), record->state.end()), state);
-  for (std::size_t cut = 0; cut < bytes.size(); ++cut)
+  for (std::size_t cut = 0; cut < head; ++cut)
     EXPECT_FALSE(decode_checkpoint_record(std::span(bytes).first(cut)).has_value()) << "cut at " << cut;
+  const std::optional<CheckpointRecord> bare = decode_checkpoint_record(std::span(bytes).first(head));
+  ASSERT_TRUE(bare.has_value()) << "a head alone: a game that keeps nothing";
+  EXPECT_TRUE(bare->state.empty());
+  std::vector<uint8_t> version = bytes;
+  version[0] = 9;
+  EXPECT_FALSE(decode_checkpoint_record(version).has_value());
+}
+
+TEST(RoomRecords, ACountTheBytesCannotHoldIsRefusedBeforeAnythingIsReserved) {
+  std::vector<uint8_t> bytes;
+  ByteRecordWriter write(bytes);
+  write.u8(1);
+  write.i64(1);
+  write.u32(static_cast<uint32_t>(kMaxFactsPerJournalEntry));  // within the cap, but no fact follows
+  EXPECT_FALSE(decode_fact_batch(bytes).has_value());
 }
 
 }  // namespace

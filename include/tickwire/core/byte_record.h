@@ -40,8 +40,6 @@ class ByteRecordWriter {
     u8(static_cast<uint8_t>(text.size()));
     raw({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
   }
-  std::size_t size() const { return out_.size(); }
-
  private:
   // Grown by resize and filled in place (GCC 12 at -O3 misreads an insert after a push_back as
   // out of bounds).
@@ -64,7 +62,6 @@ class ByteRecordReader {
   // False from the first read past the end (or a length past its cap) on; every later read yields 0.
   bool ok() const { return ok_; }
   bool done() const { return ok_ && at_ == bytes_.size(); }
-  std::size_t at() const { return at_; }
   std::size_t left() const { return bytes_.size() - at_; }
   uint8_t u8() { return take(1) ? bytes_[at_ - 1] : 0; }
   uint16_t u16() { return get<uint16_t>(); }

@@ -75,7 +75,8 @@ class RoomKeeper final : public DurabilityGate {
   void take_facts(Simulation& game, uint64_t update, Tick last_tick) override;
   uint64_t durable_through() const override;
 
-  // Whether this process may still advance the room.
+  // Whether this process may still advance the room at the wall clock's now: not stopped, and
+  // within the authority its last renewal gave (so a writer stuck in a store call stops it too).
   bool authority() const;
   std::optional<KeeperStop> stopped() const;
   // A checkpoint of the game as it stands, then waits until everything queued is written (a
@@ -99,7 +100,8 @@ class RoomKeeper final : public DurabilityGate {
 
   void submit(Job job);
   void checkpoint(Simulation& game, Tick last_tick);
-  void wait_until_written(uint64_t job_number);
+  // Waits until every job submitted so far is written (or the keeper stopped).
+  void wait_until_all_written();
   void run();
   // One job against the store: true when done (written, or the keeper stopped).
   bool write(const Job& job);
@@ -110,6 +112,7 @@ class RoomKeeper final : public DurabilityGate {
   WallClock wall_;
   RoomKeeperConfig config_;
   TickEpoch epoch_ = TickEpoch::legacy_v1;
+  bool in_lane_ = true;    // the epochs before kernel.v1: the tick thread waits for its entries
   int64_t tick_base_ = 0;  // added to the room's local ticks
 
   // The tick thread's side.
@@ -118,7 +121,7 @@ class RoomKeeper final : public DurabilityGate {
   std::optional<Tick> last_checkpoint_tick_;
   mutable std::deque<std::pair<uint64_t, uint64_t>> pending_;  // (journal sequence, update) not yet written
   std::vector<DurableFact> facts_;                             // scratch: one take
-  std::vector<uint8_t> state_;                                 // scratch: one checkpoint's game state
+  std::size_t last_checkpoint_bytes_ = 0;                      // the next one's reserve
 
   // Shared with the writer (under mutex_).
   mutable std::mutex mutex_;
@@ -128,6 +131,7 @@ class RoomKeeper final : public DurabilityGate {
   uint64_t jobs_submitted_ = 0;
   uint64_t jobs_done_ = 0;
   uint64_t written_sequence_ = 0;  // the newest journal sequence written
+  WallTime authority_until_;       // the lease's, as last renewed
   bool quitting_ = false;
   KeeperStats stats_;
   std::thread writer_;

@@ -1,4 +1,4 @@
-// AcknowledgementHold: what a durable room's server holds back until the ticks that made it are
+// AcknowledgementHold: what a durable room's server holds back until the update that made it is
 // durable (DurabilityGate). An entity event answering a use, a game message carrying a written
 // voxel chunk, a scene edit set's new revision: each tells a client that something happened, so
 // none may leave before the fact behind it is journaled. Held in the order made and released in

@@ -186,6 +186,7 @@ class RoomServer : public TickObserver {
   // Durability (null: none): the updates numbered, what waits for them.
   DurabilityGate* gate_ = nullptr;
   uint64_t update_number_ = 0;
+  uint64_t durable_update_ = 0;  // the gate's durable_through() as this update found it
   HeldAcknowledgements<GameEvent> held_events_;
   HeldAcknowledgements<GameMessageOut> held_messages_;
   HeldSceneStates held_scene_;

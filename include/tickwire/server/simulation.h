@@ -138,7 +138,8 @@ class Simulation : public RestRecordSource {
   // The durable facts made since the last take (an accepted edit, a voxel write), in the order
   // made: journaled before anything that acknowledges them leaves the server.
   virtual void take_facts(std::vector<DurableFact>& out) { (void)out; }
-  // The game's durable state as it stands now: a checkpoint's payload (empty: it keeps nothing).
+  // The game's durable state as it stands now, appended to `out` (which may hold a record's head
+  // already): a checkpoint's payload. Nothing appended: the game keeps nothing.
   virtual void save_state(std::vector<uint8_t>& out) const { (void)out; }
   // Puts back what save_state wrote, into a game no session has joined yet; false (the game as it
   // was) when the bytes do not read.

@@ -63,7 +63,9 @@ class ServerVoxels {
   uint8_t block(uint32_t volume, const VoxelCell& cell) const;
 
   // Durability: every write that lands is kept for take_writes while recording (a store keeps the
-  // room); restore_chunk puts back a chunk a checkpoint saved (it goes to every client, whole).
+  // room). A checkpoint saves each written chunk as the voxelCells payload a client is sent
+  // (chunk_payload); restore_chunk puts one back, checked as a client checks it (nothing changed,
+  // false, when it does not fit this map's grid), and sends it to every client, whole.
   struct CellWrite {
     uint32_t volume = 0;
     VoxelCell cell{};
@@ -71,7 +73,8 @@ class ServerVoxels {
   };
   void record_writes(bool on) { recording_ = on; }
   void take_writes(std::vector<CellWrite>& out);
-  bool restore_chunk(const VoxelChunkKey& key, uint32_t revision, std::span<const VoxelWrite> writes);
+  std::vector<uint8_t> chunk_payload(const VoxelChunkKey& key, const VoxelChunkWrites& writes) const;
+  bool restore_chunk(std::span<const uint8_t> payload);
   const VoxelGrid* grid(uint32_t volume) const;
   // The blocks that write through (a `voxel_block` with an open block, on an object with a mover):
   // each cell holds the open block while `open_of(object_index)` says its mover stands open, the
