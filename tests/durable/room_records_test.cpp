@@ -3,6 +3,8 @@
 // or past what the bytes hold, bytes left over) are refused whole.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include "tickwire/core/byte_record.h"
 #include "tickwire/durable/room_records.h"
 
@@ -29,21 +31,23 @@ TEST(RoomRecords, AFactBatchReadsBackAndEveryCutIsRefused) {
   EXPECT_FALSE(decode_fact_batch(version).has_value());
 }
 
-TEST(RoomRecords, CountsAndLengthsPastTheirCapsAreRefusedBeforeAnythingIsReserved) {
-  std::vector<uint8_t> many;
-  ByteRecordWriter write(many);
+// A fact batch's head (version 1, tick 1) claiming `count` facts, then `rest` as u32s.
+std::vector<uint8_t> batch_head(uint32_t count, std::initializer_list<uint32_t> rest = {}) {
+  std::vector<uint8_t> bytes;
+  ByteRecordWriter write(bytes);
   write.u8(1);
   write.i64(1);
-  write.u32(static_cast<uint32_t>(kMaxFactsPerJournalEntry + 1));
-  EXPECT_FALSE(decode_fact_batch(many).has_value());
-  std::vector<uint8_t> big;
-  ByteRecordWriter write_big(big);
-  write_big.u8(1);
-  write_big.i64(1);
-  write_big.u32(1);
-  write_big.u32(5);
-  write_big.u32(static_cast<uint32_t>(kMaxDurableFactBytes + 1));
-  EXPECT_FALSE(decode_fact_batch(big).has_value());
+  write.u32(count);
+  for (uint32_t v : rest) write.u32(v);
+  return bytes;
+}
+
+TEST(RoomRecords, CountsAndLengthsPastTheirCapsAreRefusedBeforeAnythingIsReserved) {
+  EXPECT_FALSE(decode_fact_batch(batch_head(static_cast<uint32_t>(kMaxFactsPerJournalEntry + 1))).has_value());
+  // One fact, kind 5, its payload's length past the cap.
+  EXPECT_FALSE(decode_fact_batch(batch_head(1, {5, static_cast<uint32_t>(kMaxDurableFactBytes + 1)})).has_value());
+  // Within the cap, but the bytes hold no fact at all.
+  EXPECT_FALSE(decode_fact_batch(batch_head(static_cast<uint32_t>(kMaxFactsPerJournalEntry))).has_value());
 }
 
 TEST(RoomRecords, ACheckpointReadsBackAndEveryCutOfItsHeadIsRefused) {
@@ -65,15 +69,6 @@ TEST(RoomRecords, ACheckpointReadsBackAndEveryCutOfItsHeadIsRefused) {
   std::vector<uint8_t> version = bytes;
   version[0] = 9;
   EXPECT_FALSE(decode_checkpoint_record(version).has_value());
-}
-
-TEST(RoomRecords, ACountTheBytesCannotHoldIsRefusedBeforeAnythingIsReserved) {
-  std::vector<uint8_t> bytes;
-  ByteRecordWriter write(bytes);
-  write.u8(1);
-  write.i64(1);
-  write.u32(static_cast<uint32_t>(kMaxFactsPerJournalEntry));  // within the cap, but no fact follows
-  EXPECT_FALSE(decode_fact_batch(bytes).has_value());
 }
 
 }  // namespace
