@@ -107,6 +107,23 @@ class ChildProcess {
     return status_;
   }
 
+  // kill -9 now: no chance to flush or clean up (a crash). Reaps it, then reads what it had written
+  // before it died. Returns the wait status.
+  int kill_now() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status_, 0);
+      pid_ = -1;
+    }
+    while (stdout_fd_ >= 0) {
+      char buffer[4096];
+      const ssize_t n = read(stdout_fd_, buffer, sizeof buffer);
+      if (n <= 0) break;
+      output_.append(buffer, static_cast<std::size_t>(n));
+    }
+    return stop();
+  }
+
   const std::string& output() const { return output_; }
 
   // Reads what the child has written so far without waiting; returns the complete lines since the

@@ -36,6 +36,7 @@ RoomKeeper::RoomKeeper(Store& store, std::unique_ptr<LeaseSupervisor> supervisor
   stats_.epoch = epoch_;
   stats_.in_lane = in_lane_ = epoch_ != TickEpoch::kernel_v1;
   authority_until_ = *supervisor_->authority_until();
+  fence_ = supervisor_->lease()->fence;
   writer_ = std::thread([this] { run(); });
 }
 
@@ -182,7 +183,10 @@ void RoomKeeper::run() {
     if (quitting_ && jobs_.empty()) return;
     lock.unlock();
     const bool holding = supervisor_->poll(wall_());
-    if (!holding) {
+    if (!holding || supervisor_->lease()->fence != fence_) {
+      // A surrender is final here, even when the same poll took the lease again under a new fence:
+      // another holder may have written the room meanwhile, and this one's state is stale.
+      if (supervisor_->lease()) supervisor_->release();
       stop(stop_for(*supervisor_));
       lock.lock();
       continue;

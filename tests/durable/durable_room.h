@@ -6,8 +6,6 @@
 // write fills a cell never written before.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,20 +61,27 @@ inline world::VoxelCell dig_cell(uint32_t n) {
 }
 
 // A room a store keeps: its lease taken by `owner`, recovered into `game`, `server` holding its
-// acknowledgements for the keeper.
+// acknowledgements for the keeper. On failure `keeper` is null and `error` says why (no test
+// framework here: the crash trials' child process assembles its room through this too).
 struct DurableRoom {
   DurableRoom(std::unique_ptr<Store> opened, const std::string& room, const std::string& owner, Simulation& game,
               RoomServer& server, TickEpoch epoch, const RoomKeeperConfig& config = {}) : store(std::move(opened)) {
-    if (!store) return;
-    auto supervisor = std::make_unique<LeaseSupervisor>(*store, room, owner);
-    if (!supervisor->poll(wall_now())) {
-      ADD_FAILURE() << owner << " could not take room " << room;
+    if (!store) {
+      error = "no store";
       return;
     }
-    EXPECT_TRUE(stored(store->advance_epoch(*supervisor->lease(), epoch)));
+    auto supervisor = std::make_unique<LeaseSupervisor>(*store, room, owner);
+    if (!supervisor->poll(wall_now())) {
+      error = owner + " could not take room " + room;
+      return;
+    }
+    if (auto f = failure_of(store->advance_epoch(*supervisor->lease(), epoch))) {
+      error = "advance_epoch: " + f->detail;
+      return;
+    }
     RecoveryResult recovered = recover_room(*store, room, game);
     if (const auto* e = std::get_if<RecoveryError>(&recovered)) {
-      ADD_FAILURE() << "recovery: " << reason_name(e->reason) << " " << e->detail;
+      error = std::string("recovery: ").append(reason_name(e->reason)).append(" ").append(e->detail);
       return;
     }
     recovery = std::get<Recovery>(recovered);
@@ -86,6 +91,7 @@ struct DurableRoom {
   std::unique_ptr<Store> store;
   Recovery recovery;
   std::unique_ptr<RoomKeeper> keeper;
+  std::string error;
 };
 
 }  // namespace tickwire::durable::test_support

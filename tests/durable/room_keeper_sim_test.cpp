@@ -51,7 +51,7 @@ TEST_P(KeeperSim, NothingIsAcknowledgedBeforeItIsJournaledAndARecoveredGameHolds
   RoomKeeperConfig keeper_config;
   keeper_config.checkpoint_every_ticks = 90;
   DurableRoom room(std::move(stalling), "keeper-sim", "server-a", sim.game, sim.server, epoch, keeper_config);
-  ASSERT_NE(room.keeper, nullptr);
+  ASSERT_NE(room.keeper, nullptr) << room.error;
   SimGameClient& editor = sim.add_client(standing(true));
   SimGameClient& watcher = sim.add_client(standing(false));
   sim.run_for(Duration::from_seconds(1));

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <memory>
 
 #include "backend_stores.h"
@@ -85,8 +87,11 @@ TEST_P(KeeperEdges, AHolderWhoseTermRanOutStopsBeforeItsNextWriteAndNothingOfItL
   game.pending = {DurableFact{1, {1}}};
   a.keeper->take_facts(game, 1, Tick::from_value(1));
   EXPECT_EQ(a.keeper->durable_through(), 1u);
-  // A runs out of term unseen (as if stalled), B takes the room; A's next write meets B's fence.
+  // A's term runs out (as if it had stalled): its authority ends at once, its writer stops it at its
+  // next look at the lease (giving up even a lease that look took again), and B takes the room.
   now_ns_ += Duration::seconds(11).ns();
+  EXPECT_FALSE(a.keeper->authority());
+  for (int i = 0; i < 2000 && !a.keeper->stopped(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   FactGame game_b;
   Held b = hold("server-b", game_b);
   ASSERT_NE(b.keeper, nullptr);

@@ -113,6 +113,7 @@ class RoomKeeper final : public DurabilityGate {
   RoomKeeperConfig config_;
   TickEpoch epoch_ = TickEpoch::legacy_v1;
   bool in_lane_ = true;    // the epochs before kernel.v1: the tick thread waits for its entries
+  uint64_t fence_ = 0;     // the lease's when the keeper started: any other means it was lost
   int64_t tick_base_ = 0;  // added to the room's local ticks
 
   // The tick thread's side.
