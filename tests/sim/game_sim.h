@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -195,7 +196,10 @@ class GameSim {
     while (world.now < end) {
       run_clients_until(std::min(server_wake_, end));
       if (world.now >= server_wake_) {
+        const auto began = std::chrono::steady_clock::now();
         const RoomUpdate update = server.update(world.now, world.wall());
+        if (update_wall_ms != nullptr && update.ticks_run > 0)
+          update_wall_ms->push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
         check_room_update(room, update, world.now, invariants);
         server_wake_ = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
       }
@@ -230,6 +234,8 @@ class GameSim {
 
   // Called after each client frame (every client, in time order).
   std::function<void(SimGameClient&)> after_frame;
+  // Set: the real (wall) time each server update that ran a tick took, in ms (a cost figure).
+  std::vector<double>* update_wall_ms = nullptr;
 
  private:
   GameSimConfig config_;
