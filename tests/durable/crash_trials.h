@@ -7,6 +7,7 @@
 // (must be 0), the checkpoint each recovery started from (bytes), facts replayed.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -82,13 +83,12 @@ inline std::vector<std::string> missing_after_recovery(const Acknowledged& acked
         if (const auto* numbers = std::get_if<protocol::EditNumbers>(&field.value.form);
             field.key == "intensity" && numbers != nullptr && !numbers->values.empty())
           recovered = static_cast<int64_t>(numbers->values[0].value);
-    if (recovered < value) missing.push_back("lamp " + std::to_string(lamp) + " acknowledged at " + std::to_string(value) +
-                                             ", recovered at " + std::to_string(recovered));
+    if (recovered < value) missing.push_back(fmt::format("lamp {} acknowledged at {}, recovered at {}", lamp, value, recovered));
   }
   for (const auto& [key, newest] : acked.chunks) {
     const world::VoxelChunkWrites* chunk = game.voxels().cells().chunk(world::VoxelChunkKey{key.first, key.second});
     if (chunk == nullptr || chunk->revision < newest.first || chunk->writes.size() < newest.second)
-      missing.push_back("chunk " + std::to_string(key.second) + " acknowledged at revision " + std::to_string(newest.first));
+      missing.push_back(fmt::format("chunk {} acknowledged at revision {}", key.second, newest.first));
   }
   return missing;
 }
@@ -103,7 +103,7 @@ inline CrashFigures run_crash_trials(const std::string& backend, const std::stri
   }
   Rng rng(seed);
   for (uint32_t trial = 0; trial < trials; ++trial) {
-    const std::string room = "crash-" + std::to_string(trial);
+    const std::string room = fmt::format("crash-{}", trial);
     const double kill_after_s = 0.2 + rng.unit();
     test::ChildProcess victim;
     if (!victim.spawn(TICKWIRE_CRASH_ROOM_PATH, {stores.url(), room, std::to_string(seed + trial), epoch, "60"}) ||

@@ -6,6 +6,8 @@
 // write fills a cell never written before.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,7 +44,7 @@ inline std::string busy_map_text() {
 inline std::vector<uint32_t> busy_lamps(const world::Map& map) {
   std::vector<uint32_t> lamps;
   for (int i = 0; i < 4; ++i)
-    if (auto at = map.object_index("light.wall.n.0" + std::to_string(i))) lamps.push_back(*at);
+    if (auto at = map.object_index(fmt::format("light.wall.n.0{}", i))) lamps.push_back(*at);
   return lamps;
 }
 
@@ -72,16 +74,16 @@ struct DurableRoom {
     }
     auto supervisor = std::make_unique<LeaseSupervisor>(*store, room, owner);
     if (!supervisor->poll(wall_now())) {
-      error = owner + " could not take room " + room;
+      error = fmt::format("{} could not take room {}", owner, room);
       return;
     }
     if (auto f = failure_of(store->advance_epoch(*supervisor->lease(), epoch))) {
-      error = "advance_epoch: " + f->detail;
+      error = fmt::format("advance_epoch: {}", f->detail);
       return;
     }
     RecoveryResult recovered = recover_room(*store, room, game);
     if (const auto* e = std::get_if<RecoveryError>(&recovered)) {
-      error = std::string("recovery: ").append(reason_name(e->reason)).append(" ").append(e->detail);
+      error = fmt::format("recovery: {} {}", reason_name(e->reason), e->detail);
       return;
     }
     recovery = std::get<Recovery>(recovered);

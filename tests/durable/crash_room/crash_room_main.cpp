@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "../durable_room.h"
@@ -33,13 +34,13 @@ void say(const std::string& line) {
 
 // The lamps' intensities in an edit set, as the watcher holds it.
 std::string edit_line(const protocol::SceneNodeState& state, const std::vector<uint32_t>& lamps) {
-  std::string line = "edit " + std::to_string(state.revision);
+  std::string line = fmt::format("edit {}", state.revision);
   for (const protocol::ObjectNodeState& object : state.objects) {
     if (std::find(lamps.begin(), lamps.end(), object.object) == lamps.end()) continue;
     for (const protocol::FieldState& field : object.field_states) {
       const auto* numbers = std::get_if<protocol::EditNumbers>(&field.value.form);
       if (field.component == kLightComponent && field.key == "intensity" && numbers != nullptr && !numbers->values.empty())
-        line += " " + std::to_string(object.object) + "=" + std::to_string(static_cast<int64_t>(numbers->values[0].value));
+        line += fmt::format(" {}={}", object.object, static_cast<int64_t>(numbers->values[0].value));
     }
   }
   return line;
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
   test::GameSim sim(seed, config);
   auto opened = open_store(url);
   if (!stored(opened)) return 4;
-  DurableRoom room(std::move(std::get<std::unique_ptr<Store>>(opened)), room_name, "victim-" + std::to_string(getpid()),
+  DurableRoom room(std::move(std::get<std::unique_ptr<Store>>(opened)), room_name, fmt::format("victim-{}", getpid()),
                    sim.game, sim.server, epoch, keeper_config);
   if (!room.keeper) {
     std::fprintf(stderr, "tw_crash_room: %s\n", room.error.c_str());
@@ -105,8 +106,7 @@ int main(int argc, char** argv) {
     while (auto message = c.facade->receive_message()) {
       world::VoxelCellsMessage chunk;
       if (message->type != world::kMessageVoxelCells || !world::decode_voxel_cells(message->payload, chunk)) continue;
-      say("chunk " + std::to_string(chunk.volume) + " " + std::to_string(chunk.chunk) + " " + std::to_string(chunk.revision) +
-          " " + std::to_string(chunk.writes.size()));
+      say(fmt::format("chunk {} {} {} {}", chunk.volume, chunk.chunk, chunk.revision, chunk.writes.size()));
     }
   };
   say("ready");

@@ -6,6 +6,7 @@
 // checkpoint every second. Printed: each server update's real time (p50, p99, max, over the updates
 // that ran a tick), the checkpoints' bytes and write time, and what saving the state costs the tick
 // thread. Figures only: this machine's speed drifts, so read the columns side by side.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -108,7 +109,7 @@ TEST_P(DurableTickCost, TheTickWithTheJournalAndCheckpointsOnAndOff) {
   std::printf("[ tick cost ] %s seed=%llu, 20 s of a busy room a row:\n", GetParam().c_str(), static_cast<unsigned long long>(seed));
   int n = 0;
   for (const Row& row : rows) {
-    const Costs c = run_busy_room(stores, "cost-" + std::to_string(n++), row.epoch, row.every, seed);
+    const Costs c = run_busy_room(stores, fmt::format("cost-{}", n++), row.epoch, row.every, seed);
     EXPECT_GT(c.updates, 1000u);
     std::printf("  %-50s update p50 %.3f ms, p99 %.3f ms, max %.2f ms (%zu updates); journal %llu entries; checkpoints %llu "
                 "(newest %llu bytes, written in %.2f ms); save_state %.1f us\n",
