@@ -27,6 +27,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/pawn_values.h
   tickwire/protocol/prediction_admission.h
   tickwire/protocol/record_batch.h
+  tickwire/protocol/resume_ticket.h
   tickwire/protocol/room_policy.h
   tickwire/protocol/scene_edit.h
   tickwire/protocol/scene_edit_refused.h
@@ -41,6 +42,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/replication/tick_records.h
   tickwire/server.h
   tickwire/server/durable_fact.h
+  tickwire/server/durable_state.h
   tickwire/server/fire_shot.h
   tickwire/server/simulation.h
   tickwire/server/tick_input.h

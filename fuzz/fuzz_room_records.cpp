@@ -1,19 +1,38 @@
 // libFuzzer target: what a durable room reads back from its store (a store's bytes are trusted no
 // more than a packet: a disk can rot, an older build can have written them). The input is read as
 // a journal entry and as a checkpoint record; then laid over the reference game as its saved state
-// and as each kind of fact. Nothing may crash, and whatever reads must write back to the same bytes.
+// and as each kind of fact, and over a fresh room as its saved pawns and as each of the room's own
+// facts. Nothing may crash, and whatever reads must write back to the same bytes.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <vector>
 
+#include "still_game.h"
 #include "tickwire/durable/room_records.h"
+#include "tickwire/server/room.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
+#include "tickwire/world/reference_contract.h"
 
 using namespace tickwire;
+
+namespace {
+
+RoomConfig room_config() {
+  RoomPolicy policy;
+  policy.identity = {"fuzz", "tickwire-fuzz", "fuzz", "content", "fuzz", "", ""};
+  world::apply_reference_policy(policy);
+  auto resolved = resolve_netcode_contract(policy);
+  if (!resolved.ok()) std::abort();
+  RoomConfig config{*resolved.contract, MonoTime{}};
+  config.pawn_hold_ticks = 600;
+  return config;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   static const world::Map map = [] {
@@ -39,5 +58,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   (void)game.replay_fact(DurableFact{world::kFactVoxelWrite, {bytes.begin(), bytes.end()}});
   std::vector<uint8_t> saved;
   game.save_state(saved);  // whatever stands after a partial read still saves
+
+  static const RoomConfig config = room_config();
+  test::StillGame nothing;  // the room's own part of a record is what is read here
+  Room room(config, nothing);
+  if (room.restore_state(bytes)) {
+    std::vector<uint8_t> again;
+    room.save_state(again);
+    if (again != std::vector<uint8_t>(bytes.begin(), bytes.end())) std::abort();
+  }
+  Room replayed(config, nothing);
+  (void)replayed.replay_fact(DurableFact{kFactPawnJoined, {bytes.begin(), bytes.end()}});
+  (void)replayed.replay_fact(DurableFact{kFactPawnGone, {bytes.begin(), bytes.end()}});
   return 0;
 }

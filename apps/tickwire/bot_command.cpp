@@ -5,6 +5,7 @@
 // to their uses; `fire` bots shoot at the nearest other pawn and print one line per shot's result
 // (kind, point, distance), the final line counting their shots and hits.
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -13,12 +14,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bot_resume.h"
 #include "commands.h"
 #include "demo_block.h"
 #include "sample_stats.h"
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/clock/system_clock.h"
+#include "tickwire/server/admission_grants.h"
 #include "tickwire/clock/system_host_timer.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/bot_brain.h"
@@ -48,6 +51,7 @@ struct BotOptions {
   uint64_t first_client_id = 1000;
   uint64_t seed = 1;
   double stats_interval_s = 1.0;
+  std::string resume_dir;  // set: each bot's resume token kept here, presented at start (bot_resume.h)
 };
 
 struct Bot {
@@ -205,6 +209,8 @@ int run_bots(const BotOptions& o) {
   SystemHostTimer timer;
   const MonoTime start = timer.now();
   std::vector<std::unique_ptr<Bot>> bots;
+  std::vector<BotResumeFile> resume_files;  // one per bot with --resume-dir
+  if (!o.resume_dir.empty()) std::filesystem::create_directories(o.resume_dir);
   for (uint32_t i = 0; i < o.count; ++i) {
     ClientConfig config;
     config.server_address = o.server;
@@ -213,6 +219,12 @@ int run_bots(const BotOptions& o) {
     config.protocol_id = o.protocol_id;
     config.token_expire_seconds = static_cast<uint32_t>(o.seconds) + 120;
     config.vocabulary = world::reference_vocabulary();
+    if (!o.resume_dir.empty()) {
+      resume_files.emplace_back(o.resume_dir, i);
+      AdmissionGrants grants;
+      grants.resume_token = resume_files.back().read();
+      (void)write_admission_grants(grants, config.dev_user_data);
+    }
     auto client_world = std::make_unique<world::ClientWorld>(map, mover, statics, solids);
     config.model = &client_world->model();
     ClientOpen opened = Client::open(config, start, wall_now());
@@ -257,6 +269,9 @@ int run_bots(const BotOptions& o) {
         b.block_bytes += message->payload.size();
         b.block_last_s = at_s;
         b.snapshots_at_block_last = snapshots;
+      }
+      if (!resume_files.empty()) {
+        if (const auto line = resume_files[i].follow(*b.client, (now - start).seconds_f())) std::printf("%s\n", line->dump().c_str());
       }
       const bool playing = b.client->status().phase == ClientPhase::playing;
       welcomed += playing ? 1 : 0;
@@ -320,6 +335,8 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");
   cmd->add_option("--seed", o.seed, "behaviour seed");
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON progress lines")->check(CLI::PositiveNumber);
+  cmd->add_option("--resume-dir", o.resume_dir,
+                  "keep each bot's resume token here and present it at start (a restarted process resumes its pawns)");
   cmd->callback([] { set_exit_code(run_bots(o)); });
 }
 

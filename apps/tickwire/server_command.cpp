@@ -1,8 +1,10 @@
 // `tickwire server`: the dedicated server. The reference game's room behind the Server facade on a
 // real UDP socket, paced on the host's clock, with one JSON stats line per interval on stdout (what
 // the demo reads: rates, bytes, the input-queue depth histogram, the prediction the contract
-// admits, and every refusal, drop and kick by reason) and a final one on exit. SIGINT/SIGTERM stop it cleanly: every client is sent its
-// redundant disconnect packets before the process exits.
+// admits, and every refusal, drop and kick by reason) and a final one on exit. SIGINT/SIGTERM stop
+// it cleanly: every client is sent its redundant disconnect packets before the process exits. With
+// --store the room is durable (durable_server.h): recovered at start, kept while the lease holds,
+// drained (checkpointed, the lease given up) on SIGINT/SIGTERM.
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -16,6 +18,7 @@
 
 #include "commands.h"
 #include "demo_block.h"
+#include "durable_server.h"
 #include "pawn_body_option.h"
 #include "sample_stats.h"
 #include "tickwire/clock/system_clock.h"
@@ -49,6 +52,8 @@ struct ServerOptions {
   double block_mb = 0;      // a reliable block sent to every admitted client mid-game (0: none)
   double block_at_s = 10;   // when
   std::string pawn_body;  // --pawn-body's word (kinematic: the reference game's); what the contract admits
+  DurableOptions durable;
+  double pawn_hold_s = 60;  // with --store: how long a departed player's pawn waits for its resume token
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -148,6 +153,10 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["hits"] = s.hits_sent;
   j["edits"] = s.edits;
   j["sceneStates"] = s.scene_states_sent;
+  j["resumes"] = s.resumes;
+  j["superseded"] = s.superseded;
+  j["held_pawns"] = s.held_pawns;
+  j["holds_expired"] = s.holds_expired;
   nlohmann::json reasons = nlohmann::json::object();
   for (const ReasonCount& r : s.reasons) reasons[r.name] = r.count;
   j["reasons"] = reasons;
@@ -185,19 +194,43 @@ int run_server(const ServerOptions& o) {
   world::apply_reference_policy(config.policy);
   config.policy.prediction.pawn_body = pawn_body_of(o.pawn_body);  // the game always runs its mover: this sets what is admitted
   world::ReferenceGame game(map);
+  std::unique_ptr<DurableServer> kept;
+  if (!o.durable.store_url.empty()) {
+    config.pawn_hold = Duration::from_seconds(o.pawn_hold_s);
+    config.policy.identity.room_id = o.durable.room;
+    durable::ResumeKey resume_key = *key;  // the private key signs resume tokens unless told otherwise
+    if (!o.durable.resume_key_path.empty()) {
+      const auto own = netcode::read_private_key_file(o.durable.resume_key_path, error);
+      if (!own) {
+        std::fprintf(stderr, "tickwire server: --resume-key: %s\n", error.c_str());
+        return 2;
+      }
+      resume_key = *own;
+    }
+    kept = DurableServer::take(o.durable, resume_key, error, [] { return g_stop == 0; });
+    if (!kept) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return 3;
+    }
+  }
   ServerOpen opened = Server::open(config, game);
   if (!opened) {
     std::fprintf(stderr, "tickwire server: %s\n", opened.error.c_str());
     return 2;
   }
   Server& server = *opened.server;
+  if (kept && !kept->keep(server, error)) {
+    std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+    return 3;
+  }
   const MonoTime start = server.now();
-  const nlohmann::json ready = {{"type", "ready"},
+  nlohmann::json ready = {{"type", "ready"},
                                 {"address", server.local_address()},
                                 {"public", server.public_address()},
                                 {"map", map.content_hash_hex()},
                                 {"contract_hash", server.contract_hash_hex()},
                                 {"prediction", prediction_json(server.contract().prediction)}};
+  if (kept) ready["recovered"] = kept->recovery_json();
   std::printf("%s\n", ready.dump().c_str());
   std::fflush(stdout);
 
@@ -205,7 +238,19 @@ int run_server(const ServerOptions& o) {
   TickSources sources;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
   bool block_sent = o.block_mb <= 0;
+  const auto line = [&](const char* type, MonoTime at) {
+    nlohmann::json j = stats_line(type, (at - start).seconds_f(), server, tally);
+    if (kept) j["durable"] = kept->stats_json();
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+  };
+  int exit_code = 0;
   while (g_stop == 0 && (o.seconds <= 0 || (server.now() - start).seconds_f() < o.seconds)) {
+    if (kept && !kept->authority()) {  // the lease is gone or the store failed: the room stops here
+      line("server_stopped", server.now());
+      exit_code = 3;
+      break;
+    }
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
     const MonoTime done = mono_now();
@@ -219,16 +264,17 @@ int run_server(const ServerOptions& o) {
       std::printf("{\"type\":\"block\",\"t\":%.3f,\"bytes_per_client\":%zu}\n", (done - start).seconds_f(), bytes);
     }
     if (done >= next_stats) {
-      std::printf("%s\n", stats_line("server", (done - start).seconds_f(), server, tally).dump().c_str());
-      std::fflush(stdout);
+      line("server", done);
       next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
     }
   }
   const MonoTime end = server.now();
+  // A drain: the room checkpointed and its lease given up before the clients are let go, so their
+  // resume tokens name pawns the next holder has.
+  if (kept && exit_code == 0 && !kept->drain(server)) exit_code = 3;
   server.stop();  // redundant disconnect packets to every client
-  std::printf("%s\n", stats_line("server_final", (end - start).seconds_f(), server, tally).dump().c_str());
-  std::fflush(stdout);
-  return 0;
+  line("server_final", end);
+  return exit_code;
 }
 
 }  // namespace
@@ -253,6 +299,17 @@ void register_server(CLI::App& app) {
       ->check(CLI::Range(0.0, static_cast<double>(protocol::kMaxWorldTimeScale)));
   cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 8 bits; 0 is the authority)")
       ->check(CLI::Range(1, 255));
+  cmd->add_option("--store", o.durable.store_url,
+                  "keep the room durable in this store: sqlite:DIR (or a path) or postgresql://... (seed 003)");
+  cmd->add_option("--room", o.durable.room, "the room's name in the store (with --store)");
+  cmd->add_option("--epoch", o.durable.epoch, "the tick stream's epoch to advance to: legacy, canonical or kernel")
+      ->check(CLI::IsMember({"legacy", "canonical", "kernel"}));
+  cmd->add_option("--checkpoint-every", o.durable.checkpoint_every_ticks, "ticks between checkpoints (0: the journal alone)");
+  cmd->add_option("--lease-term", o.durable.lease_term_s, "seconds a lease lasts unless renewed")->check(CLI::Range(1.0, 600.0));
+  cmd->add_option("--resume-key", o.durable.resume_key_path, "key file signing resume tokens (default: the private key)");
+  cmd->add_option("--token-life", o.durable.token_life_s, "seconds a resume token is good for")->check(CLI::Range(1.0, 3600.0));
+  cmd->add_option("--pawn-hold", o.pawn_hold_s, "seconds a departed player's pawn waits for its resume token (with --store)")
+      ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);
   cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");
   cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")

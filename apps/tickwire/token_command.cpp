@@ -58,7 +58,7 @@ bool fill_params(const TokenArgs& args, netcode::ConnectTokenParams& params) {
       std::fprintf(stderr, "token: --world-authority states the user data itself; give one or the other\n");
       return false;
     }
-    write_admission_grants(AdmissionGrants{true}, params.user_data);
+    write_admission_grants(world_authority_grant(), params.user_data);
   }
   return true;
 }

@@ -33,6 +33,7 @@
 #include "tickwire/protocol/hit_event.h"
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/scene_edit.h"
 #include "tickwire/protocol/scene_edit_refused.h"
 #include "tickwire/protocol/scene_node_state.h"
@@ -59,7 +60,7 @@ struct ClientConfig {
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   uint32_t token_expire_seconds = 3600;
   // The user data a development token carries (what the server reads at admission: its grants, e.g.
-  // world authority, stated by write_admission_grants in server/admission_grants.h).
+  // world authority or a resume token, stated by write_admission_grants in server/admission_grants.h).
   netcode::UserData dev_user_data{};
   // The game's vocabulary: a room whose contract carries another is refused.
   GameVocabulary vocabulary;
@@ -170,6 +171,11 @@ class Client {
   std::optional<protocol::SceneEditRefused> receive_edit_refusal();
   // The room's whole edit set (null before the server sent one): what the game lays over its map.
   const protocol::SceneNodeState* scene_state() const;
+  // The newest resume ticket (seed 003; null before one, or from a server that offers none): whether
+  // this session came back into the pawn it left, and the token (hex) to present next time: the
+  // game's backend puts it in the next connect token's user data (AdmissionGrants::resume_token),
+  // so a player whose process died comes back into the same pawn.
+  const protocol::ResumeTicket* resume_ticket() const;
 
   // Which map the server's rest table is of (its game's map identity; zero until a table named one).
   // It changes after a live map switch: the moment to rebuild what the game derived from the map.

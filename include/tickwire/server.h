@@ -54,6 +54,9 @@ struct ServerConfig {
   DatagramSocket* socket = nullptr;
   HostTimer* timer = nullptr;
   WallTime wall_at_start;  // with an injected timer: the wall time at its now() (tokens, records)
+  // How long a departed player's pawn is held for it to come back into (seed 003: with a resume
+  // token, RoomServer::offer_resume); zero: a pawn leaves with its session.
+  Duration pawn_hold;
 };
 
 // What one update did.

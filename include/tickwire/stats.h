@@ -30,6 +30,10 @@ struct ServerStats {
   uint64_t hits_sent = 0;            // hit events sent, once per receiving session
   uint64_t edits = 0;                // scene edit gestures the room handed the game (world authority, rate)
   uint64_t scene_states_sent = 0;    // sceneNodeStates sent, once per receiving session and revision
+  uint64_t resumes = 0;              // players back in the pawn their resume token named
+  uint64_t superseded = 0;           // old connections dropped for their player's resumed one
+  uint64_t held_pawns = 0;           // pawns held now for players who left
+  uint64_t holds_expired = 0;        // holds that ran out (their players never came back)
   // Every nonzero refusal, drop and kick counter, and the contract's facts an operator must see
   // (contract.prediction_demoted.<why>: 1 when the room's requested prediction was demoted).
   std::vector<ReasonCount> reasons;

@@ -83,6 +83,7 @@ void SessionClient::dispatch(const PeerMessage& message) {
     case protocol::RestTableChunk::wire_id: on_rest_chunk(message.body); return;
     case protocol::SnapshotFragment::wire_id: on_fragment(message.body); return;
     case protocol::RelayRefused::wire_id: on_relay_refused(message.body); return;
+    case protocol::ResumeTicket::wire_id: on_resume_ticket(message.body); return;
     case protocol::EntityEvent::wire_id: on_entity_event(message.body); return;
     case protocol::HitEvent::wire_id: on_hit_event(message.body); return;
     case protocol::SceneNodeState::wire_id: on_scene_state(message.body); return;
@@ -260,6 +261,15 @@ void SessionClient::on_relay_refused(std::span<const uint8_t> body) {
     return;
   }
   relay_refusals_.add(refused.reason);
+}
+
+void SessionClient::on_resume_ticket(std::span<const uint8_t> body) {
+  protocol::ResumeTicket ticket;
+  if (!wire::decode_counted(body, ticket, decode_errors_).ok()) {
+    drops_.add(ClientDrop::undecodable);
+    return;
+  }
+  resume_ticket_ = std::move(ticket);
 }
 
 // A server message for the game's inbox: decoded, or dropped by reason; the oldest waiting one

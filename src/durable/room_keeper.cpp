@@ -51,7 +51,7 @@ RoomKeeper::~RoomKeeper() {
 
 Tick RoomKeeper::durable_tick(Tick local) const { return Tick::from_value(tick_base_ + local.value()); }
 
-void RoomKeeper::take_facts(Simulation& game, uint64_t update, Tick last_tick) {
+void RoomKeeper::take_facts(DurableState& game, uint64_t update, Tick last_tick) {
   TW_ASSERT(update > last_update_, "updates ascend");
   facts_.clear();
   game.take_facts(facts_);
@@ -77,7 +77,7 @@ void RoomKeeper::take_facts(Simulation& game, uint64_t update, Tick last_tick) {
   if (due) checkpoint(game, last_tick);
 }
 
-void RoomKeeper::checkpoint(Simulation& game, Tick last_tick) {
+void RoomKeeper::checkpoint(DurableState& game, Tick last_tick) {
   const Tick tick = durable_tick(last_tick);
   Checkpoint checkpoint;
   checkpoint.tick = static_cast<uint64_t>(tick.value());
@@ -145,7 +145,7 @@ void RoomKeeper::wait_until_all_written() {
   written_.wait(lock, [&] { return jobs_done_ >= submitted || stats_.stopped.has_value(); });
 }
 
-bool RoomKeeper::checkpoint_and_flush(Simulation& game, Tick last_tick) {
+bool RoomKeeper::checkpoint_and_flush(DurableState& game, Tick last_tick) {
   checkpoint(game, last_tick);
   wait_until_all_written();
   return authority();

@@ -15,7 +15,7 @@ RecoveryError store_error(const StoreFailure& f) { return RecoveryError{Recovery
 
 }  // namespace
 
-RecoveryResult recover_room(Store& store, std::string_view room, Simulation& game) {
+RecoveryResult recover_room(Store& store, std::string_view room, DurableState& game) {
   Recovery recovery;
   auto newest = store.latest_checkpoint(room);
   if (const StoreFailure* f = store_failure(newest)) return store_error(*f);

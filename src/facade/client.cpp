@@ -206,6 +206,11 @@ std::optional<protocol::SceneEditRefused> Client::receive_edit_refusal() {
 
 const protocol::SceneNodeState* Client::scene_state() const { return parts_->game->session().scene_state(); }
 
+const protocol::ResumeTicket* Client::resume_ticket() const {
+  const auto& ticket = parts_->game->session().resume_ticket();
+  return ticket ? &*ticket : nullptr;
+}
+
 protocol::WorldSettings Client::world_settings() const { return parts_->game->session().world_settings(); }
 wire::Hash16 Client::map_identity() const { return parts_->game->session().deltas().rest_table().map_identity(); }
 

@@ -2,6 +2,8 @@
 // netcode, reliability, contract, room, schema cache, room server, paced loop), and its figures.
 #include "tickwire/server.h"
 
+#include <cmath>
+
 #include "reason_list.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/clock/system_host_timer.h"
@@ -85,7 +87,9 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   p->reliable = std::make_unique<ReliableServer>(*p->netcode, session_endpoint_config());
   p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());
   p->game = &game;
-  p->room = std::make_unique<Room>(RoomConfig{p->contract, start}, game);
+  RoomConfig room{p->contract, start};
+  room.pawn_hold_ticks = static_cast<uint32_t>(std::ceil(config.pawn_hold.seconds_f() * p->contract.cadence.tick_rate_hz));
+  p->room = std::make_unique<Room>(room, game);
   RoomServerConfig room_server;
   room_server.build_name = config.build_name;
   p->room_server = std::make_unique<RoomServer>(*p->reliable, *p->room, *p->schemas, room_server);
@@ -154,11 +158,16 @@ ServerStats Server::stats() const {
   s.hits_sent = rs.hits_sent();
   s.edits = p.room->edits_accepted();
   s.scene_states_sent = rs.scene_states_sent();
+  s.resumes = rs.resumes();
+  s.superseded = rs.superseded();
+  s.held_pawns = p.room->held_pawns().size();
+  s.holds_expired = p.room->holds_expired();
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
   append_reasons(s.reasons, "session.drop", rs.drops());
   append_reasons(s.reasons, "offence", rs.offences());
   append_reasons(s.reasons, "kick", rs.kicks());
+  append_reasons(s.reasons, "resume.refusal", rs.resume_refusals());
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());

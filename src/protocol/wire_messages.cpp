@@ -11,6 +11,7 @@
 #include "tickwire/protocol/ping.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/relay_refused.h"
+#include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/rest_table_chunk.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/scene_edit.h"
@@ -28,7 +29,7 @@ const wire::WireMessages& protocol_messages() {
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
                              RelayRefused, EntityEvent, FireRequest, HitEvent, SceneEdit, SceneNodeState,
-                             SceneEditRefused>();
+                             SceneEditRefused, ResumeTicket>();
   return messages;
 }
 

@@ -40,6 +40,7 @@ Room::Room(const RoomConfig& config, Simulation& simulation)
       clock_(clock_config(config)),
       simulation_(simulation),
       entities_(EntityNetHandle::kAuthorityOwner, config.entity_capacity),
+      pawn_hold_ticks_(config.pawn_hold_ticks),
       world_(initial_world_settings(config.contract)) {
   TW_ASSERT(validate_netcode_contract(contract_).ok(), "a room runs a validated contract");
   TW_ASSERT(config.entity_capacity < EntityNetHandle::kGameIndexBase,
@@ -69,23 +70,42 @@ const RoomSession* Room::session(OwnerId owner) const {
   return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
 }
 
-std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grants) {
-  TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
-  if (sessions_[owner]) return std::nullopt;
-  auto pawn = entities_.spawn(kEntityRefOwned | kEntityRefPredicted);
-  if (!pawn) return std::nullopt;
+InputQueueConfig Room::input_queue_config() const {
   InputQueueConfig queue;
   queue.capacity_ticks = contract_.input.queue_ticks;
   queue.starvation_repeat_ticks = contract_.input.starvation_ticks;
   queue.known_buttons = contract_.vocabulary.button_mask();
   queue.posture_buttons = contract_.vocabulary.posture_button_mask();
+  return queue;
+}
+
+RoomSession& Room::open_session(OwnerId owner, EntityRef pawn, const AdmissionGrants& grants, std::string_view player) {
   // Each rate a bucket of a second's worth, refilled at that rate.
   const auto per_second = [](uint32_t rate) { return TokenBucket(static_cast<double>(rate), static_cast<double>(rate)); };
   const InteractionLimits& limits = contract_.limits;
-  sessions_[owner].emplace(RoomSession{owner, *pawn, last_tick(), SessionInputs(queue), per_second(limits.interactions_per_second),
-                                       per_second(limits.fires_per_second), per_second(limits.pings_per_second),
-                                       per_second(limits.edits_per_second), grants, SessionConduct(limits), {}, 0});
   ++session_count_;
+  return sessions_[owner].emplace(RoomSession{owner, pawn, last_tick(), SessionInputs(input_queue_config()),
+                                              per_second(limits.interactions_per_second), per_second(limits.fires_per_second),
+                                              per_second(limits.pings_per_second), per_second(limits.edits_per_second), grants,
+                                              SessionConduct(limits), {}, 0, std::string(player)});
+}
+
+// Shots still waiting for an input of its: the session they would be traced for is gone.
+void Room::close_session(RoomSession& session) {
+  fire_refusals_.add(FireRefusal::no_session, session.waiting_shots.size());
+  const OwnerId owner = session.owner;
+  sessions_[owner].reset();
+  --session_count_;
+}
+
+std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grants, std::string_view player) {
+  TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
+  TW_ASSERT(player.size() <= kMaxPlayerNameBytes, "a player's name fits a resume token");
+  if (sessions_[owner]) return std::nullopt;
+  auto pawn = entities_.spawn(kEntityRefOwned | kEntityRefPredicted);
+  if (!pawn) return std::nullopt;
+  (void)open_session(owner, *pawn, grants, player);
+  note_fact(kFactPawnJoined, *pawn, player);
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
 }
@@ -93,12 +113,9 @@ std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grant
 void Room::leave(OwnerId owner) {
   RoomSession* session = find(owner);
   if (session == nullptr) return;
-  // Shots still waiting for an input of its: the session they would be traced for is gone.
-  fire_refusals_.add(FireRefusal::no_session, session->waiting_shots.size());
-  simulation_.despawn_pawn(session->pawn);
-  (void)entities_.despawn(session->pawn);
-  sessions_[owner].reset();
-  --session_count_;
+  const EntityRef pawn = session->pawn;
+  close_session(*session);
+  pawn_gone(pawn);
 }
 
 std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame) {
@@ -260,6 +277,7 @@ void Room::run_tick(Tick tick, TickObserver& completed) {
     simulation_.step_pawn(slot->pawn, slot->inputs.current(), tick, dt_s);
     ++slot->ticks_simulated;
   }
+  step_held(tick, dt_s);
   simulation_.step_world(tick, dt_s);
   // Shots waiting for an input this tick applied: traced against the world the tick left.
   for (auto& slot : sessions_) {

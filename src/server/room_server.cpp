@@ -1,6 +1,7 @@
 // Sessions on the wire: connect sequence, admission, routing and relay, and each tick's messages.
 #include "tickwire/server/room_server.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -76,12 +77,13 @@ ReasonCounters<PeerRefusal> RoomServer::refusals() const {
 
 RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   now_ = now;
+  wall_now_ = wall_now;
   transport_.receive(now, wall_now);
   take_events();
   receive_all(now);
   const RoomUpdate update = room_.update(now, *this);
   if (gate_ != nullptr) {
-    gate_->take_facts(room_.simulation(), ++update_number_, room_.last_tick());
+    gate_->take_facts(room_, ++update_number_, room_.last_tick());
     durable_update_ = gate_->durable_through();  // what this update's sends may acknowledge
   }
   send_entity_events();
@@ -89,6 +91,7 @@ RoomUpdate RoomServer::update(MonoTime now, WallTime wall_now) {
   send_edit_refusals();
   send_scene_state();
   send_game_messages();
+  send_tickets();
   for (const auto& c : connections_) {
     if (c && c->admitted && !c->outbox.empty()) c->outbox.flush(c->net, config_.reliable_channel);
   }
@@ -163,7 +166,7 @@ void RoomServer::hold_acknowledgements(DurabilityGate& gate) {
 }
 
 std::size_t RoomServer::held_acknowledgements() const {
-  return held_events_.size() + held_messages_.size() + held_scene_.size();
+  return held_events_.size() + held_messages_.size() + held_scene_.size() + held_tickets_.size();
 }
 
 void RoomServer::take_events() {
@@ -175,6 +178,7 @@ void RoomServer::take_events() {
       ReliableEndpoint* endpoint = transport_.endpoint(slot);
       if (endpoint == nullptr) continue;  // already gone again within this update
       connections_[slot] = std::make_unique<Connection>(*endpoint, owner_of_slot(slot), cache_, config_);
+      connections_[slot]->serial = next_serial_++;
       connections_[slot]->peer.start(connections_[slot]->net);
     } else if (connections_[slot]) {
       close(slot);
@@ -185,7 +189,7 @@ void RoomServer::take_events() {
 void RoomServer::receive_all(MonoTime now) {
   to_drop_.clear();
   for (uint32_t slot = 0; slot < connections_.size(); ++slot) {
-    if (!connections_[slot]) continue;
+    if (!connections_[slot] || connections_[slot]->superseded) continue;  // a superseded one is dropped below
     receive_channel(slot, config_.reliable_channel, true, now);
     receive_channel(slot, config_.unreliable_channel, false, now);
     if (!connections_[slot] || connections_[slot]->peer.failure()) continue;
@@ -204,7 +208,7 @@ void RoomServer::receive_channel(uint32_t slot, uint8_t channel, bool reliable, 
       dispatch(c, *ours);
     }
     after_message(slot);
-    if (c.peer.failure() || c.kicked || !connections_[slot]) return;
+    if (c.peer.failure() || c.kicked || c.superseded || !connections_[slot]) return;
   }
 }
 
@@ -235,6 +239,7 @@ void RoomServer::relay(Connection& from, uint8_t channel, const NetMessage& mess
 
 void RoomServer::after_message(uint32_t slot) {
   Connection& c = *connections_[slot];
+  if (c.superseded) return;  // dropped at the end of this pass already
   note_conduct(c);
   if (c.peer.failure() || c.kicked) {
     to_drop_.push_back(slot);
@@ -250,7 +255,10 @@ void RoomServer::admit(uint32_t slot) {
   Connection& c = *connections_[slot];
   // What its connect token granted (world authority), sealed in the token's user data.
   const uint32_t netcode_slot = static_cast<uint32_t>(c.owner) - 1;
-  auto pawn = room_.admit(c.owner, read_admission_grants(transport_.netcode().client_user_data(netcode_slot)));
+  // The player is who the connect token was issued to (its client id); a resumed session plays on
+  // for the player its token names.
+  auto pawn = seat(c, read_admission_grants(transport_.netcode().client_user_data(netcode_slot)),
+                   fmt::format("{}", transport_.netcode().client_id(netcode_slot)));
   if (!pawn) {
     drops_.add(SessionDrop::admit_refused);
     to_drop_.push_back(slot);
@@ -367,7 +375,11 @@ void RoomServer::close(uint32_t slot) {
   Connection& c = *connections_[slot];
   if (c.admitted) {
     if (const RoomSession* session = room_.session(c.owner)) closed_offences_.merge(session->conduct.offences());
-    room_.leave(c.owner);
+    if (c.kicked) {
+      room_.leave(c.owner);
+    } else {
+      room_.depart(c.owner);  // held for its player when the room holds pawns
+    }
     replication_.remove_client(c.owner);
   }
   relay_.forget(c.owner);

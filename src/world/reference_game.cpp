@@ -257,7 +257,7 @@ void ReferenceGame::spawn_pawn(EntityRef pawn, OwnerId owner, Tick) {
   placer_.place(state, next_spawn_placement(), mover_.settings());
   pawns_[pawn.raw()] = state;
   owners_[pawn.raw()] = owner;
-  voxels_.joined(owner);
+  if (owner != kAuthorityOwner) voxels_.joined(owner);  // (none: a pawn a recovery put back, held)
   sync_voxels();  // its first step stands on the chunks under it
 }
 
@@ -420,7 +420,8 @@ void ReferenceGame::interact(EntityRef actor, EntityRef target, uint8_t, Tick) {
 
 void ReferenceGame::raise(EntityRef actor, const protocol::EntityEvent& event) {
   const auto owner = owners_.find(actor.raw());
-  if (owner == owners_.end()) return;  // no session's pawn: nobody to answer
+  // No session's pawn, or one held for a player who left (owner 0 would be everyone): nobody to answer.
+  if (owner == owners_.end() || owner->second == kAuthorityOwner) return;
   if (events_.size() >= kMaxPendingEvents) {
     ++events_dropped_;
     return;

@@ -124,7 +124,7 @@ inline CrashFigures run_crash_trials(const std::string& backend, const std::stri
     test::GameSim fresh(seed, config);  // a new process's game, nothing run
     auto store = stores.open();
     if (!store) return figures;
-    RecoveryResult recovered = recover_room(*store, room, fresh.game);
+    RecoveryResult recovered = recover_room(*store, room, fresh.room);
     if (const auto* e = std::get_if<RecoveryError>(&recovered)) {
       ADD_FAILURE() << "trial " << trial << ": recovery: " << reason_name(e->reason) << " " << e->detail;
       return figures;

@@ -62,11 +62,12 @@ inline world::VoxelCell dig_cell(uint32_t n) {
           static_cast<uint16_t>((n / kDigEdge) % kDigEdge)};
 }
 
-// A room a store keeps: its lease taken by `owner`, recovered into `game`, `server` holding its
-// acknowledgements for the keeper. On failure `keeper` is null and `error` says why (no test
-// framework here: the crash trials' child process assembles its room through this too).
+// A room a store keeps: its lease taken by `owner`, recovered into `state` (the room, over its
+// game), `server` holding its acknowledgements for the keeper. On failure `keeper` is null and
+// `error` says why (no test framework here: the crash trials' child process assembles its room
+// through this too).
 struct DurableRoom {
-  DurableRoom(std::unique_ptr<Store> opened, const std::string& room, const std::string& owner, Simulation& game,
+  DurableRoom(std::unique_ptr<Store> opened, const std::string& room, const std::string& owner, DurableState& state,
               RoomServer& server, TickEpoch epoch, const RoomKeeperConfig& config = {}) : store(std::move(opened)) {
     if (!store) {
       error = "no store";
@@ -81,7 +82,7 @@ struct DurableRoom {
       error = fmt::format("advance_epoch: {}", f->detail);
       return;
     }
-    RecoveryResult recovered = recover_room(*store, room, game);
+    RecoveryResult recovered = recover_room(*store, room, state);
     if (const auto* e = std::get_if<RecoveryError>(&recovered)) {
       error = fmt::format("recovery: {} {}", reason_name(e->reason), e->detail);
       return;

@@ -50,7 +50,7 @@ TEST_P(KeeperSim, NothingIsAcknowledgedBeforeItIsJournaledAndARecoveredGameHolds
   StallingStore& link = *stalling;
   RoomKeeperConfig keeper_config;
   keeper_config.checkpoint_every_ticks = 90;
-  DurableRoom room(std::move(stalling), "keeper-sim", "server-a", sim.game, sim.server, epoch, keeper_config);
+  DurableRoom room(std::move(stalling), "keeper-sim", "server-a", sim.room, sim.server, epoch, keeper_config);
   ASSERT_NE(room.keeper, nullptr) << room.error;
   SimGameClient& editor = sim.add_client(standing(true));
   SimGameClient& watcher = sim.add_client(standing(false));
@@ -93,21 +93,28 @@ TEST_P(KeeperSim, NothingIsAcknowledgedBeforeItIsJournaledAndARecoveredGameHolds
   EXPECT_EQ(sim.server.held_acknowledgements(), 0u);
   EXPECT_EQ(sim.server.drops()[SessionDrop::held_past_cap], 0u);
 
-  ASSERT_TRUE(room.keeper->checkpoint_and_flush(sim.game, sim.room.last_tick()));
+  ASSERT_TRUE(room.keeper->checkpoint_and_flush(sim.room, sim.room.last_tick()));
   const KeeperStats stats = room.keeper->stats();
   EXPECT_FALSE(stats.stopped.has_value());
   EXPECT_EQ(stats.in_lane, epoch != TickEpoch::kernel_v1);
   EXPECT_GT(stats.checkpoints, 2u);
 
-  // A fresh game recovered from the store: the same edit set, the same cells.
-  world::ReferenceGame fresh(sim.map);
-  fresh.begin(sim.room.contract());
+  // A fresh room recovered from the store: the same edit set, the same cells, both players' pawns
+  // held for them where they stood.
+  GameSim fresh(seed, config);
   auto store = stores.open();
-  RecoveryResult recovered = recover_room(*store, "keeper-sim", fresh);
+  RecoveryResult recovered = recover_room(*store, "keeper-sim", fresh.room);
   ASSERT_TRUE(std::holds_alternative<Recovery>(recovered));
   EXPECT_EQ(std::get<Recovery>(recovered).facts_refused, 0u);
-  EXPECT_EQ(fresh.scene_edits().state(), sim.game.scene_edits().state());
-  EXPECT_TRUE(fresh.voxels().cells() == sim.game.voxels().cells());
+  EXPECT_EQ(fresh.game.scene_edits().state(), sim.game.scene_edits().state());
+  EXPECT_TRUE(fresh.game.voxels().cells() == sim.game.voxels().cells());
+  ASSERT_EQ(fresh.room.held_pawns().size(), 2u);
+  for (const HeldPawn& held : fresh.room.held_pawns()) {
+    const auto owner = sim.room.owner_of(held.pawn);
+    ASSERT_TRUE(owner.has_value());
+    EXPECT_EQ(held.player, sim.room.session(*owner)->player);
+    EXPECT_EQ(fresh.game.pawn_detail(held.pawn), sim.game.pawn_detail(held.pawn));
+  }
   std::printf("[ keeper ] %s %s seed=%llu: %u gestures, %u cells; %llu facts in %llu entries (%llu bytes), %llu checkpoints "
               "(newest %llu bytes, %.2f ms to write), %llu retries while cut off\n",
               backend.c_str(), std::string(epoch_name(epoch)).c_str(), static_cast<unsigned long long>(seed), gestures, cells,

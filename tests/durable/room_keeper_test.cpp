@@ -14,6 +14,7 @@
 #include "backend_stores.h"
 #include "tickwire/durable/room_keeper.h"
 #include "tickwire/durable/room_records.h"
+#include "still_game.h"
 
 namespace tickwire::durable {
 namespace {
@@ -21,14 +22,8 @@ namespace {
 using test_support::BackendStores;
 
 // A game whose only durable life is the facts a test hands it.
-class FactGame final : public Simulation {
+class FactGame final : public test::StillGame {
  public:
-  void spawn_pawn(EntityRef, OwnerId, Tick) override {}
-  void despawn_pawn(EntityRef) override {}
-  void step_pawn(EntityRef, const TickInput&, Tick, double) override {}
-  void step_world(Tick, double) override {}
-  protocol::PawnDetail pawn_detail(EntityRef) const override { return {}; }
-  void write_records(Tick, TickRecords&) const override {}
   void take_facts(std::vector<DurableFact>& out) override {
     out.insert(out.end(), pending.begin(), pending.end());
     pending.clear();

@@ -68,6 +68,7 @@ struct GameSimConfig {
   std::optional<PredictionPolicy> prediction;
   // Set: a last word on the room's policy (a test's own limits).
   std::function<void(RoomPolicy&)> adjust_policy;
+  Duration pawn_hold;  // how long a departed player's pawn is held (ServerConfig::pawn_hold)
 };
 
 struct GameClientSetup {
@@ -78,15 +79,26 @@ struct GameClientSetup {
   InputSource input;          // empty: a wandering bot seeded from the run's seed
   const PredictionModel* model = nullptr;  // empty: the honest mover over the map's boxes
   bool world_authority = false;            // its token grants world authority (it may edit the scene)
+  std::vector<uint8_t> resume_token;       // its token presents it (it asks back into the pawn it names)
 };
+
+// The user data a sim client's token carries: its grants.
+inline netcode::UserData sim_user_data(bool world_authority, const std::vector<uint8_t>& resume_token = {}) {
+  netcode::UserData user_data{};
+  AdmissionGrants grants;
+  grants.world_authority = world_authority;
+  grants.resume_token = resume_token;
+  if (world_authority || !resume_token.empty()) TW_ASSERT(write_admission_grants(grants, user_data), "a sim client's grants fit");
+  return user_data;
+}
 
 // A client facade on a simulated socket, its token minted with the sim's key.
 inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socket, const netcode::Key& key,
                                                uint64_t client_id, const PredictionModel* model,
                                                const GameVocabulary& vocabulary = world::reference_vocabulary(),
-                                               bool world_authority = false) {
+                                               const netcode::UserData& user_data = {}) {
   ClientConfig config;
-  if (world_authority) write_admission_grants(AdmissionGrants{true}, config.dev_user_data);
+  config.dev_user_data = user_data;
   config.server_address = server_address().to_string();
   config.dev_private_key = key;
   config.client_id = client_id;
@@ -100,9 +112,9 @@ inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socke
 
 struct SimGameClient {
   SimGameClient(SimWorld& world, const Address& address, const netcode::Key& key, uint64_t client_id,
-                const PredictionModel* model, bool world_authority = false)
+                const PredictionModel* model, const netcode::UserData& user_data = {})
       : socket(world.net.bind(address)),
-        facade(open_sim_client(world, *socket, key, client_id, model, world::reference_vocabulary(), world_authority)),
+        facade(open_sim_client(world, *socket, key, client_id, model, world::reference_vocabulary(), user_data)),
         client(facade->game()) {}
   std::unique_ptr<SimSocket> socket;
   std::unique_ptr<Client> facade;
@@ -144,7 +156,8 @@ class GameSim {
         statics(world::map_solid_boxes(map)),
         solids(world::ObjectSolids::build(map)),
         honest_model(mover, statics, &solids),
-        facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients)),
+        facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients, "tickwire",
+                               config.pawn_hold)),
         room(facade->room()),
         server(facade->room_server()) {
     server_wake_ = room.next_due();
@@ -158,7 +171,7 @@ class GameSim {
     world.net.set_link(server_address(), address, setup.down);
     clients.push_back(std::make_unique<SimGameClient>(world, address, key, 7000 + i,
                                                       setup.model != nullptr ? setup.model : &honest_model,
-                                                      setup.world_authority));
+                                                      sim_user_data(setup.world_authority, setup.resume_token)));
     SimGameClient& c = *clients.back();
     c.input = setup.input;
     if (!c.input) {
@@ -185,6 +198,22 @@ class GameSim {
     slot->frame_jitter = jitter;
     slot->next_frame = world.now;
     return *slot;
+  }
+
+  // Client i's process dies without a word (its socket stays bound and silent: the server hears of
+  // it only at the link's timeout) and a new one starts at a new address: a new connection with
+  // `client_id`, its token presenting `resume_token`, over lossless links; its input and frame rate stay.
+  SimGameClient& restart_client(std::size_t i, uint64_t client_id, const std::vector<uint8_t>& resume_token) {
+    const Address address = client_address(static_cast<uint32_t>(kRestartAddressBase + dead_clients_.size()));
+    std::unique_ptr<SimGameClient> fresh = std::make_unique<SimGameClient>(world, address, key, client_id, &honest_model,
+                                                                           sim_user_data(false, resume_token));
+    fresh->input = clients[i]->input;
+    fresh->frame_period = clients[i]->frame_period;
+    fresh->frame_jitter = clients[i]->frame_jitter;
+    fresh->next_frame = world.now;
+    dead_clients_.push_back(std::move(clients[i]));
+    clients[i] = std::move(fresh);
+    return *clients[i];
   }
 
   bool all_welcomed() const {
@@ -246,6 +275,8 @@ class GameSim {
  private:
   Rng rng_;
   uint64_t seed_;
+  static constexpr uint32_t kRestartAddressBase = 1024;
+  std::vector<std::unique_ptr<SimGameClient>> dead_clients_;  // killed processes: never run again
 
  public:
   netcode::Key key;

@@ -47,8 +47,10 @@ inline const ReplicationClientStats* snapshot_stats(const RoomServer& server, ui
 // A Server facade on a simulated socket and the world's clock.
 inline std::unique_ptr<Server> open_sim_server(const RoomPolicy& policy, Simulation& game, SimSocket& socket,
                                                HostTimer& timer, const SimWorld& world, const netcode::Key& key,
-                                               uint32_t max_clients, const std::string& build_name = "tickwire") {
+                                               uint32_t max_clients, const std::string& build_name = "tickwire",
+                                               Duration pawn_hold = {}) {
   ServerConfig config;
+  config.pawn_hold = pawn_hold;
   config.private_key = key;
   config.public_address = server_address().to_string();
   config.max_clients = max_clients;

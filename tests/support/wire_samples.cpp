@@ -15,6 +15,7 @@
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/scene_edit.h"
+#include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/scene_edit_refused.h"
 #include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/server_info.h"
@@ -263,6 +264,8 @@ std::vector<WireSample> wire_samples() {
   out.push_back(make_wire_sample("sceneNodeState.bin", state));
   out.push_back(make_wire_sample("sceneEditRefused.bin", SceneEditRefused{41, 130, 1, "intensity", EditRefusal::wrong_form}));
   out.push_back(make_wire_sample("sceneEditRefused-wiring.bin", SceneEditRefused{41, 7, 0, "onPressed", EditRefusal::unknown_target}));
+  out.push_back(make_wire_sample("resumeTicket.bin", ResumeTicket{ResumeOutcome::resumed, ResumeRefusal::malformed, "01a2b3", 600}));
+  out.push_back(make_wire_sample("resumeTicket-refused.bin", ResumeTicket{ResumeOutcome::refused, ResumeRefusal::pawn_gone, "", 0}));
   return out;
 }
 

@@ -88,7 +88,7 @@ inline EditScriptOutcome run_edit_script(std::span<const uint8_t> script) {
   const ScriptWorld& world = script_world();
   ReferenceGame game(world.map);
   Room room(RoomConfig{world.contract, MonoTime{}, 64}, game);
-  (void)room.admit(kEditAuthority, AdmissionGrants{true});
+  (void)room.admit(kEditAuthority, world_authority_grant());
   (void)room.admit(kEditNobody);
   EditScriptOutcome out;
   MonoTime now;

@@ -175,7 +175,7 @@ TEST(ReferenceLogic, AnEditedLogicSettingRetunesTheRunningNodeAndTheNextLoad) {
   const Map map = rigs::load_rig_map(reference_map_text());
   ReferenceGame game(map);
   Room room(RoomConfig{rigs::rig_contract(), MonoTime{}}, game);
-  const std::optional<EntityRef> pawn = room.admit(1, AdmissionGrants{true});
+  const std::optional<EntityRef> pawn = room.admit(1, world_authority_grant());
   ASSERT_TRUE(pawn.has_value());
   game.place_pawn(*pawn, Placement{kBeforeNorthButton, {}, 0, 0, false});
   const uint32_t door = *map.object_index("door.n"), button = *map.object_index("button.n");

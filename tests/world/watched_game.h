@@ -48,6 +48,7 @@ class WatchedGame final : public Simulation {
   const protocol::SceneNodeState* scene_state() const override { return game_.scene_state(); }
   void keep_facts(bool on) override { game_.keep_facts(on); }
   void take_facts(std::vector<DurableFact>& out) override { game_.take_facts(out); }
+  void rebind_pawn(EntityRef pawn, OwnerId owner, Tick tick) override { game_.rebind_pawn(pawn, owner, tick); }
   void save_state(std::vector<uint8_t>& out) const override { game_.save_state(out); }
   bool restore_state(std::span<const uint8_t> state) override { return game_.restore_state(state); }
   bool replay_fact(const DurableFact& fact) override { return game_.replay_fact(fact); }

@@ -28,6 +28,7 @@
 #include "tickwire/protocol/peer_schema.h"
 #include "tickwire/protocol/relay_refused.h"
 #include "tickwire/protocol/session_channels.h"
+#include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_fragment.h"
@@ -151,6 +152,9 @@ class SessionClient {
   // The room's whole edit set as the newest sceneNodeState said it (null before any).
   const protocol::SceneNodeState* scene_state() const { return scene_state_ ? &*scene_state_ : nullptr; }
   uint64_t scene_states_received() const { return scene_states_received_; }
+  // The newest ResumeTicket (seed 003): whether this session came back into its pawn (or why not)
+  // and the token to present next time (kept across connections: it is for the next one).
+  const std::optional<protocol::ResumeTicket>& resume_ticket() const { return resume_ticket_; }
   // The server's refusals of our addressed messages, by reason.
   const ReasonCounters<protocol::RelayRefusal>& relay_refusals() const { return relay_refusals_; }
   ReliableClient& transport() { return transport_; }
@@ -168,6 +172,7 @@ class SessionClient {
   void on_fragment(std::span<const uint8_t> body);
   void on_game_message(const NetMessage& message);
   void on_relay_refused(std::span<const uint8_t> body);
+  void on_resume_ticket(std::span<const uint8_t> body);
   void on_entity_event(std::span<const uint8_t> body);
   void on_hit_event(std::span<const uint8_t> body);
   void on_scene_state(std::span<const uint8_t> body);
@@ -181,6 +186,7 @@ class SessionClient {
   std::optional<NetChannel> net_;
   std::optional<PeerSchema> peer_;
   std::optional<protocol::RoomWelcome> welcome_;
+  std::optional<protocol::ResumeTicket> resume_ticket_;
   std::optional<ContractGuard> guard_;
   bool refused_ = false;
   InputSender inputs_;

@@ -24,6 +24,7 @@ class ByteRecordWriter {
   void u32(uint32_t v) { put(v); }
   void u64(uint64_t v) { put(v); }
   void i64(int64_t v) { put(v); }
+  void f32(float v) { put(v); }
   void f64(double v) { put(v); }
   void raw(std::span<const uint8_t> bytes) {
     if (bytes.empty()) return;
@@ -68,6 +69,7 @@ class ByteRecordReader {
   uint32_t u32() { return get<uint32_t>(); }
   uint64_t u64() { return get<uint64_t>(); }
   int64_t i64() { return get<int64_t>(); }
+  float f32() { return get<float>(); }
   double f64() { return get<double>(); }
   // `n` bytes as they stand (empty, and the record failed, when fewer are left).
   std::span<const uint8_t> raw(std::size_t n) {

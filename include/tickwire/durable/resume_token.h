@@ -18,6 +18,7 @@
 #include "tickwire/clock/time.h"
 #include "tickwire/core/reasons.h"
 #include "tickwire/durable/store.h"
+#include "tickwire/protocol/resume_ticket.h"
 
 namespace tickwire::durable {
 
@@ -42,14 +43,9 @@ struct ResumeClaims {
   friend bool operator==(const ResumeClaims&, const ResumeClaims&) = default;
 };
 
-// Why a token was refused.
-TW_REASONS(ResumeRefusal,
-           malformed,     // not a token this build reads: cut short, a bad length, an unknown version
-           forged,        // its signature does not hold under the servers' key
-           expired,       // past its lifetime (or issued in the future)
-           foreign,       // for another room than the one it was presented to
-           replayed,      // used already (the store remembers every token used until it expires)
-           unavailable)   // the store could not say whether it was used
+// Why a token was refused: the protocol's reasons (a client hears them in its ResumeTicket); a token
+// check itself names only malformed, forged, expired, foreign, replayed and unavailable.
+using ResumeRefusal = protocol::ResumeRefusal;
 
 // Signs tokens (the issuing server) and verifies them (any server sharing the key).
 class ResumeTokens {

@@ -72,7 +72,7 @@ class RoomKeeper final : public DurabilityGate {
   RoomKeeper(const RoomKeeper&) = delete;
   RoomKeeper& operator=(const RoomKeeper&) = delete;
 
-  void take_facts(Simulation& game, uint64_t update, Tick last_tick) override;
+  void take_facts(DurableState& game, uint64_t update, Tick last_tick) override;
   uint64_t durable_through() const override;
 
   // Whether this process may still advance the room at the wall clock's now: not stopped, and
@@ -81,7 +81,7 @@ class RoomKeeper final : public DurabilityGate {
   std::optional<KeeperStop> stopped() const;
   // A checkpoint of the game as it stands, then waits until everything queued is written (a
   // drain's last word before release()). False when the keeper stopped before it all landed.
-  bool checkpoint_and_flush(Simulation& game, Tick last_tick);
+  bool checkpoint_and_flush(DurableState& game, Tick last_tick);
   // Gives the lease up once everything queued is written: another process may take the room now.
   void release();
   KeeperStats stats() const;
@@ -99,7 +99,7 @@ class RoomKeeper final : public DurabilityGate {
   using Job = std::variant<Append, WriteCheckpoint, Release>;
 
   void submit(Job job);
-  void checkpoint(Simulation& game, Tick last_tick);
+  void checkpoint(DurableState& game, Tick last_tick);
   // Waits until every job submitted so far is written (or the keeper stopped).
   void wait_until_all_written();
   void run();

@@ -35,7 +35,7 @@ struct CheckpointRecord {
   std::span<const uint8_t> state;
 };
 // A checkpoint record's head, written into `out`; the game's state follows it, to the record's end
-// (Simulation::save_state appends it in place: the state is never copied).
+// (DurableState::save_state appends it in place: the state is never copied).
 void write_checkpoint_head(std::vector<uint8_t>& out, Tick tick, WallTime taken_at);
 // Nullopt when the bytes do not hold a whole head of a version this build reads.
 std::optional<CheckpointRecord> decode_checkpoint_record(std::span<const uint8_t> bytes);

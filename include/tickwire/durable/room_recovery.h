@@ -14,7 +14,7 @@
 #include "tickwire/clock/time.h"
 #include "tickwire/core/reasons.h"
 #include "tickwire/durable/store.h"
-#include "tickwire/server/simulation.h"
+#include "tickwire/server/durable_state.h"
 
 namespace tickwire::durable {
 
@@ -44,6 +44,6 @@ struct Recovery {
 
 using RecoveryResult = std::variant<Recovery, RecoveryError>;
 
-RecoveryResult recover_room(Store& store, std::string_view room, Simulation& game);
+RecoveryResult recover_room(Store& store, std::string_view room, DurableState& game);
 
 }  // namespace tickwire::durable

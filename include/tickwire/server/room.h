@@ -4,11 +4,16 @@
 // world, then hands the finished tick to the completed seam, which sends that tick's snapshots.
 // A call to update() runs at most the contract's catch-up ticks; the rest of a backlog runs on the
 // following calls, nothing merged, nothing dropped short of the clock's declared overload.
+// A room may hold a pawn for its player after the session left (seed 003, "Durability and
+// rejoin"), and it is the DurableState a keeper journals and checkpoints: its pawns, then its game.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "tickwire/clock/room_clock.h"
@@ -20,10 +25,12 @@
 #include "tickwire/protocol/input_frame.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/scene_edit.h"
 #include "tickwire/protocol/scene_edit_refused.h"
 #include "tickwire/replication/handles/entity_slots.h"
 #include "tickwire/server/admission_grants.h"
+#include "tickwire/server/durable_state.h"
 #include "tickwire/server/session_conduct.h"
 #include "tickwire/server/session_inputs.h"
 #include "tickwire/server/simulation.h"
@@ -33,12 +40,16 @@ namespace tickwire {
 
 inline constexpr uint32_t kRoomMaxSessions = 255;          // owner ids 1..255 (0 is the authority)
 inline constexpr uint32_t kRoomDefaultEntityCapacity = 65536;
+inline constexpr std::size_t kMaxPlayerNameBytes = 64;    // a session's player, as a resume token names it
 
 struct RoomConfig {
   NetcodeContract contract;  // resolved and validated (resolve_netcode_contract)
   MonoTime origin;           // the room clock's start phase
   uint32_t entity_capacity = kRoomDefaultEntityCapacity;
   uint32_t overload_threshold_ticks = kRoomClockDefaultOverloadThresholdTicks;
+  // How long a departed session's pawn is held for its player (depart()); 0: a pawn leaves with its
+  // session. A recovered room holds every pawn it put back this long from its first tick.
+  uint32_t pawn_hold_ticks = 0;
 };
 
 // A shot that waits for the input it was fired after (FireRequest::input_sequence) to be simulated.
@@ -62,6 +73,16 @@ struct RoomSession {
   SessionConduct conduct;    // its offences, and whether they have ended it
   std::vector<WaitingShot> waiting_shots;  // in arrival order, at most kMaxWaitingShots
   uint64_t ticks_simulated = 0;
+  std::string player;  // who the session plays for (what a resume token is bound to)
+};
+
+// A pawn held for its player after the session left: stepped on the starved inputs its session
+// left behind (so it stops, looks where it looked), until the player comes back or the hold ends.
+struct HeldPawn {
+  EntityRef pawn;
+  std::string player;
+  Tick held_until;
+  SessionInputs inputs;
 };
 
 // Why a client's message naming an entity was refused (nothing changed).
@@ -103,7 +124,7 @@ struct RoomUpdate {
   uint32_t ticks_run = 0;
 };
 
-class Room {
+class Room final : public DurableState {
  public:
   // A contract whose prediction admission demoted a requested client prediction is logged once, as
   // a warning with its diagnostic, and counted (prediction_demotions()): once per room, however
@@ -125,13 +146,36 @@ class Room {
   void set_world_settings(const protocol::WorldSettings& settings);
   const protocol::WorldSettings& world_settings() const { return world_; }
 
-  // Admits `owner` (1..255), spawning its pawn; nullopt if the owner is taken or no slot is free.
-  std::optional<EntityRef> admit(OwnerId owner, const AdmissionGrants& grants = {});
+  // Admits `owner` (1..255) playing for `player` (at most kMaxPlayerNameBytes), spawning its pawn;
+  // nullopt if the owner is taken or no slot is free.
+  std::optional<EntityRef> admit(OwnerId owner, const AdmissionGrants& grants = {}, std::string_view player = {});
   // The session leaves: its pawn is despawned and its ref stops resolving; its waiting shots are
   // refused (no_session).
   void leave(OwnerId owner);
+  // The session leaves, its pawn held for its player for the config's pawn_hold_ticks (left at once
+  // when that is 0); its waiting shots are refused (no_session).
+  void depart(OwnerId owner);
+  // Admits `owner` into the pawn held for `player`: nullopt when it came back (the session starts
+  // afresh; the pawn is as it was left), else why not (pawn_gone: none is held at that ref;
+  // foreign: it is held for another player). A pawn still in a live session is not held: the
+  // caller departs that session first.
+  std::optional<protocol::ResumeRefusal> resume(OwnerId owner, EntityRef pawn, std::string_view player,
+                                                const AdmissionGrants& grants = {});
+  // The live session whose pawn `pawn` is, if any.
+  std::optional<OwnerId> owner_of(EntityRef pawn) const;
+  const std::vector<HeldPawn>& held_pawns() const { return held_; }
+  uint64_t holds_expired() const { return holds_expired_; }  // pawns whose player never came back in time
   const RoomSession* session(OwnerId owner) const;
   uint32_t session_count() const { return session_count_; }
+
+  // DurableState: the room's pawns (each session's and each held one, with its player), then the
+  // game's. A pawn joining and a pawn leaving for good are the room's own facts; a restore or a
+  // replay puts every pawn back held for its player, from the recovered room's first tick.
+  void keep_facts(bool on) override;
+  void take_facts(std::vector<DurableFact>& out) override;
+  void save_state(std::vector<uint8_t>& out) const override;
+  bool restore_state(std::span<const uint8_t> state) override;
+  bool replay_fact(const DurableFact& fact) override;
 
   // Receive path (any number per tick): only queues. Returns the inputs queued. A claim rides only
   // when the contract admits the own pawn's prediction (else it is stripped and counted).
@@ -174,6 +218,14 @@ class Room {
 
  private:
   void run_tick(Tick tick, TickObserver& completed);
+  void step_held(Tick tick, double dt_s);
+  InputQueueConfig input_queue_config() const;
+  RoomSession& open_session(OwnerId owner, EntityRef pawn, const AdmissionGrants& grants, std::string_view player);
+  void close_session(RoomSession& session);
+  // Puts a pawn a checkpoint or the journal names back, held for its player.
+  bool put_back(EntityRef pawn, std::string player);
+  void pawn_gone(EntityRef pawn);
+  void note_fact(uint32_t kind, EntityRef pawn, std::string_view player);
   void release_shots(RoomSession& session, Tick tick);
   void trace_shot(RoomSession& session, const protocol::FireRequest& request, Tick tick);
   RoomSession* find(OwnerId owner);
@@ -185,6 +237,11 @@ class Room {
   EntitySlots entities_;
   std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
   uint32_t session_count_ = 0;
+  uint32_t pawn_hold_ticks_ = 0;
+  std::vector<HeldPawn> held_;  // at most one per live slot (a held pawn keeps its slot)
+  uint64_t holds_expired_ = 0;
+  bool keeping_facts_ = false;
+  std::vector<DurableFact> facts_;  // the room's own, since the last take
   ReasonCounters<InteractRefusal> interact_refusals_;
   ReasonCounters<FireRefusal> fire_refusals_;
   ReasonCounters<FireRewind> fire_rewinds_;

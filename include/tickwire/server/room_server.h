@@ -19,6 +19,7 @@
 #include "tickwire/replication/replication_server.h"
 #include "tickwire/server/acknowledgement_hold.h"
 #include "tickwire/server/durability_gate.h"
+#include "tickwire/server/resume_desk.h"
 #include "tickwire/server/game_outbox.h"
 #include "tickwire/server/relay_gate.h"
 #include "tickwire/server/room.h"
@@ -55,7 +56,8 @@ TW_REASONS(SessionDrop,
   hit_unsent,      // the transport refused a game's hit event (reliable queue full)
   edit_reply_unsent,   // the transport refused a scene edit refusal for its sender (reliable queue full)
   scene_state_unsent,  // the transport refused a sceneNodeState (reliable queue full): retried next update
-  held_past_cap        // an event or message waiting for durability past kMaxHeldAcknowledgements: never sent
+  held_past_cap,       // an event or message waiting for durability past kMaxHeldAcknowledgements: never sent
+  ticket_unsent        // the transport refused a ResumeTicket (reliable queue full): the client holds no token
 )
 
 // One connection's view, for tests, the report and diagnostics.
@@ -79,8 +81,18 @@ class RoomServer : public TickObserver {
   // game's entity events and messages, the edit set's revisions) waits until the update that made
   // it is durable. Set before the first update; `gate` must outlive the server.
   void hold_acknowledgements(DurabilityGate& gate);
-  // Acknowledgements waiting for durability now (events, messages, edit set revisions).
+  // Acknowledgements waiting for durability now (events, messages, edit set revisions, tickets).
   std::size_t held_acknowledgements() const;
+
+  // Resumption (seed 003): every admitted session is sent a ResumeTicket with a token from `desk`;
+  // a session whose connect token presents one comes back into the pawn it names (a live session
+  // still in that pawn, its player's old connection, is dropped: superseded), or is told why not
+  // and seated fresh. A session that leaves unkicked departs (Room::depart: its pawn held for the
+  // room's pawn_hold_ticks). Set before the first update; `desk` must outlive the server.
+  void offer_resume(ResumeDesk& desk);
+  uint64_t resumes() const { return resumes_; }
+  const ReasonCounters<protocol::ResumeRefusal>& resume_refusals() const { return resume_refusals_; }
+  uint64_t superseded() const { return superseded_; }  // old connections dropped for their player's new one
 
   // A game message (type >= kFirstGameMessageType) for one client, reliable and in order: queued in
   // its outbox and sent as the channel takes it, beside the snapshots (which the pacer sends first).
@@ -128,6 +140,14 @@ class RoomServer : public TickObserver {
     std::optional<uint32_t> newest_input;  // the newest input sequence it sent
     TokenBucket input_sequences;           // how fast its sequences may advance (the tick rate's)
     uint32_t scene_revision = 0;           // the newest sceneNodeState revision it was sent
+    uint64_t serial = 0;                   // which connection of its slot (a held ticket goes to its own)
+    bool superseded = false;               // its player came back on a new connection: dropped, nothing more read
+  };
+  // A ResumeTicket for one connection, held until its pawn's joining is durable.
+  struct TicketOut {
+    uint32_t slot = 0;
+    uint64_t serial = 0;
+    protocol::ResumeTicket ticket;
   };
 
   void take_events();
@@ -149,6 +169,11 @@ class RoomServer : public TickObserver {
   void receive_channel(uint32_t slot, uint8_t channel, bool reliable, MonoTime now);
   void after_message(uint32_t slot);
   void admit(uint32_t slot);
+  // Resumption (room_server_resume.cpp): the session's pawn, resumed or fresh, and its ticket.
+  std::optional<EntityRef> seat(Connection& c, const AdmissionGrants& grants, std::string player);
+  std::optional<protocol::ResumeRefusal> try_resume(Connection& c, const AdmissionGrants& grants);
+  void supersede(OwnerId holder);
+  void send_tickets();
   void dispatch(Connection& connection, const PeerMessage& message);
   void relay(Connection& from, uint8_t channel, const NetMessage& message, MonoTime now);
   void close(uint32_t slot);
@@ -190,6 +215,15 @@ class RoomServer : public TickObserver {
   HeldAcknowledgements<GameEvent> held_events_;
   HeldAcknowledgements<GameMessageOut> held_messages_;
   HeldSceneStates held_scene_;
+  // Resumption (null: not offered).
+  ResumeDesk* resume_ = nullptr;
+  WallTime wall_now_;
+  uint64_t next_serial_ = 1;
+  std::vector<TicketOut> tickets_;  // this update's, then what the hold lets go
+  HeldAcknowledgements<TicketOut> held_tickets_;
+  uint64_t resumes_ = 0;
+  uint64_t superseded_ = 0;
+  ReasonCounters<protocol::ResumeRefusal> resume_refusals_;
 };
 
 }  // namespace tickwire

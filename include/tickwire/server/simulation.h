@@ -22,7 +22,7 @@
 #include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/replication/rest_record_source.h"
 #include "tickwire/replication/tick_records.h"
-#include "tickwire/server/durable_fact.h"
+#include "tickwire/server/durable_state.h"
 #include "tickwire/server/fire_shot.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
@@ -52,7 +52,7 @@ struct EditRefusalOut {
   protocol::SceneEditRefused refused;
 };
 
-class Simulation : public RestRecordSource {
+class Simulation : public RestRecordSource, public DurableState {
  public:
   ~Simulation() override = default;
 
@@ -65,7 +65,8 @@ class Simulation : public RestRecordSource {
   virtual void world_settings_changed(const protocol::WorldSettings& settings) { (void)settings; }
 
   // A session was admitted: place the pawn the room allocated for `owner` (through the game's own
-  // placement rules). A pawn leaving is despawned before its handle can be reused.
+  // placement rules). A pawn leaving is despawned before its handle can be reused. `owner` is
+  // kAuthorityOwner for a pawn a recovery puts back for its player (restore_state may then move it).
   virtual void spawn_pawn(EntityRef pawn, OwnerId owner, Tick tick) = 0;
   virtual void despawn_pawn(EntityRef pawn) = 0;
 
@@ -131,25 +132,15 @@ class Simulation : public RestRecordSource {
   // a session that joined this tick reaches it (a pawn is spawned only once its session is in).
   virtual void take_messages(std::vector<GameMessageOut>& out) { (void)out; }
 
-  // --- durability (seed 003, "Durability and rejoin"; the durable/ module drives these) ----------
-  // A store keeps this room: from now on the game records its durable facts for take_facts (off,
-  // the default, it records none, so a game run without a store holds nothing for nobody).
-  virtual void keep_facts(bool on) { (void)on; }
-  // The durable facts made since the last take (an accepted edit, a voxel write), in the order
-  // made: journaled before anything that acknowledges them leaves the server.
-  virtual void take_facts(std::vector<DurableFact>& out) { (void)out; }
-  // The game's durable state as it stands now, appended to `out` (which may hold a record's head
-  // already): a checkpoint's payload. Nothing appended: the game keeps nothing.
-  virtual void save_state(std::vector<uint8_t>& out) const { (void)out; }
-  // Puts back what save_state wrote, into a game no session has joined yet; false (the game as it
-  // was) when the bytes do not read.
-  virtual bool restore_state(std::span<const uint8_t> state) { return state.empty(); }
-  // Makes a journaled fact again over the restored state, in journal order; false when it does
-  // not read (the recovery counts it).
-  virtual bool replay_fact(const DurableFact& fact) {
-    (void)fact;
-    return false;
-  }
+  // Durability (seed 003, "Durability and rejoin"; DurableState): a game that keeps durable state
+  // overrides keep_facts, take_facts, save_state, restore_state and replay_fact; the durable/ module
+  // drives them through the Room. Its fact kinds stay below kFirstEngineFactKind.
+
+  // A pawn the room holds for its player (seed 003: a player who left may come back into it) changed
+  // hands: `owner` is its new session's, or kAuthorityOwner while nobody holds it (its session left,
+  // or a recovery put it back). What the game kept per owner (who an answer goes to, what its client
+  // has been sent) follows. The pawn itself is as it was.
+  virtual void rebind_pawn(EntityRef pawn, OwnerId owner, Tick tick) { (void)pawn, (void)owner, (void)tick; }
 
   // The game's own counted reasons (its interaction refusals, its logic's drops), each as a name
   // and a nonzero count: the server's stats list them as "game.<name>".

@@ -2,6 +2,8 @@
 // owner + index + generation, and retire a slot at its last generation instead of wrapping.
 #include "tickwire/replication/handles/entity_slots.h"
 
+#include <algorithm>
+
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
@@ -27,6 +29,23 @@ std::optional<EntityRef> EntitySlots::spawn(uint16_t flags) {
   s.state = SlotState::live;
   ++live_;
   return EntityRef::make(EntityNetHandle::make(owner_, index), s.generation, flags);
+}
+
+bool EntitySlots::claim(EntityRef ref) {
+  const EntityNetHandle handle = ref.handle();
+  const uint32_t index = handle.index();
+  if (handle.is_none() || handle.owner() != owner_ || index == 0 || index > capacity_) return false;
+  while (slots_.size() < index) {  // the indices passed on the way are free, as spawn would leave them
+    slots_.emplace_back();
+    if (slots_.size() < index) free_.push_back(static_cast<uint32_t>(slots_.size()));
+  }
+  Slot& s = slot(index);
+  if (s.state != SlotState::free || ref.generation() < s.generation) return false;
+  std::erase(free_, index);
+  s.generation = ref.generation();
+  s.state = SlotState::live;
+  ++live_;
+  return true;
 }
 
 EntityLookup EntitySlots::lookup(EntityRef ref) const {

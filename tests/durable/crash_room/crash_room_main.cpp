@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   auto opened = open_store(url);
   if (!stored(opened)) return 4;
   DurableRoom room(std::move(std::get<std::unique_ptr<Store>>(opened)), room_name, fmt::format("victim-{}", getpid()),
-                   sim.game, sim.server, epoch, keeper_config);
+                   sim.room, sim.server, epoch, keeper_config);
   if (!room.keeper) {
     std::fprintf(stderr, "tw_crash_room: %s\n", room.error.c_str());
     return 5;

@@ -49,7 +49,7 @@ Costs run_busy_room(const BackendStores& stores, const std::string& room_name, s
   if (epoch) {
     RoomKeeperConfig keeper;
     keeper.checkpoint_every_ticks = checkpoint_every_ticks;
-    room.emplace(stores.open(), room_name, "cost", sim.game, sim.server, *epoch, keeper);
+    room.emplace(stores.open(), room_name, "cost", sim.room, sim.server, *epoch, keeper);
     EXPECT_NE(room->keeper, nullptr) << room->error;
   }
   GameClientSetup setup;
@@ -77,7 +77,7 @@ Costs run_busy_room(const BackendStores& stores, const std::string& room_name, s
   costs.p99_ms = percentile(update_ms, 0.99);
   costs.max_ms = update_ms.empty() ? 0 : *std::max_element(update_ms.begin(), update_ms.end());
   if (room && room->keeper) {
-    EXPECT_TRUE(room->keeper->checkpoint_and_flush(sim.game, sim.room.last_tick()));
+    EXPECT_TRUE(room->keeper->checkpoint_and_flush(sim.room, sim.room.last_tick()));
     costs.keeper = room->keeper->stats();
   }
   std::vector<uint8_t> state;

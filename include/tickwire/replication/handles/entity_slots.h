@@ -34,6 +34,9 @@ class EntitySlots {
 
   // A new entity, or nullopt when every slot is live or retired (counted in spawn_failures()).
   std::optional<EntityRef> spawn(uint16_t flags = 0);
+  // Makes `ref`'s slot live at `ref`'s generation (a recovery putting an entity back where its
+  // records name it): false when the ref is foreign, past capacity, or its slot is not free.
+  bool claim(EntityRef ref);
   // Frees the slot `ref` names if, and only if, it resolves; returns why not otherwise.
   EntityLookup despawn(EntityRef ref);
   EntityLookup lookup(EntityRef ref) const;

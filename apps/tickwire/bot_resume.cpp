@@ -1,0 +1,45 @@
+// A bot's resume token, kept on disk across its processes.
+#include "bot_resume.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "tickwire/client/game_client.h"
+#include "tickwire/core/hex.h"
+#include "tickwire/protocol/resume_ticket.h"
+
+namespace tickwire::cli {
+
+BotResumeFile::BotResumeFile(std::filesystem::path dir, uint32_t index)
+    : path_(std::move(dir) / fmt::format("bot-{}.token", index)), index_(index) {}
+
+std::vector<uint8_t> BotResumeFile::read() const {
+  std::ifstream in(path_);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return from_hex(text).value_or(std::vector<uint8_t>{});
+}
+
+std::optional<nlohmann::json> BotResumeFile::follow(const Client& client, double at_s) {
+  const protocol::ResumeTicket* ticket = client.resume_ticket();
+  if (ticket == nullptr || (seen_any_ && ticket->token_hex == seen_token_)) return std::nullopt;
+  seen_any_ = true;
+  seen_token_ = ticket->token_hex;
+  if (!ticket->token_hex.empty()) {
+    std::filesystem::path partial = path_;
+    partial += ".partial";
+    std::ofstream(partial) << ticket->token_hex;
+    std::error_code ignored;
+    std::filesystem::rename(partial, path_, ignored);
+  }
+  nlohmann::json j = {{"type", "ticket"},
+                      {"t", at_s},
+                      {"bot", index_},
+                      {"outcome", std::string(reason_name(ticket->outcome))},
+                      {"pawn", client.game().session().welcome() ? client.game().session().welcome()->pawn_ref : 0}};
+  if (ticket->outcome == protocol::ResumeOutcome::refused) j["refusal"] = std::string(reason_name(ticket->refusal));
+  return j;
+}
+
+}  // namespace tickwire::cli

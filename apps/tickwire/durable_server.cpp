@@ -1,0 +1,132 @@
+// The dedicated server's durable side: the lease, the recovery, the keeper, the resume desk.
+#include "durable_server.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "tickwire/clock/system_clock.h"
+#include "tickwire/durable/lease_supervisor.h"
+#include "tickwire/durable/room_recovery.h"
+#include "tickwire/server/room_server.h"
+
+namespace tickwire::cli {
+namespace {
+
+std::optional<durable::TickEpoch> epoch_of(const std::string& word) {
+  if (word == "legacy") return durable::TickEpoch::legacy_v1;
+  if (word == "canonical") return durable::TickEpoch::canonical_v1;
+  if (word == "kernel") return durable::TickEpoch::kernel_v1;
+  return std::nullopt;
+}
+
+std::unique_ptr<durable::Store> open_or_say(const std::string& url, std::string& error) {
+  auto opened = durable::open_store(url);
+  if (const durable::StoreFailure* f = durable::store_failure(opened)) {
+    error = fmt::format("store {}: {}", url, f->detail);
+    return nullptr;
+  }
+  return std::move(std::get<std::unique_ptr<durable::Store>>(opened));
+}
+
+}  // namespace
+
+std::unique_ptr<DurableServer> DurableServer::take(const DurableOptions& options, const durable::ResumeKey& resume_key,
+                                                   std::string& error, const std::function<bool()>& keep_waiting) {
+  const auto epoch = epoch_of(options.epoch);
+  if (!epoch) {
+    error = fmt::format("--epoch {}: legacy, canonical or kernel", options.epoch);
+    return nullptr;
+  }
+  std::unique_ptr<DurableServer> d(new DurableServer());
+  d->options_ = options;
+  d->resume_key_ = resume_key;
+  d->keeper_store_ = open_or_say(options.store_url, error);
+  d->desk_store_ = d->keeper_store_ ? open_or_say(options.store_url, error) : nullptr;
+  if (!d->desk_store_) return nullptr;
+  durable::LeaseSupervisorConfig lease;
+  lease.term = Duration::from_seconds(options.lease_term_s);
+  char host[128] = {};
+  (void)gethostname(host, sizeof host - 1);
+  d->supervisor_ = std::make_unique<durable::LeaseSupervisor>(*d->keeper_store_, options.room,
+                                                              fmt::format("{}:{}", host, getpid()), lease);
+  // Another process may hold the room: its lease runs out within a term if it is gone.
+  while (!d->supervisor_->poll(wall_now())) {
+    if (!keep_waiting()) {
+      error = fmt::format("room {}: no lease (another process holds it)", options.room);
+      return nullptr;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  auto current = d->keeper_store_->epoch(options.room);
+  if (const durable::StoreFailure* f = durable::store_failure(current)) {
+    error = fmt::format("room {}: epoch: {}", options.room, f->detail);
+    return nullptr;
+  }
+  if (*epoch > std::get<durable::TickEpoch>(current)) {
+    if (auto f = durable::failure_of(d->keeper_store_->advance_epoch(*d->supervisor_->lease(), *epoch))) {
+      error = fmt::format("room {}: advance to {}: {}", options.room, durable::epoch_name(*epoch), f->detail);
+      return nullptr;
+    }
+  }
+  return d;
+}
+
+bool DurableServer::keep(Server& server, std::string& error) {
+  durable::RecoveryResult recovered = durable::recover_room(*keeper_store_, options_.room, server.room());
+  if (const auto* e = std::get_if<durable::RecoveryError>(&recovered)) {
+    error = fmt::format("room {}: recovery: {} {}", options_.room, reason_name(e->reason), e->detail);
+    return false;
+  }
+  recovery_ = std::get<durable::Recovery>(recovered);
+  durable::RoomKeeperConfig config;
+  config.checkpoint_every_ticks = options_.checkpoint_every_ticks;
+  keeper_ = std::make_unique<durable::RoomKeeper>(*keeper_store_, std::move(supervisor_), recovery_, [] { return wall_now(); },
+                                                  config);
+  desk_ = std::make_unique<durable::StoreResumeDesk>(resume_key_, *desk_store_, options_.room,
+                                                     Duration::from_seconds(options_.token_life_s));
+  server.room_server().hold_acknowledgements(*keeper_);
+  server.room_server().offer_resume(*desk_);
+  return true;
+}
+
+bool DurableServer::authority() const { return keeper_ && keeper_->authority(); }
+
+bool DurableServer::drain(Server& server) {
+  if (!keeper_ || keeper_->stopped()) return false;
+  const bool flushed = keeper_->checkpoint_and_flush(server.room(), server.room().last_tick());
+  keeper_->release();
+  return flushed;
+}
+
+nlohmann::json DurableServer::stats_json() const {
+  const durable::KeeperStats s = keeper_->stats();
+  nlohmann::json j = {{"room", options_.room},
+                      {"epoch", durable::epoch_name(s.epoch)},
+                      {"in_lane", s.in_lane},
+                      {"authority", keeper_->authority()},
+                      {"facts", s.facts},
+                      {"journal_entries", s.journal_entries},
+                      {"journal_bytes", s.journal_bytes},
+                      {"checkpoints", s.checkpoints},
+                      {"checkpoint_bytes", s.checkpoint_bytes},
+                      {"checkpoint_write_ms", s.checkpoint_write_ms},
+                      {"store_retries", s.store_retries},
+                      {"waiting", s.waiting}};
+  j["stopped"] = s.stopped ? nlohmann::json(reason_name(*s.stopped)) : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json DurableServer::recovery_json() const {
+  nlohmann::json j = {{"journal_entries", recovery_.journal_entries},
+                      {"facts_replayed", recovery_.facts_replayed},
+                      {"facts_refused", recovery_.facts_refused},
+                      {"checkpoint_bytes", recovery_.checkpoint_bytes}};
+  j["checkpoint_tick"] = recovery_.checkpoint_tick ? nlohmann::json(recovery_.checkpoint_tick->value()) : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace tickwire::cli
