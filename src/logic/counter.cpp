@@ -39,6 +39,23 @@ LogicInputResult LogicCounter::input(std::string_view name, const LogicSignal& s
   return LogicInputResult::handled;
 }
 
+void LogicCounter::save(ByteRecordWriter& write) const {
+  write.f64(value_);
+  at_max_.save(write);
+  at_min_.save(write);
+}
+
+bool LogicCounter::restore(ByteRecordReader& read, const LogicLimits&) {
+  const double value = read.f64();
+  BooleanLevel at_max, at_min;
+  const bool levels = at_max.restore(read) && at_min.restore(read);
+  if (!levels || !std::isfinite(value)) return false;
+  value_ = value;
+  at_max_ = at_max;
+  at_min_ = at_min;
+  return true;
+}
+
 void LogicCounter::change_to(double value, LogicContext& context) {
   const double clamped = std::clamp(value, settings_.min, settings_.max);
   if (clamped == value_) return;

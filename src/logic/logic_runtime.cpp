@@ -13,17 +13,11 @@
 
 #include <fmt/format.h>
 
+#include "logic_node.h"
 #include "scheduled_queue.h"
 #include "tickwire/core/assert.h"
 
 namespace tickwire {
-
-struct LogicRuntime::Node {
-  LogicNodeSpec spec;
-  LogicBehaviours behaviours;
-  uint64_t generation = 0;
-  bool retired = false;  // unloaded: still in memory only until the run that held it returns
-};
 
 // Marks a run on the stack; the outermost one frees nodes unloaded while it ran.
 class LogicRuntime::RunScope {

@@ -56,6 +56,29 @@ std::optional<LogicScheduled> LogicScheduledQueue::pop_due(const LogicClock& clo
   return entry;
 }
 
+std::span<const LogicScheduled> LogicScheduledQueue::entries() const {
+  TW_ASSERT(!in_tick_ && fresh_.empty(), "a checkpoint is taken between ticks");
+  return heap_;
+}
+
+bool LogicScheduledQueue::restore(std::vector<LogicScheduled> entries, uint64_t next_sequence) {
+  TW_ASSERT(!in_tick_, "a queue is restored between ticks");
+  if (entries.size() > capacity_) return false;
+  std::vector<uint64_t> sequences;
+  sequences.reserve(entries.size());
+  for (const LogicScheduled& entry : entries) {
+    if (entry.sequence >= next_sequence) return false;
+    sequences.push_back(entry.sequence);
+  }
+  std::sort(sequences.begin(), sequences.end());
+  if (std::adjacent_find(sequences.begin(), sequences.end()) != sequences.end()) return false;
+  heap_ = std::move(entries);
+  fresh_.clear();
+  next_sequence_ = next_sequence;
+  repair_heap();
+  return true;
+}
+
 void LogicScheduledQueue::repair_heap() { std::make_heap(heap_.begin(), heap_.end(), later); }
 
 }  // namespace tickwire

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "tickwire/clock/time.h"
@@ -47,6 +48,14 @@ class LogicScheduledQueue {
   // Removes every entry `matches` says; returns how many.
   template <class Predicate>
   std::size_t erase_if(Predicate matches);
+
+  // A checkpoint's view, between ticks: every entry (in no particular order: (due, sequence) orders
+  // them) and the sequence the next push takes.
+  std::span<const LogicScheduled> entries() const;
+  uint64_t next_sequence() const { return next_sequence_; }
+  // Puts them back, between ticks, in place of what it holds. False, nothing changed, when they are
+  // more than its cap, or a sequence repeats or is not below `next_sequence`.
+  bool restore(std::vector<LogicScheduled> entries, uint64_t next_sequence);
 
   std::size_t size() const { return heap_.size() + fresh_.size(); }
   std::size_t capacity() const { return capacity_; }

@@ -42,6 +42,24 @@ void LogicTimer::woken(uint32_t tag, LogicContext& context) {
   if (settings_.refire && running_.value()) arm(context);
 }
 
+void LogicTimer::save(ByteRecordWriter& write) const {
+  running_.save(write);
+  write.i64(settings_.interval.ns());
+  write.flag(settings_.refire);
+}
+
+bool LogicTimer::restore(ByteRecordReader& read, const LogicLimits& limits) {
+  BooleanLevel running;
+  const bool read_running = running.restore(read);
+  const Duration interval = Duration::nanoseconds(read.i64());
+  const bool refire = read.flag();
+  if (!read_running || !read.ok() || interval.ns() < 0 || interval > limits.max_delay) return false;
+  running_ = running;
+  settings_.interval = interval;
+  settings_.refire = refire;
+  return true;
+}
+
 void LogicTimer::start(LogicContext& context) {
   if (running_.set(true)) arm(context);
 }

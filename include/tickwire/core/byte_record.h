@@ -26,6 +26,8 @@ class ByteRecordWriter {
   void i64(int64_t v) { put(v); }
   void f32(float v) { put(v); }
   void f64(double v) { put(v); }
+  // A yes or no, as one byte (0 or 1).
+  void flag(bool v) { u8(v ? 1 : 0); }
   void raw(std::span<const uint8_t> bytes) {
     if (bytes.empty()) return;
     const std::size_t at = grow(bytes.size());
@@ -71,6 +73,12 @@ class ByteRecordReader {
   int64_t i64() { return get<int64_t>(); }
   float f32() { return get<float>(); }
   double f64() { return get<double>(); }
+  // A yes or no: a byte other than 0 or 1 fails the record.
+  bool flag() {
+    const uint8_t v = u8();
+    if (v > 1) fail();
+    return v == 1;
+  }
   // `n` bytes as they stand (empty, and the record failed, when fewer are left).
   std::span<const uint8_t> raw(std::size_t n) {
     if (!take(n)) return {};

@@ -9,9 +9,12 @@
 #include <string_view>
 
 #include "tickwire/logic/activator.h"
+#include "tickwire/logic/logic_limits.h"
 
 namespace tickwire {
 
+class ByteRecordReader;
+class ByteRecordWriter;
 class LogicContext;
 
 // What a call brings: who started the run, and the call's number if it has one.
@@ -46,6 +49,18 @@ class LogicBehaviour {
 
   // The node was just loaded (a timer that starts on starts here). Outputs may fire.
   virtual void loaded(LogicContext& context) { (void)context; }
+
+  // A checkpoint (seed 003): the behaviour's own state, whatever makes a restored node step exactly
+  // as this one would (its wakes are the runtime's, saved with its queue). Nothing: no state.
+  virtual void save(ByteRecordWriter& write) const { (void)write; }
+  // Puts back what save wrote into a behaviour of the same kind freshly built from the same map
+  // (its settings as the restored scene edits leave them). No context: nothing fires, nothing is
+  // scheduled. False, the behaviour as it was, when the bytes do not read or break `limits`.
+  virtual bool restore(ByteRecordReader& read, const LogicLimits& limits) {
+    (void)read;
+    (void)limits;
+    return true;
+  }
 };
 
 }  // namespace tickwire

@@ -3,6 +3,8 @@
 // place that says what an edge is, so every behaviour fires on the same rule.
 #pragma once
 
+#include "tickwire/core/byte_record.h"
+
 namespace tickwire {
 
 class BooleanLevel {
@@ -16,6 +18,15 @@ class BooleanLevel {
     return true;
   }
   constexpr bool toggle() { return set(!value_); }
+
+  // The level in a checkpoint, and back (false, the level as it was, when the byte does not read).
+  void save(ByteRecordWriter& write) const { write.flag(value_); }
+  bool restore(ByteRecordReader& read) {
+    const bool value = read.flag();
+    if (!read.ok()) return false;
+    value_ = value;
+    return true;
+  }
 
  private:
   bool value_ = false;

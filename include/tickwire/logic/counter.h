@@ -34,6 +34,9 @@ class LogicCounter final : public LogicBehaviour {
   std::string_view kind() const override { return "counter"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;
   double value() const { return value_; }
+  // The value and which bound it sits at (the edges it has fired).
+  void save(ByteRecordWriter& write) const override;
+  bool restore(ByteRecordReader& read, const LogicLimits& limits) override;
 
  private:
   void change_to(double value, LogicContext& context);

@@ -28,6 +28,8 @@ class LogicGate final : public LogicBehaviour {
   std::string_view kind() const override { return "gate"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;
   bool level() const { return level_.value(); }
+  void save(ByteRecordWriter& write) const override { level_.save(write); }
+  bool restore(ByteRecordReader& read, const LogicLimits&) override { return level_.restore(read); }
 
  private:
   void set(bool level, LogicContext& context);

@@ -32,6 +32,11 @@ class LogicClock {
   // Game time since the runtime started, and the ticks advanced.
   Duration now() const { return now_; }
   int64_t ticks() const { return ticks_; }
+  // A checkpoint's game time and tick count put back (the scale is set_time_scale's).
+  void restore(Duration now, int64_t ticks) {
+    now_ = now;
+    ticks_ = ticks;
+  }
 
   // Whether something due at game time `due` runs on the tick just advanced.
   bool reached(Duration due) const { return due.ns() * 2 <= now_.ns() * 2 + step_.ns(); }

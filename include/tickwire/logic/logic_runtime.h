@@ -31,6 +31,8 @@
 
 namespace tickwire {
 
+class ByteRecordReader;
+class ByteRecordWriter;
 class LogicScheduledQueue;
 struct LogicScheduled;
 
@@ -88,6 +90,18 @@ class LogicRuntime {
   const LogicClock& clock() const { return clock_; }
   std::optional<Tick> last_tick() const { return last_tick_; }
 
+  // --- checkpoint (seed 003, logic_runtime_state.cpp) ----------------------------------------------
+  // Everything that makes the next tick what it would have been: game time and the tick count, the
+  // last tick, every continuation and wake in flight with its order, each node's generation and each
+  // behaviour's own state. Between runs only.
+  void save_state(ByteRecordWriter& write) const;
+  // Puts it back into a runtime holding exactly the saved nodes (the same ids, the same behaviour
+  // kinds: the same map, its scene edits and despawns laid over first), each continuation resuming
+  // a wire its node still has. Everything is read and checked before anything changes, except that
+  // a behaviour refusing its own bytes leaves those before it restored: false then too, and the
+  // caller discards the runtime. No output fires, no host call is made.
+  bool restore_state(ByteRecordReader& read);
+
   // --- counters ---------------------------------------------------------------------------------
   const ReasonCounters<LogicDrop>& drops() const { return drops_; }
   const ReasonCounters<LogicLoad>& loads() const { return loads_; }
@@ -104,6 +118,10 @@ class LogicRuntime {
     std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
   };
   class RunScope;
+  struct SavedNode;  // logic_runtime_state.cpp
+
+  bool read_saved_nodes(ByteRecordReader& read, uint64_t next_generation, std::vector<SavedNode>& out);
+  bool read_saved_queue(ByteRecordReader& read, const std::vector<SavedNode>& nodes, std::vector<LogicScheduled>& out) const;
 
   LogicLoad check(const LogicNodeSpec& spec, const LogicBehaviours& behaviours) const;
   LogicLoad check_wires(const std::vector<LogicWire>& wires) const;

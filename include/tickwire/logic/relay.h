@@ -27,6 +27,8 @@ class LogicRelay final : public LogicBehaviour {
   std::string_view kind() const override { return "relay"; }
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;
   bool enabled() const { return enabled_.value(); }
+  void save(ByteRecordWriter& write) const override { enabled_.save(write); }
+  bool restore(ByteRecordReader& read, const LogicLimits&) override { return enabled_.restore(read); }
 
  private:
   void set_enabled(bool enabled, LogicContext& context);

@@ -38,6 +38,9 @@ class LogicTimer final : public LogicBehaviour {
   LogicInputResult input(std::string_view name, const LogicSignal& signal, LogicContext& context) override;
   void woken(uint32_t tag, LogicContext& context) override;
   void loaded(LogicContext& context) override;
+  // Whether it runs, and the interval and refire it runs with (a setInterval changes them live).
+  void save(ByteRecordWriter& write) const override;
+  bool restore(ByteRecordReader& read, const LogicLimits& limits) override;
 
   bool running() const { return running_.value(); }
   Duration interval() const { return settings_.interval; }
