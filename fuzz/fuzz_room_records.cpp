@@ -2,7 +2,9 @@
 // more than a packet: a disk can rot, an older build can have written them). The input is read as
 // a journal entry and as a checkpoint record; then laid over the reference game as its saved state
 // and as each kind of fact, and over a fresh room as its saved pawns and as each of the room's own
-// facts. Nothing may crash, and whatever reads must write back to the same bytes.
+// facts. Nothing may crash, and whatever reads must write back to the same bytes. A begun game's
+// checkpoint taken mid-flight (a door moving, delayed lights pending) is also read with the input
+// spliced into it, so the objects' and the logic's part is reached past the parts before it.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -30,6 +32,26 @@ RoomConfig room_config() {
   RoomConfig config{*resolved.contract, MonoTime{}};
   config.pawn_hold_ticks = 600;
   return config;
+}
+
+// A checkpoint of a begun game whose logic is mid-flight: button.s pressed (its door on its way, its
+// lights due one by one), a few logic ticks run.
+std::vector<uint8_t> mid_flight_state(world::ReferenceGame& game) {
+  const auto button = game.map().object_index("button.s");
+  if (!button || !game.logic()->use(*button, LogicActivator{1})) std::abort();
+  for (int64_t t = 1; t <= 20; ++t) game.logic()->advance(Tick::from_value(t), {});
+  std::vector<uint8_t> state;
+  game.save_state(state);
+  return state;
+}
+
+// The valid checkpoint up to where the input's first two bytes say, the input's rest after it.
+std::vector<uint8_t> spliced(const std::vector<uint8_t>& valid, std::span<const uint8_t> input) {
+  if (input.size() < 2) return valid;
+  const std::size_t at = (std::size_t{input[0]} | std::size_t{input[1]} << 8) % (valid.size() + 1);
+  std::vector<uint8_t> out(valid.begin(), valid.begin() + static_cast<std::ptrdiff_t>(at));
+  out.insert(out.end(), input.begin() + 2, input.end());
+  return out;
 }
 
 }  // namespace
@@ -60,6 +82,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   game.save_state(saved);  // whatever stands after a partial read still saves
 
   static const RoomConfig config = room_config();
+  static world::ReferenceGame begun(map);
+  static const std::vector<uint8_t> valid = [] {
+    begun.begin(config.contract);
+    return mid_flight_state(begun);
+  }();
+  if (begun.restore_state(spliced(valid, bytes))) {
+    saved.clear();
+    begun.save_state(saved);
+  }
+
   test::StillGame nothing;  // the room's own part of a record is what is read here
   Room room(config, nothing);
   if (room.restore_state(bytes)) {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/core/byte_record.h"
 #include "tickwire/logic/logic_context.h"
 
 namespace tickwire::world {
@@ -75,6 +76,25 @@ void DoorBehaviour::woken(uint32_t tag, LogicContext& context) {
   keep_moving(context);
   rate_ = next_delta(context);
   context.state_changed();
+}
+
+void DoorBehaviour::save(ByteRecordWriter& write) const {
+  write.f64(fraction_);
+  write.f64(target_);
+  write.f64(rate_);
+  write.flag(wake_pending_);
+}
+
+bool DoorBehaviour::restore(ByteRecordReader& read, const LogicLimits&) {
+  const double fraction = read.f64(), target = read.f64(), rate = read.f64();
+  const bool wake_pending = read.flag();
+  const auto unit = [](double v) { return v >= 0 && v <= 1; };  // false for NaN
+  if (!read.ok() || !unit(fraction) || !unit(target) || !(std::fabs(rate) <= 1)) return false;
+  fraction_ = fraction;
+  target_ = target;
+  rate_ = rate;
+  wake_pending_ = wake_pending;
+  return true;
 }
 
 void DoorBehaviour::write_state(ObjectComponent& component) const {

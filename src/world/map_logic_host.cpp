@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/core/byte_record.h"
 #include "tickwire/logic/counter.h"
 #include "tickwire/logic/gate.h"
 #include "tickwire/logic/relay.h"
@@ -288,6 +289,51 @@ bool MapLogicHost::use(uint32_t object_index, LogicActivator activator) {
   const Node* node = node_of(object_index);
   if (node == nullptr || node->use_input.empty()) return false;
   return runtime_->deliver(LogicNodeId{object_index}, node->use_input, LogicSignal{activator, std::nullopt});
+}
+
+void MapLogicHost::save_state(ByteRecordWriter& write) const {
+  uint32_t volumes = 0;
+  for (uint32_t slot : touch_nodes_) volumes += nodes_[slot].loaded ? 1 : 0;
+  write.u32(volumes);
+  for (uint32_t slot : touch_nodes_) {
+    const Node& node = nodes_[slot];
+    if (!node.loaded) continue;
+    write.u32(node.object);
+    write.u32(static_cast<uint32_t>(node.inside.size()));
+    for (uint64_t ref : node.inside) write.u64(ref);
+  }
+  runtime_->save_state(write);
+}
+
+// Each loaded touch volume once, in object order, its occupants by ref (ascending, each once).
+bool MapLogicHost::read_touch_occupants(ByteRecordReader& read, std::vector<std::pair<Node*, std::vector<uint64_t>>>& out) {
+  uint32_t loaded_volumes = 0;
+  for (uint32_t slot : touch_nodes_) loaded_volumes += nodes_[slot].loaded ? 1 : 0;
+  const uint32_t volumes = read.u32();
+  if (!read.ok() || volumes != loaded_volumes) return false;
+  for (uint32_t v = 0; v < volumes; ++v) {
+    Node* node = node_of(read.u32());
+    const uint32_t count = read.u32();
+    if (!read.ok() || node == nullptr || node->touch == nullptr || count > TouchBehaviour::kMaxTouching) return false;
+    if (!out.empty() && out.back().first->object >= node->object) return false;
+    std::vector<uint64_t> inside;
+    for (uint32_t i = 0; i < count && read.ok(); ++i) inside.push_back(read.u64());
+    if (!read.ok() || std::adjacent_find(inside.begin(), inside.end(), std::greater_equal<>()) != inside.end()) return false;
+    out.emplace_back(node, std::move(inside));
+  }
+  return true;
+}
+
+bool MapLogicHost::restore_state(ByteRecordReader& read) {
+  std::vector<std::pair<Node*, std::vector<uint64_t>>> occupants;
+  if (!read_touch_occupants(read, occupants) || !runtime_->restore_state(read)) return false;
+  for (auto& [node, inside] : occupants) node->inside = std::move(inside);
+  for (const Node& node : nodes_) {
+    if (!node.loaded) continue;
+    for (std::size_t b = 0; b < node.visible.size(); ++b)
+      if (node.visible[b] != nullptr) node.visible[b]->write_state(state_(node.object, node.components[b]));
+  }
+  return true;
 }
 
 const LogicBehaviour* MapLogicHost::behaviour(uint32_t object_index, std::size_t component) const {

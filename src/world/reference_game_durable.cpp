@@ -1,6 +1,7 @@
 // The reference game's durable side (seed 003, "Durability and rejoin"): what it journals (each
 // accepted edit gesture, each voxel write that landed, in the order made), what a checkpoint holds
-// (the edit set, every written voxel chunk, the world time, every pawn's mover state), and how both
+// (the edit set, every written voxel chunk, the world time, every pawn's mover state, the objects'
+// state and the logic mid-flight: reference_game_logic_state.cpp), and how both
 // come back: the state laid over a freshly built game, then the facts made again through the same
 // paths that made them. A pawn changing hands (a player resuming it) keeps its body.
 #include <algorithm>
@@ -14,7 +15,7 @@
 namespace tickwire::world {
 namespace {
 
-constexpr uint8_t kStateVersion = 2;  // 2: pawns
+constexpr uint8_t kStateVersion = 3;  // 2: pawns; 3: objects and logic
 constexpr std::size_t kMaxPendingFacts = 65536;  // between two takes; past it counted (durable.fact.dropped)
 constexpr std::size_t kVoxelWriteFactBytes = 4 + 3 * 2 + 1;
 // A saved chunk's voxelCells payload: its header and at most a whole chunk of 3-byte writes.
@@ -131,6 +132,7 @@ void ReferenceGame::save_state(std::vector<uint8_t>& out) const {
     write.u64(ref);
     write_pawn(write, pawn);
   }
+  save_objects(write);
 }
 
 bool ReferenceGame::restore_state(std::span<const uint8_t> state) {
@@ -151,7 +153,8 @@ bool ReferenceGame::restore_state(std::span<const uint8_t> state) {
     pawns.emplace_back(ref, read_pawn(read));
     if (!finite_pawn(pawns.back().second)) return false;
   }
-  if (!read.done()) return false;
+  SavedObjects objects;
+  if (!read_objects(read, objects) || !read.done()) return false;
   std::vector<uint32_t> touched;
   for (const protocol::ObjectNodeState& object : edits.objects) {
     if (object.object >= objects_.size()) return false;
@@ -167,7 +170,7 @@ bool ReferenceGame::restore_state(std::span<const uint8_t> state) {
     if (auto it = pawns_.find(ref); it != pawns_.end()) it->second = pawn;
   scene_edits_.adopt(std::move(edits));
   if (!touched.empty()) edits_changed(touched);
-  return true;
+  return restore_objects(objects);  // over the edited settings: the doors, lights and logic mid-flight
 }
 
 bool ReferenceGame::replay_fact(const DurableFact& fact) {

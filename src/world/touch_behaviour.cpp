@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tickwire/core/byte_record.h"
 #include "tickwire/logic/logic_context.h"
 
 namespace tickwire::world {
@@ -20,6 +21,15 @@ LogicInputResult TouchBehaviour::input(std::string_view name, const LogicSignal&
     return LogicInputResult::not_an_input;
   }
   return LogicInputResult::handled;
+}
+
+void TouchBehaviour::save(ByteRecordWriter& write) const { write.u32(touching_); }
+
+bool TouchBehaviour::restore(ByteRecordReader& read, const LogicLimits&) {
+  const uint32_t touching = read.u32();
+  if (!read.ok() || touching > kMaxTouching) return false;
+  touching_ = touching;
+  return true;
 }
 
 bool TouchBehaviour::contains(Vec3 centre, Vec3 feet) const {

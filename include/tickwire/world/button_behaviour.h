@@ -36,6 +36,9 @@ class ButtonBehaviour final : public ObjectBehaviour {
   void write_state(ObjectComponent& component) const override;
 
   bool pressed() const { return pressed_.value(); }
+  // The latch (a release due is a wake in the runtime's queue).
+  void save(ByteRecordWriter& write) const override { pressed_.save(write); }
+  bool restore(ByteRecordReader& read, const LogicLimits&) override { return pressed_.restore(read); }
 
  private:
   static constexpr uint32_t kRelease = 0;  // the wake tag of the reset delay

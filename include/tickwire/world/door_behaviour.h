@@ -45,6 +45,9 @@ class DoorBehaviour final : public ObjectBehaviour {
   std::string_view use_input() const override { return settings_.usable ? kToggle : std::string_view{}; }
   // Channel 0 the fraction; channel 1 the rate, when the component carries a second channel.
   void write_state(ObjectComponent& component) const override;
+  // The fraction, where it heads, the rate it states and whether its next step is in the queue.
+  void save(ByteRecordWriter& write) const override;
+  bool restore(ByteRecordReader& read, const LogicLimits& limits) override;
 
   double fraction() const { return fraction_; }
   double target() const { return target_; }

@@ -26,6 +26,8 @@ class LightBehaviour final : public ObjectBehaviour {
   void write_state(ObjectComponent& component) const override;
 
   bool on() const { return on_.value(); }
+  void save(ByteRecordWriter& write) const override { on_.save(write); }
+  bool restore(ByteRecordReader& read, const LogicLimits&) override { return on_.restore(read); }
 
  private:
   BooleanLevel on_;

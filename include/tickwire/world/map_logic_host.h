@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tickwire/clock/tick.h"
@@ -107,6 +108,14 @@ class MapLogicHost final : public ILogicHost {
   // pawn as the activator. False when the object is not interactive or nothing handled it.
   bool use(uint32_t object_index, LogicActivator activator);
 
+  // --- checkpoint (seed 003) -----------------------------------------------------------------------
+  // Who stands in each loaded touch volume, then the runtime's state (LogicRuntime::save_state).
+  void save_state(ByteRecordWriter& write) const;
+  // Into a host built over the same map with the same objects loaded (despawns laid over first): the
+  // volumes' occupants and the runtime put back, then every behaviour's visible state written into
+  // its component. False when it does not read or does not match (the caller discards the host).
+  bool restore_state(ByteRecordReader& read);
+
   // The behaviour of component `component` of an object, or nullptr (no logic there).
   const LogicBehaviour* behaviour(uint32_t object_index, std::size_t component) const;
   const LogicRuntime& runtime() const { return *runtime_; }
@@ -136,6 +145,7 @@ class MapLogicHost final : public ILogicHost {
   void settle_touches(Node& node, std::span<const TouchingPawn> pawns);
 
   std::vector<LogicWire> wires_of(const Node& node) const;
+  bool read_touch_occupants(ByteRecordReader& read, std::vector<std::pair<Node*, std::vector<uint64_t>>>& out);
   void settle_use_input(Node& node);
 
   const Map& map_;

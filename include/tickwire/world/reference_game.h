@@ -15,6 +15,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "tickwire/clock/token_bucket.h"
@@ -37,6 +39,11 @@
 #include "tickwire/world/shot_trace.h"
 #include "tickwire/world/use_reach.h"
 #include "tickwire/world/water_pool.h"
+
+namespace tickwire {
+class ByteRecordReader;
+class ByteRecordWriter;
+}  // namespace tickwire
 
 namespace tickwire::world {
 
@@ -276,6 +283,17 @@ class ReferenceGame final : public Simulation {
   bool object_hidden(uint32_t object_index) const;
   void write_edits(uint32_t object_index, protocol::ObjectRecord& record) const;
   void gather_shot_scene(double render_tick, ShotScene& scene);
+  // A checkpoint's objects and logic (reference_game_logic_state.cpp): each object whose state stands
+  // apart from the authored map (out of the game, disabled, its channels or bits moved: a door's
+  // pose, a light's bit, a flicker), then the logic host's state. Read and checked whole before
+  // restore_objects lays it over the game (after the edit set, so settings are the edits').
+  struct SavedObjects {
+    std::vector<std::pair<uint32_t, ObjectState>> changed;  // by object index, ascending
+    std::span<const uint8_t> logic;                         // MapLogicHost's state; empty: no logic ran
+  };
+  void save_objects(ByteRecordWriter& write) const;
+  bool read_objects(ByteRecordReader& read, SavedObjects& out) const;
+  bool restore_objects(const SavedObjects& saved);
 
   const Map* map_;  // the caller's; switch_map points it elsewhere
   CharacterMover mover_;

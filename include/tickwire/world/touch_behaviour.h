@@ -38,6 +38,10 @@ class TouchBehaviour final : public ObjectBehaviour {
   // The volume around `centre`: whether a pawn's feet at `feet` are in it (faces included).
   bool contains(Vec3 centre, Vec3 feet) const;
   uint32_t touching() const { return touching_; }
+  // The count (the host keeps who they are); at most kMaxTouching read back.
+  static constexpr uint32_t kMaxTouching = 65536;  // the room's entity capacity
+  void save(ByteRecordWriter& write) const override;
+  bool restore(ByteRecordReader& read, const LogicLimits& limits) override;
 
  private:
   TouchSettings settings_;
