@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "tickwire/protocol/admission_place.h"
 #include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/fixed_frame.h"
@@ -266,6 +267,11 @@ std::vector<WireSample> wire_samples() {
   out.push_back(make_wire_sample("sceneEditRefused-wiring.bin", SceneEditRefused{41, 7, 0, "onPressed", EditRefusal::unknown_target}));
   out.push_back(make_wire_sample("resumeTicket.bin", ResumeTicket{ResumeOutcome::resumed, ResumeRefusal::malformed, "01a2b3", 600}));
   out.push_back(make_wire_sample("resumeTicket-refused.bin", ResumeTicket{ResumeOutcome::refused, ResumeRefusal::pawn_gone, "", 0}));
+  // A place in line past one varint byte (position 300 of 1,200, about four minutes), and a seat offered.
+  out.push_back(make_wire_sample("admissionPlace.bin",
+                                 AdmissionPlace{AdmissionStanding::waiting, 300, 1200, 245'000, 0, AdmissionRefusal::line_full}));
+  out.push_back(make_wire_sample("admissionPlace-offered.bin",
+                                 AdmissionPlace{AdmissionStanding::seat_offered, 0, 1199, 0, 20'000, AdmissionRefusal::line_full}));
   return out;
 }
 
