@@ -14,7 +14,12 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/core/inline_vector.h
   tickwire/core/reason_counters.h
   tickwire/core/reasons.h
+  tickwire/core/ring_buffer.h
   tickwire/core/status.h
+  tickwire/fleet/admission_queue.h
+  tickwire/fleet/expiry_order.h
+  tickwire/fleet/seat_free_rate.h
+  tickwire/protocol/admission_place.h
   tickwire/protocol/constants.h
   tickwire/protocol/contract_error.h
   tickwire/protocol/contract_fields.h

@@ -14,8 +14,8 @@ namespace tickwire::arch {
 // is the reference game, an ordinary user of the facade and the seams; apps/ assembles everything.
 // A folder that is not here (a new module) fails the layering gate until it is given its place.
 inline constexpr std::string_view kModuleOrder[] = {
-    "core", "clock", "transport", "wire", "protocol", "replication", "logic", "client", "server", "durable", "facade", "world",
-    "apps",
+    "core", "clock", "transport", "wire", "protocol", "replication", "logic", "client", "server", "durable", "fleet",
+    "facade", "world", "apps",
 };
 inline constexpr std::string_view kGameModule = "world";  // the engine (every module below it but apps) never includes it
 inline constexpr std::string_view kAppModule = "apps";    // the app may include the game
