@@ -87,10 +87,10 @@ TEST(HardGates, LayerExceptionNoLongerNeededIsCaught) {
 
 TEST(HardGates, ModuleWithoutAPlaceIsCaught) {
   PlantedTree tree;
-  tree.write("src/fleet/planted_shard.cpp",
+  tree.write("src/planted/planted_module.cpp",  // a folder no real module will take (fleet/ had been the example)
              "// Planted: a new module the order does not know yet.\n"
              "#include \"tickwire/core/assert.h\"\n");
-  expect_only(tree, kRuleLayering, "src/fleet/planted_shard.cpp", 0, "no place in kModuleOrder");
+  expect_only(tree, kRuleLayering, "src/planted/planted_module.cpp", 0, "no place in kModuleOrder");
 }
 
 // ---- Rule 3: the prediction path.
