@@ -48,18 +48,23 @@ std::optional<OwnerId> Room::owner_of(EntityRef pawn) const {
   return std::nullopt;
 }
 
-// Held pawns step on their starved inputs; a hold past its tick ends, the pawn despawned.
+// Held pawns step on their starved inputs; a hold past its tick ends, the pawn despawned. (No
+// allocation on the tick: the ended ones are found and erased in place, rarely.)
 void Room::step_held(Tick tick, double dt_s) {
+  bool any_ended = false;
   for (HeldPawn& held : held_) {
     held.inputs.prepare(tick);
     simulation_.step_pawn(held.pawn, held.inputs.current(), tick, dt_s);
+    any_ended = any_ended || held.held_until < tick;
   }
-  const auto ended = std::stable_partition(held_.begin(), held_.end(), [&](const HeldPawn& h) { return h.held_until >= tick; });
-  std::vector<EntityRef> gone;
-  for (auto it = ended; it != held_.end(); ++it) gone.push_back(it->pawn);
-  held_.erase(ended, held_.end());
-  holds_expired_ += gone.size();
-  for (EntityRef pawn : gone) pawn_gone(pawn);
+  if (!any_ended) return;
+  for (std::size_t i = held_.size(); i-- > 0;) {
+    if (held_[i].held_until >= tick) continue;
+    const EntityRef pawn = held_[i].pawn;
+    held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
+    ++holds_expired_;
+    pawn_gone(pawn);
+  }
 }
 
 void Room::pawn_gone(EntityRef pawn) {
@@ -141,8 +146,7 @@ bool Room::replay_fact(const DurableFact& fact) {
   const auto held = std::find_if(held_.begin(), held_.end(), [&](const HeldPawn& h) { return h.pawn == pawn; });
   if (held == held_.end()) return false;
   held_.erase(held);
-  simulation_.despawn_pawn(pawn);
-  (void)entities_.despawn(pawn);
+  pawn_gone(pawn);  // (no fact noted: a recovery replays with facts off)
   return true;
 }
 
