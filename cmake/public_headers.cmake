@@ -28,6 +28,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/entity_event.h
   tickwire/protocol/hit_event.h
   tickwire/protocol/input_frame.h
+  tickwire/protocol/load_policy.h
   tickwire/protocol/netcode_contract.h
   tickwire/protocol/pawn_values.h
   tickwire/protocol/prediction_admission.h

@@ -19,6 +19,9 @@ class RuleFinder {
   void require(bool holds, ContractError error, std::string_view path) {
     if (!holds) fail(error, std::string(path));
   }
+  void adopt(const ContractIssue& issue) {
+    if (issue_.ok()) issue_ = issue;
+  }
   ContractIssue issue() const { return issue_; }
 
  private:
@@ -133,6 +136,7 @@ ContractIssue check_contract_rules(const ContractParts& parts, const ContractDer
   check_budgets(parts.budgets, find);
   check_interest(parts.interest, find);
   check_vocabulary(parts.vocabulary, find);
+  find.adopt(check_load_policy(parts.load));
   return find.issue();
 }
 

@@ -41,6 +41,7 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   contract.interest = policy.interest;
   contract.prediction = derived.prediction;
   contract.vocabulary = policy.vocabulary;
+  contract.load = policy.load;
   resolution.issue = validate_netcode_contract(contract);
   if (resolution.issue.ok()) resolution.contract = std::move(contract);
   return resolution;

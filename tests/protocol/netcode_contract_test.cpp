@@ -3,10 +3,13 @@
 // at the dotted path of the field; a frame with a foreign hash is refused and counted.
 #include "tickwire/protocol/netcode_contract.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "contract_test_policy.h"
@@ -14,6 +17,25 @@
 
 namespace tickwire {
 namespace {
+
+// The default load ladders, which both pinned contracts below carry where `"load"` sorts (before
+// `"prediction"`); with_default_load puts them there.
+constexpr std::string_view kDefaultLoadJson =
+    R"("load":{"room":{"interestRadiusPercent":75,"releaseDwellMs":2000,"rungs":[{"enterCostPercent":50,"enterLagTicks":2,)"
+    R"("releaseCostPercent":35,"releaseLagTicks":0,"rung":"worldLaneSlowed"},{"enterCostPercent":65,"enterLagTicks":3,)"
+    R"("releaseCostPercent":50,"releaseLagTicks":1,"rung":"interestNarrowed"},{"enterCostPercent":80,"enterLagTicks":4,)"
+    R"("releaseCostPercent":65,"releaseLagTicks":2,"rung":"snapshotBudgetCut"},{"enterCostPercent":95,"enterLagTicks":6,)"
+    R"("releaseCostPercent":80,"releaseLagTicks":3,"rung":"admissionsClosed"}],"snapshotBudgetPercent":60,"worldLaneDivisor":2},)"
+    R"("shard":{"killLagTicks":32,"releaseDwellMs":5000,"rungs":[{"enterBusyPercent":60,"enterLagTicks":2,"releaseBusyPercent":45,)"
+    R"("releaseLagTicks":0,"rung":"placementClosed"},{"enterBusyPercent":75,"enterLagTicks":4,"releaseBusyPercent":60,)"
+    R"("releaseLagTicks":1,"rung":"roomsShed"},{"enterBusyPercent":85,"enterLagTicks":8,"releaseBusyPercent":70,)"
+    R"("releaseLagTicks":2,"rung":"admissionsClosed"},{"enterBusyPercent":95,"enterLagTicks":16,"releaseBusyPercent":80,)"
+    R"("releaseLagTicks":4,"rung":"roomsMigrated"}]}},)";
+
+std::string with_default_load(std::string_view json) {
+  const std::size_t at = json.find(R"("prediction":)");
+  return fmt::format("{}{}{}", json.substr(0, at), kDefaultLoadJson, json.substr(at));
+}
 
 constexpr std::string_view kPinnedJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
@@ -27,7 +49,7 @@ constexpr std::string_view kPinnedJson =
     R"("interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,)"
     R"("relaysPerSecond":60},"prediction":{"demoted":true,"ownPawnPredicted":false,)"
     R"("requested":{"movementAuthority":"clientPredicted","pawnBody":"dynamicRigidbody"},"transformOwner":"physics"},)"
-    R"("ticksPerSnapshot":1,"version":7,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("ticksPerSnapshot":1,"version":8,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -36,7 +58,7 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "1c4bbe0ef239da4ed4f032feea4a930a";
+constexpr std::string_view kPinnedHashHex = "ee94533992227d36e12ebbe814455c54";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
@@ -47,7 +69,7 @@ constexpr std::string_view kDefaultJson =
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
     R"("limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
     R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
-    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":7,)"
+    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":8,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";
@@ -84,7 +106,7 @@ TEST(NetcodeContract, ResolvesDefaultsAndDerivedValues) {
 TEST(NetcodeContract, CanonicalJsonAndHashArePinned) {
   const NetcodeContract contract = resolve(test::fixed_room_policy());
   const std::string json = contract_canonical_json(contract);
-  EXPECT_EQ(json, kPinnedJson);
+  EXPECT_EQ(json, with_default_load(kPinnedJson));
   EXPECT_EQ(contract_hash(contract).hex(), kPinnedHashHex);
   EXPECT_EQ(contract_hash(contract), ContractHash::of(json));
 }
@@ -92,7 +114,7 @@ TEST(NetcodeContract, CanonicalJsonAndHashArePinned) {
 // The default contract (only its identity set), pinned: keys are the fields' wire names, nested
 // parts are objects, lists are arrays.
 TEST(NetcodeContract, DefaultContractJsonIsPinned) {
-  EXPECT_EQ(contract_canonical_json(resolve(test::default_room_policy())), kDefaultJson);
+  EXPECT_EQ(contract_canonical_json(resolve(test::default_room_policy())), with_default_load(kDefaultJson));
 }
 
 TEST(NetcodeContract, IdenticalContentIdenticalHash) {
@@ -144,6 +166,8 @@ TEST(NetcodeContract, EveryContentFieldChangesTheHash) {
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.vocabulary.pawn_values[0].name = "stance"; }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.prediction.pawn_body = PawnBody::kinematic_controller; }));
   EXPECT_TRUE(differs([](RoomPolicy& p) { p.prediction.movement = MovementAuthority::server_authoritative; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.load.room.rungs[1].enter_percent = 70; }));
+  EXPECT_TRUE(differs([](RoomPolicy& p) { p.load.shard.kill_lag_ticks = 48; }));
 }
 
 // The policy holds nothing volatile (player counts and lease progress are not policy), so the
@@ -151,7 +175,8 @@ TEST(NetcodeContract, EveryContentFieldChangesTheHash) {
 TEST(NetcodeContract, RevisionKeyCoversEveryPartOfThePolicy) {
   const std::string json = contract_revision_key_json(test::fixed_room_policy());
   for (const char* part :
-       {"identity", "cadence", "interpolation", "input", "budgets", "limits", "interest", "prediction", "vocabulary"}) {
+       {"identity", "cadence", "interpolation", "input", "budgets", "limits", "interest", "prediction", "vocabulary",
+        "load"}) {
     std::string key = "\"";  // appended: "\"" + std::string trips GCC 12's -Wrestrict at -O3 (GCC bug 105651)
     key += part;
     key += "\":{";

@@ -31,7 +31,13 @@ TW_REASONS(ContractError,
   derived_value_mismatch,  // a received contract whose derived fields disagree with its inputs
   prediction_admission_mismatch,  // a received prediction grant that is not the resolver's for its request
   vocabulary_duplicate,    // an id, bit or name registered twice in one list
-  vocabulary_unordered     // ids or bits not ascending
+  vocabulary_unordered,    // ids or bits not ascending
+  // The load ladders (load_policy.h).
+  ladder_incomplete,               // a ladder that does not list each of its rungs
+  ladder_rung_misplaced,           // a rung listed out of its ladder's fixed order
+  ladder_enter_unordered,          // an enter threshold not above the rung below's
+  ladder_release_not_below_enter,  // a release threshold at or above its enter threshold: no hysteresis
+  ladder_reaches_kill_threshold    // a shard rung entering at or past the shard's tick-lag kill threshold
 )
 
 // The first thing wrong with a policy or contract, and the field it was found at: the dotted path

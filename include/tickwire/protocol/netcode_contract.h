@@ -1,8 +1,8 @@
 // The netcode contract (seed 003, "The contract is the interface"): one versioned, validated
 // record resolved per room from its policy, telling every client whether to predict its pawn, how
-// to interpolate, reconcile and budget, and which vocabulary the game speaks. Its field table is
-// the one statement of it: the wire, the canonical JSON (hashed to 16 bytes), the validation and
-// the revision key (the policy's identity and content) are walks of it.
+// to interpolate, reconcile and budget, which vocabulary the game speaks and how the room sheds
+// load. Its field table is the one statement of it: the wire, the canonical JSON (hashed to 16
+// bytes), the validation and the revision key (the policy's identity and content) are walks of it.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,10 @@ namespace tickwire {
 // 5: limits.firesPerSecond and limits.maxRewindMs (shots and their lag compensation); 6:
 // limits.fireEyeToleranceM (how far a shot's claimed eye may stray from the server's),
 // limits.pingsPerSecond, limits.kickAfterOffences and limits.offencesForgivenPerSecond (a flooding
-// session is kicked); 7: limits.editsPerSecond (scene edit gestures).
-inline constexpr uint32_t kNetcodeContractVersion = 7;
+// session is kicked); 7: limits.editsPerSecond (scene edit gestures); 8: load (the room and shard
+// load ladders: each rung by name with its enter and release thresholds, the dwell, what a room's
+// rungs shed by, the shard's tick-lag kill threshold).
+inline constexpr uint32_t kNetcodeContractVersion = 8;
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;
@@ -39,6 +41,7 @@ struct NetcodeContract {
   InterestPolicy interest;
   PredictionAdmission prediction;  // derived: admit_prediction(the policy's prediction)
   GameVocabulary vocabulary;
+  LoadPolicy load;
 
   // The contract as it crosses the wire (in RoomWelcome): every field, derived ones included, so
   // the client validates the derivation and hashes exactly what it will obey.
@@ -57,6 +60,7 @@ struct NetcodeContract {
     w.shape("interest", interest);
     w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
+    w.shape("load", load);
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/contract_fields.h"
+#include "tickwire/protocol/load_policy.h"
 #include "tickwire/protocol/vocabulary.h"
 #include "tickwire/protocol/world_settings.h"
 #include "tickwire/wire/types.h"
@@ -254,6 +255,7 @@ struct RoomPolicy {
   InterestPolicy interest;
   PredictionPolicy prediction;
   GameVocabulary vocabulary;
+  LoadPolicy load;  // the load ladders: when each rung engages and releases, what a room's rungs shed by
 
   // Not on the wire: the table the revision key and validate_room_policy walk.
   template <class W>
@@ -267,6 +269,7 @@ struct RoomPolicy {
     w.shape("interest", interest);
     w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
+    w.shape("load", load);
   }
 };
 
