@@ -20,6 +20,7 @@ void register_all(CLI::App& app) {
   register_bot(app);
   register_demo(app);
   register_bench(app);
+  register_shards(app);
 }
 
 }  // namespace tickwire::cli

@@ -20,5 +20,6 @@ void register_server(CLI::App& app);
 void register_bot(CLI::App& app);
 void register_demo(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_shards(CLI::App& app);
 
 }  // namespace tickwire::cli

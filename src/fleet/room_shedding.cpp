@@ -41,4 +41,13 @@ RoomShedding room_shedding(RoomLoadRung rung, const NetcodeContract& contract) {
   return shedding;
 }
 
+ReplicationLimits replication_limits_of(const RoomShedding& shedding) {
+  ReplicationLimits limits;
+  limits.world_lane_ticks = shedding.world_lane_ticks;
+  limits.interest_radius_m = static_cast<float>(shedding.interest_radius_m);
+  limits.pose_radius_m = static_cast<float>(shedding.pose_radius_m);
+  limits.snapshot_budget_bytes = shedding.snapshot_budget_bytes;
+  return limits;
+}
+
 }  // namespace tickwire

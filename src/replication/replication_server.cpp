@@ -48,12 +48,6 @@ ClientReplicationConfig client_config(const ReplicationServerConfig& config) {
   return c;
 }
 
-// The contract's snapshot budget, no more than its per-client byte rate allows at one snapshot a tick.
-uint32_t budget_of(const NetcodeContract& contract) {
-  const uint32_t per_tick = contract.budgets.client_bytes_per_second / contract.cadence.tick_rate_hz;
-  return std::min(contract.budgets.snapshot_budget_bytes, std::max<uint32_t>(per_tick, 1));
-}
-
 }  // namespace
 
 void ReplicationServer::set_world_settings(const protocol::WorldSettings& settings) {
@@ -66,7 +60,7 @@ ReplicationServer::ReplicationServer(const NetcodeContract& contract, const Repl
       contract_hash_(tickwire::contract_hash(contract)),
       kinds_(ReplicaKinds::from(contract.vocabulary)),
       config_(config),
-      budget_bytes_(budget_of(contract)),
+      limits_(contract_limits(contract)),
       clients_(kReplicationMaxClients + 1),
       interest_(config.interest),
       builder_(interest_.world(), kinds_, builder_config(contract, config.builder)),
@@ -113,6 +107,11 @@ void ReplicationServer::reliable_taken(uint8_t owner, std::size_t count) {
 
 void ReplicationServer::set_budget_cap(uint8_t owner, uint32_t bytes) {
   if (Client* c = clients_[owner].get()) c->budget_cap = bytes;
+}
+
+void ReplicationServer::set_limits(const ReplicationLimits& limits) {
+  limits_ = within_contract(limits, contract_);
+  builder_.set_lanes(LaneSchedule{limits_.pose_radius_m, limits_.world_lane_ticks});
 }
 
 void ReplicationServer::set_view_centre(uint8_t owner, float x_m, float z_m) {
@@ -204,8 +203,8 @@ ClientView ReplicationServer::view_of(const Client& c) const {
   view.pawn = c.pawn_index;
   view.x_m = c.owner_detail ? c.owner_detail->pawn.position.x : c.centre_x_m;
   view.z_m = c.owner_detail ? c.owner_detail->pawn.position.z : c.centre_z_m;
-  view.radius_m = static_cast<float>(contract_.interest.radius_m);
-  view.budget_bytes = c.budget_cap != 0 ? std::min(budget_bytes_, c.budget_cap) : budget_bytes_;
+  view.radius_m = limits_.interest_radius_m;
+  view.budget_bytes = c.budget_cap != 0 ? std::min(limits_.snapshot_budget_bytes, c.budget_cap) : limits_.snapshot_budget_bytes;
   view.owner = c.owner_detail;
   return view;
 }

@@ -255,10 +255,15 @@ void RoomServer::admit(uint32_t slot) {
   Connection& c = *connections_[slot];
   // What its connect token granted (world authority), sealed in the token's user data.
   const uint32_t netcode_slot = static_cast<uint32_t>(c.owner) - 1;
+  const AdmissionGrants grants = read_admission_grants(transport_.netcode().client_user_data(netcode_slot));
+  if (!admissions_open_ && grants.resume_token.empty()) {  // shed by the load ladder: new players only
+    drops_.add(SessionDrop::admissions_closed);
+    to_drop_.push_back(slot);
+    return;
+  }
   // The player is who the connect token was issued to (its client id); a resumed session plays on
   // for the player its token names.
-  auto pawn = seat(c, read_admission_grants(transport_.netcode().client_user_data(netcode_slot)),
-                   fmt::format("{}", transport_.netcode().client_id(netcode_slot)));
+  auto pawn = seat(c, grants, fmt::format("{}", transport_.netcode().client_id(netcode_slot)));
   if (!pawn) {
     drops_.add(SessionDrop::admit_refused);
     to_drop_.push_back(slot);

@@ -8,6 +8,7 @@
 
 #include "tickwire/protocol/load_policy.h"
 #include "tickwire/protocol/netcode_contract.h"
+#include "tickwire/replication/budget/replication_limits.h"
 
 namespace tickwire {
 
@@ -29,5 +30,8 @@ struct RoomShedding {
 
 // What `rung` sheds in a room under `contract` (calm: the contract's own numbers).
 RoomShedding room_shedding(RoomLoadRung rung, const NetcodeContract& contract);
+
+// The replication limits a room sheds to (its snapshots' lane, radii and budget).
+ReplicationLimits replication_limits_of(const RoomShedding& shedding);
 
 }  // namespace tickwire

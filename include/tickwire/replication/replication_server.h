@@ -22,6 +22,7 @@
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
+#include "tickwire/replication/budget/replication_limits.h"
 #include "tickwire/replication/builder/client_replication_state.h"
 #include "tickwire/replication/builder/client_snapshot_builder.h"
 #include "tickwire/replication/fragments/snapshot_slicer.h"
@@ -114,6 +115,10 @@ class ReplicationServer {
   // contract's values until set). Valid settings only (protocol::valid_world_settings).
   void set_world_settings(const protocol::WorldSettings& settings);
   const protocol::WorldSettings& world_settings() const { return world_; }
+  // The limits the room's snapshots run at from the next build() on: the contract's until set; a
+  // room under load tightens them (held within the contract's: replication_limits.h).
+  void set_limits(const ReplicationLimits& limits);
+  const ReplicationLimits& limits() const { return limits_; }
   // A spectator's interest centre (a client without a pawn record).
   void set_view_centre(uint8_t owner, float x_m, float z_m);
 
@@ -130,7 +135,8 @@ class ReplicationServer {
   // The last snapshot build() made, whole, before slicing (id byte first); valid until the next build().
   std::span<const uint8_t> last_snapshot() const { return {encoded_.data(), last_snapshot_bytes_}; }
 
-  // Whether `tick` runs the world lane (the contract's snapshot rate); the pose lane runs every tick.
+  // Whether `tick` runs the world lane (the limits' rate: the contract's snapshot rate unless slowed);
+  // the pose lane runs every tick.
   bool world_tick(Tick tick) const;
   const ReplicationClientStats* stats(uint8_t owner) const;
   const ClientReplicationState* replication(uint8_t owner) const;
@@ -153,7 +159,7 @@ class ReplicationServer {
   ContractHash contract_hash_;
   ReplicaKinds kinds_;
   ReplicationServerConfig config_;
-  uint32_t budget_bytes_;  // the contract's snapshot budget, capped by its per-client byte rate
+  ReplicationLimits limits_;  // the contract's, or tighter ones a room under load set
   std::vector<std::unique_ptr<Client>> clients_;  // by owner id (0 unused)
   // The tick.
   Tick tick_;

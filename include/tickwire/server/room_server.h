@@ -51,6 +51,7 @@ TW_REASONS(SessionDrop,
   unexpected,       // a message this side never takes (or one before admission)
   snapshot_unsent,  // the transport refused a snapshot or one of its fragments (queue full)
   admit_refused,   // the room had no room (owner taken or no entity slot): the client is dropped
+  admissions_closed,  // the room's load ladder closed admissions: a new player is dropped (a resume is not)
   event_unsent,    // the transport refused a game's entity event (reliable queue full)
   event_no_client,  // a game's entity event for an owner with no admitted session
   hit_unsent,      // the transport refused a game's hit event (reliable queue full)
@@ -105,6 +106,11 @@ class RoomServer : public TickObserver {
   const Room& room() const { return room_; }
   ReliableServer& transport() { return transport_; }
   const ReplicationServer& replication() const { return replication_; }
+  // The room under load (seed 003, "Load ladders"): its snapshots at tighter limits (held within the
+  // contract's), and whether new players are admitted (a player resuming its held pawn always is).
+  void set_replication_limits(const ReplicationLimits& limits) { replication_.set_limits(limits); }
+  void set_admissions_open(bool open) { admissions_open_ = open; }
+  bool admissions_open() const { return admissions_open_; }
   // The connection at a netcode slot; owner ids are slot + 1.
   static OwnerId owner_of_slot(uint32_t slot) { return static_cast<OwnerId>(slot + 1); }
   bool admitted(uint32_t slot) const;
@@ -196,6 +202,7 @@ class RoomServer : public TickObserver {
   std::vector<GameMessageOut> game_messages_;           // scratch: the game's messages of one update
   std::vector<EditRefusalOut> edit_refusals_;           // scratch: the game's edit refusals of one update
   TickRecords records_;                                 // the tick's records, reused
+  bool admissions_open_ = true;
   MonoTime now_;                                        // the update's time (the budget logs' clock)
   ReasonCounters<SessionDrop> drops_;
   ReasonCounters<Offence> closed_offences_;  // of the sessions gone (the live ones' are in the room)

@@ -118,6 +118,8 @@ class ClientSnapshotBuilder {
   void prefetch(const ClientReplicationState& client) const;
 
   const ClientSnapshotBuilderConfig& config() const { return config_; }
+  // The lanes from the next compose() on (a room under load slows its world lane, narrows its pose lane).
+  void set_lanes(const LaneSchedule& lanes) { config_.priority.lanes = lanes; }
 
  private:
   struct Pick {
