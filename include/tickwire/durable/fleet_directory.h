@@ -21,7 +21,6 @@ namespace tickwire::durable {
 
 inline constexpr uint32_t kMaxDirectoryProcesses = 4096;  // FleetDirectoryConfig::max_processes at most
 inline constexpr uint32_t kMaxRoomsPerProcess = 64;       // rooms one process may list
-inline constexpr uint32_t kMaxDirectoryRoomSeats = 256;   // a room's seats at most (netcode's clients per server)
 // Heartbeats per TTL: a process heartbeats every ttl / 3, so two lost heartbeats in a row still
 // leave it listed, and a third means it is gone.
 inline constexpr int64_t kHeartbeatsPerTtl = 3;

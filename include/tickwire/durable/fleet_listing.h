@@ -15,6 +15,8 @@
 
 namespace tickwire::durable {
 
+inline constexpr uint32_t kMaxDirectoryRoomSeats = 256;  // a room's seats at most (netcode's clients per server)
+
 // A server process's lifecycle, as the directory records it (the names are the database's too). A
 // small type of its own until the process lifecycle (fleet/) exists to fold it into.
 TW_REASONS(ProcessState,
