@@ -4,6 +4,7 @@
 // running ahead or behind shifts that window by its skew, and a clock more than a TTL ahead is not
 // believed; a draining process is listed with no open seats; caps, bad names, addresses and seats
 // refused by name and counted; and a store at the previous schema version migrates with its data.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -25,7 +26,7 @@ DirectoryProcess process_with(std::string id, ProcessState state, uint32_t rooms
   p.state = state;
   p.ops_address = "127.0.0.1:9100";
   for (uint32_t i = 0; i < rooms; ++i)
-    p.rooms.push_back(DirectoryRoom{"room." + std::to_string(i), "127.0.0.1:" + std::to_string(40000 + i), 64, taken});
+    p.rooms.push_back(DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", 40000 + i), 64, taken});
   return p;
 }
 

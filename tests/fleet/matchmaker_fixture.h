@@ -3,6 +3,7 @@
 // fleet's private key), so a test reads back the address, the actor and the grants a token carries.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -44,7 +45,7 @@ inline durable::DirectoryProcess fleet_process(const std::string& id, durable::P
   p.state = state;
   p.ops_address = "127.0.0.1:9100";
   for (uint32_t i = 0; i < rooms; ++i)
-    p.rooms.push_back(durable::DirectoryRoom{"room." + std::to_string(i), "127.0.0.1:" + std::to_string(port + i), seats, 0});
+    p.rooms.push_back(durable::DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", port + i), seats, 0});
   return p;
 }
 
