@@ -47,6 +47,13 @@ StoreFailure classify_failure(std::string_view message, bool unique_violation);
 StoreResult<std::unique_ptr<SqlDatabase>> open_sqlite(const std::string& path);
 StoreResult<std::unique_ptr<SqlDatabase>> open_postgres(const std::string& url);
 
+// A connection to the database a store URL names (open_store's forms), its schema migrated.
+struct MigratedDatabase {
+  std::unique_ptr<SqlDatabase> db;
+  uint32_t schema_version = 0;
+};
+StoreResult<MigratedDatabase> open_migrated(std::string_view url);
+
 int64_t sql_int(const SqlValue& v);                       // 0 for anything but an integer
 std::vector<uint8_t> sql_bytes(SqlValue&& v);             // empty for anything but bytes (or text)
 std::string sql_text(const SqlValue& v);                  // empty for anything but text

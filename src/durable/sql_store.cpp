@@ -1,11 +1,9 @@
 // The Store over a SqlDatabase: every operation one statement (or two in a transaction), the same
 // text on both backends, the rules the database enforces left to it (the triggers refuse a stale
 // fence and a downgraded epoch by name; store_migrations.cpp).
-#include <filesystem>
 #include <utility>
 
 #include "sql_database.h"
-#include "store_migrations.h"
 
 namespace tickwire::durable {
 namespace {
@@ -185,20 +183,6 @@ class SqlStore final : public Store {
   uint32_t version_;
 };
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-// The SQLite file a URL names: a directory (existing, or written with a trailing '/') holds tickwire.sqlite3.
-StoreResult<std::string> sqlite_path(std::string_view url) {
-  std::string path(starts_with(url, "sqlite:") ? url.substr(7) : url);
-  if (path.empty()) return refuse(StoreRefusal::bad_url, "an empty path");
-  std::error_code ec;
-  const bool directory = path.back() == '/' || std::filesystem::is_directory(path, ec);
-  if (!directory) return path;
-  std::filesystem::create_directories(path, ec);
-  if (ec) return refuse(StoreRefusal::unavailable, "cannot create " + path + ": " + ec.message());
-  return (std::filesystem::path(path) / "tickwire.sqlite3").string();
-}
-
 }  // namespace
 
 std::string_view epoch_name(TickEpoch epoch) {
@@ -211,21 +195,10 @@ std::string_view epoch_name(TickEpoch epoch) {
 }
 
 StoreResult<std::unique_ptr<Store>> open_store(std::string_view url) {
-  StoreResult<std::unique_ptr<detail::SqlDatabase>> db = StoreFailure{};
-  if (starts_with(url, "postgresql://") || starts_with(url, "postgres://")) {
-    db = detail::open_postgres(std::string(url));
-  } else if (url.find("://") != std::string_view::npos) {
-    return refuse(StoreRefusal::bad_url, "not sqlite:PATH, a path, or postgresql://...: " + std::string(url));
-  } else {
-    auto path = sqlite_path(url);
-    if (auto* f = store_failure(path)) return *f;
-    db = detail::open_sqlite(std::get<std::string>(path));
-  }
-  if (auto* f = store_failure(db)) return *f;
-  auto& database = std::get<std::unique_ptr<detail::SqlDatabase>>(db);
-  auto version = detail::migrate(*database);
-  if (auto* f = store_failure(version)) return *f;
-  return std::unique_ptr<Store>(std::make_unique<SqlStore>(std::move(database), std::get<uint32_t>(version)));
+  auto opened = detail::open_migrated(url);
+  if (auto* f = store_failure(opened)) return *f;
+  auto& database = std::get<detail::MigratedDatabase>(opened);
+  return std::unique_ptr<Store>(std::make_unique<SqlStore>(std::move(database.db), database.schema_version));
 }
 
 }  // namespace tickwire::durable

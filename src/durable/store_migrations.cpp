@@ -134,8 +134,29 @@ CREATE TABLE tw_resume_used (
   PRIMARY KEY (room, token_id));
 )sql";
 
+// Version 3: the fleet's directory (fleet_directory.h): each server process, its lifecycle state and
+// last heartbeat (the writer's wall time), and the rooms it serves; a process's rooms go with it.
+// The state's names and the seats' bounds are the database's rules too. One text for both backends:
+// BIGINT is PostgreSQL's 64-bit integer and, to SQLite, an integer column like any other.
+constexpr const char* kFleetDirectoryV3 = R"sql(
+CREATE TABLE tw_fleet_processes (
+  process TEXT PRIMARY KEY,
+  state TEXT NOT NULL CHECK (state IN ('starting', 'ready', 'allocated', 'draining', 'stopped')),
+  ops_address TEXT NOT NULL,
+  heartbeat_at_ns BIGINT NOT NULL);
+CREATE INDEX tw_fleet_processes_heartbeat ON tw_fleet_processes (heartbeat_at_ns);
+CREATE TABLE tw_fleet_rooms (
+  process TEXT NOT NULL REFERENCES tw_fleet_processes (process) ON DELETE CASCADE,
+  room TEXT NOT NULL,
+  public_address TEXT NOT NULL,
+  seats_total BIGINT NOT NULL CHECK (seats_total > 0),
+  seats_taken BIGINT NOT NULL CHECK (seats_taken >= 0 AND seats_taken <= seats_total),
+  PRIMARY KEY (process, room));
+)sql";
+
 constexpr std::array kMigrations = {Migration{1, "rooms, leases, journal, checkpoints; ratchet and fences", kSqliteV1, kPostgresV1},
-                                    Migration{2, "resume tokens used", kSqliteV2, kPostgresV2}};
+                                    Migration{2, "resume tokens used", kSqliteV2, kPostgresV2},
+                                    Migration{3, "the fleet directory: processes and their rooms", kFleetDirectoryV3, kFleetDirectoryV3}};
 
 constexpr const char* kSqliteMigrationsTable =
     "CREATE TABLE IF NOT EXISTS tw_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)";

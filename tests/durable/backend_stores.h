@@ -4,6 +4,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -42,6 +44,27 @@ class BackendStores {
   const std::string& backend() const { return backend_; }
   // The SQLite file (empty for PostgreSQL).
   std::filesystem::path sqlite_file() const { return dir_.empty() ? dir_ : dir_ / "tickwire.sqlite3"; }
+
+  // SQL straight at the database, around the store: the backend's error message, or empty.
+  std::string raw_sql(const std::string& sql) const {
+    if (backend_ == "sqlite") {
+      sqlite3* db = nullptr;
+      sqlite3_open(sqlite_file().c_str(), &db);
+      char* message = nullptr;
+      const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+      std::string out = rc == SQLITE_OK ? "" : (message != nullptr ? message : "error");
+      sqlite3_free(message);
+      sqlite3_close(db);
+      return out;
+    }
+    PGconn* conn = PQconnectdb(url_.c_str());
+    PGresult* result = PQexec(conn, sql.c_str());
+    const ExecStatusType status = PQresultStatus(result);
+    std::string out = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? "" : PQresultErrorMessage(result);
+    PQclear(result);
+    PQfinish(conn);
+    return out;
+  }
 
   // A connection of its own (a process's), or nullptr with a test failure saying why.
   std::unique_ptr<Store> open() const {

@@ -34,10 +34,14 @@ TW_REASONS(StoreRefusal,
            stale_fence,       // a durable write under a fence that is not the room's current one (the database's verdict)
            epoch_downgrade,   // an epoch older than the room's (the database's verdict)
            wrong_epoch,       // a journal entry under another epoch than the room's
-           duplicate,         // a journal sequence or checkpoint tick already written
+           duplicate,         // a journal sequence or checkpoint tick already written (a room named twice in a report)
            no_room,           // the room has never been leased
-           bad_name,          // a room or owner name empty or past kMaxStoreNameBytes
+           bad_name,          // a name empty or past kMaxStoreNameBytes (the directory's: or not [A-Za-z0-9._:-])
            too_large,         // a payload past kMaxStorePayloadBytes
+           bad_address,       // the fleet directory: an address that is not a numeric HOST:PORT
+           bad_seats,         // the fleet directory: a room's seats out of range (taken past total, total past the cap)
+           over_cap,          // the fleet directory: a process past the directory's cap, or rooms past a process's
+           not_registered,    // the fleet directory: a heartbeat or deregistration of a process it does not hold
            bad_url,           // open: not a sqlite: path, a directory, or a postgresql:// URL
            unavailable)       // the backend failed (connection, disk, a newer schema than this build knows)
 

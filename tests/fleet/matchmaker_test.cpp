@@ -1,0 +1,186 @@
+// The matchmaker's rules one at a time: which room a seat goes to (fill-first, least-loaded), which
+// rooms never get one (a process starting or draining, a room the listing gets wrong), seats freed
+// by the directory's count as well as by a release reported, a session the directory counted before
+// its report never letting a room be offered past its seats, an offer unclaimed passing on, the servers' reports refused by
+// name, a process that dies or drains displacing its players, and the grants riding the token.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "matchmaker_fixture.h"
+
+namespace tickwire::fleet {
+namespace {
+
+using durable::ProcessState;
+using protocol::AdmissionStanding;
+using test::fleet_process;
+
+const MonoTime kT0 = MonoTime::from_ns(10'000'000'000);
+const RoomKey kRoomA0{"a", "room.0"};
+const RoomKey kRoomA1{"a", "room.1"};
+
+// Process "a" with two rooms of `seats`, room.1 holding `outside` sessions the matchmaker did not seat.
+std::vector<durable::DirectoryProcess> two_rooms(uint32_t seats, uint32_t outside = 0, ProcessState state = ProcessState::ready) {
+  auto a = fleet_process("a", state, 2, seats, 40000);
+  a.rooms[1].seats_taken = outside;
+  return {a};
+}
+
+TEST(Matchmaker, FillFirstFillsTheFullestRoomAndLeastLoadedTheEmptiest) {
+  Matchmaker fill(test::matchmaker_config(RoomChoice::fill_first));
+  Matchmaker spread(test::matchmaker_config(RoomChoice::least_loaded));
+  EXPECT_EQ(fill.observe(two_rooms(8, 4), kT0).capacity, 12u);
+  spread.observe(two_rooms(8, 4), kT0);
+  std::vector<RoomKey> filled, spreaded;
+  for (ActorId actor = 1; actor <= 8; ++actor) {
+    filled.push_back(fill.match(actor, kT0).room->key);
+    spreaded.push_back(spread.match(actor, kT0).room->key);
+  }
+  // Fill-first: room.1 (4 of 8 taken) until full, then room.0.
+  EXPECT_EQ(filled, (std::vector<RoomKey>{kRoomA1, kRoomA1, kRoomA1, kRoomA1, kRoomA0, kRoomA0, kRoomA0, kRoomA0}));
+  // Least-loaded: room.0 until it is as full as room.1, then alternating (ties go to the first key).
+  EXPECT_EQ(spreaded, (std::vector<RoomKey>{kRoomA0, kRoomA0, kRoomA0, kRoomA0, kRoomA0, kRoomA1, kRoomA0, kRoomA1}));
+}
+
+TEST(Matchmaker, OnlyRoomsOfProcessesTakingPlayersGetSeats) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  auto listing = std::vector<durable::DirectoryProcess>{fleet_process("starting", ProcessState::starting, 1, 8, 41000),
+                                                        fleet_process("draining", ProcessState::draining, 1, 8, 42000),
+                                                        fleet_process("stopped", ProcessState::stopped, 1, 8, 43000),
+                                                        fleet_process("bad", ProcessState::ready, 3, 8, 44000)};
+  listing[3].rooms[0].public_address = "not-an-address";
+  listing[3].rooms[1].seats_total = 0;
+  const ListingView view = matchmaker.observe(listing, kT0);
+  EXPECT_EQ(view.rooms, 1u);
+  EXPECT_EQ(view.capacity, 8u);
+  EXPECT_EQ(view.skipped[RoomSkip::not_taking_players], 3u);
+  EXPECT_EQ(view.skipped[RoomSkip::bad_address], 1u);
+  EXPECT_EQ(view.skipped[RoomSkip::bad_seats], 1u);
+  for (ActorId actor = 1; actor <= 8; ++actor)
+    EXPECT_EQ(matchmaker.match(actor, kT0).room->key, (RoomKey{"bad", "room.2"}));
+  EXPECT_EQ(matchmaker.match(9, kT0).place.standing, AdmissionStanding::waiting);
+}
+
+TEST(Matchmaker, ASeatFreedInTheDirectoryPromotesTheNextInLine) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  auto listing = two_rooms(4, 4);
+  listing[0].rooms.pop_back();
+  listing[0].rooms[0].seats_taken = 4;  // room.0 full of players seated by another path (resumed ones)
+  matchmaker.observe(listing, kT0);
+  EXPECT_EQ(matchmaker.match(1, kT0).place.position, 1u);
+  EXPECT_EQ(matchmaker.match(2, kT0).place.position, 2u);
+  listing[0].rooms[0].seats_taken = 3;  // one of them left: the next heartbeat says so
+  matchmaker.observe(listing, kT0 + Duration::seconds(1));
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{1});
+  const MatchAnswer one = matchmaker.match(1, kT0 + Duration::seconds(2));
+  EXPECT_EQ(one.place.standing, AdmissionStanding::seat_offered);
+  EXPECT_TRUE(one.token.has_value());
+  EXPECT_EQ(matchmaker.match(2, kT0 + Duration::seconds(2)).place.position, 1u);
+}
+
+TEST(Matchmaker, ASessionTheDirectoryCountsBeforeItsReportIsNeverOverOffered) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  auto listing = two_rooms(2);
+  listing[0].rooms.pop_back();
+  matchmaker.observe(listing, kT0);
+  ASSERT_EQ(matchmaker.match(1, kT0).place.standing, AdmissionStanding::seat_offered);
+  // Player 1 connected; the heartbeat counts it before the server's report reaches us. Until the
+  // report the session is counted twice (the directory's and our offer), so the room of two looks
+  // full: player 2 waits rather than take a seat that may not be there.
+  listing[0].rooms[0].seats_taken = 1;
+  matchmaker.observe(listing, kT0 + Duration::seconds(1));
+  EXPECT_EQ(matchmaker.match(2, kT0 + Duration::seconds(1)).place.position, 1u);
+  ASSERT_TRUE(matchmaker.seated(1, kRoomA0, kT0 + Duration::seconds(2)));  // now counted once
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{2});
+  EXPECT_EQ(matchmaker.match(3, kT0 + Duration::seconds(2)).place.position, 1u);
+  // Player 1 leaves: its seat is the directory's until a heartbeat says it freed.
+  ASSERT_TRUE(matchmaker.left(1, kT0 + Duration::seconds(3)));
+  EXPECT_EQ(matchmaker.match(3, kT0 + Duration::seconds(3)).place.position, 1u);
+  listing[0].rooms[0].seats_taken = 0;
+  matchmaker.observe(listing, kT0 + Duration::seconds(4));
+  EXPECT_EQ(matchmaker.match(3, kT0 + Duration::seconds(4)).place.standing, AdmissionStanding::seat_offered);
+  EXPECT_EQ(matchmaker.offered_in(kRoomA0), 2u);
+}
+
+TEST(Matchmaker, AnUnclaimedOfferPassesOnAndReportsAreRefusedByName) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  auto listing = two_rooms(1);
+  matchmaker.observe(listing, kT0);
+  ASSERT_EQ(matchmaker.match(1, kT0).room->key, kRoomA0);
+  ASSERT_EQ(matchmaker.match(2, kT0).room->key, kRoomA1);
+  EXPECT_EQ(matchmaker.match(3, kT0).place.position, 1u);
+  EXPECT_FALSE(matchmaker.seated(2, kRoomA0, kT0));  // its seat is in room.1
+  EXPECT_EQ(matchmaker.report_refusals()[SeatReportRefusal::wrong_room], 1u);
+  EXPECT_TRUE(matchmaker.seated(2, kRoomA1, kT0));
+  EXPECT_TRUE(matchmaker.seated(2, kRoomA1, kT0));  // said twice: still seated
+  // Player 1 never connects: its seat passes to player 3 in the same room, and its late report is refused.
+  const MonoTime lapsed = kT0 + Duration::seconds(20);
+  matchmaker.update(lapsed);
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{3});
+  EXPECT_EQ(matchmaker.room_of(3), kRoomA0);
+  EXPECT_FALSE(matchmaker.room_of(1).has_value());
+  EXPECT_FALSE(matchmaker.seated(1, kRoomA0, lapsed));
+  EXPECT_EQ(matchmaker.report_refusals()[SeatReportRefusal::no_seat], 1u);
+  EXPECT_EQ(matchmaker.queue().places_lost()[PlaceLost::offer_unclaimed], 1u);
+  EXPECT_EQ(matchmaker.offered_in(kRoomA0), 1u);
+  EXPECT_EQ(matchmaker.seated_in(kRoomA1), 1u);
+  // Asking again, player 1 goes to the back of the line.
+  EXPECT_EQ(matchmaker.match(1, lapsed).place.standing, AdmissionStanding::waiting);
+  EXPECT_FALSE(matchmaker.left(99, lapsed));
+  EXPECT_TRUE(matchmaker.left(1, lapsed));  // it leaves the line
+  EXPECT_EQ(matchmaker.queue().line_length(), 0u);
+}
+
+TEST(Matchmaker, AProcessGoneOrDrainingDisplacesItsPlayers) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  auto listing = std::vector<durable::DirectoryProcess>{fleet_process("a", ProcessState::ready, 1, 2, 40000),
+                                                        fleet_process("b", ProcessState::ready, 1, 2, 41000)};
+  matchmaker.observe(listing, kT0);
+  for (ActorId actor = 1; actor <= 4; ++actor) matchmaker.match(actor, kT0);
+  ASSERT_EQ(matchmaker.room_of(1), (RoomKey{"a", "room.0"}));
+  ASSERT_EQ(matchmaker.room_of(3), (RoomKey{"b", "room.0"}));
+  ASSERT_TRUE(matchmaker.seated(1, {"a", "room.0"}, kT0));
+  ASSERT_TRUE(matchmaker.seated(3, {"b", "room.0"}, kT0));
+  // Process b starts draining with player 3 seated and player 4 offered; a third process joins.
+  listing[1].state = ProcessState::draining;
+  listing.push_back(fleet_process("c", ProcessState::ready, 1, 1, 42000));
+  const ListingView view = matchmaker.observe(listing, kT0 + Duration::seconds(1));
+  EXPECT_EQ(view.capacity, 3u);
+  EXPECT_EQ(view.offers_moved, 1u);
+  EXPECT_EQ(matchmaker.room_of(4), (RoomKey{"c", "room.0"}));  // its seat kept, in another room
+  EXPECT_FALSE(matchmaker.room_of(3).has_value());               // released: it resumes or asks again
+  EXPECT_EQ(matchmaker.seats_lost()[SeatLost::seated_room_gone], 1u);
+  const MatchAnswer moved = matchmaker.match(4, kT0 + Duration::seconds(1));
+  ASSERT_TRUE(moved.token.has_value());
+  EXPECT_EQ(test::open_token(*moved.token, test::kFleetKey)->addresses.at(0), *Address::parse("127.0.0.1:42000"));
+  // Process a dies with player 2 offered and nowhere free: its offer goes.
+  listing.erase(listing.begin());
+  matchmaker.observe(listing, kT0 + Duration::seconds(2));
+  EXPECT_EQ(matchmaker.seats_lost()[SeatLost::offer_room_gone], 1u);
+  EXPECT_EQ(matchmaker.seats_lost()[SeatLost::seated_room_gone], 2u);
+  EXPECT_EQ(matchmaker.queue().seats_taken(), 1u);
+  EXPECT_EQ(matchmaker.queue().capacity(), 1u);
+}
+
+TEST(Matchmaker, TheGrantsRideTheTokenAndASeatedPlayerIsToldItsRoom) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  matchmaker.observe(two_rooms(4), kT0);
+  AdmissionGrants grants;
+  grants.resume_token = std::vector<uint8_t>(40, 0xab);
+  const MatchAnswer offered = matchmaker.match(7, kT0, grants);
+  ASSERT_TRUE(offered.token.has_value());
+  const auto opened = test::open_token(*offered.token, test::kFleetKey);
+  ASSERT_TRUE(opened.has_value());
+  EXPECT_EQ(opened->grants, grants);
+  EXPECT_EQ(opened->client_id, 7u);
+  EXPECT_EQ(opened->expire_timestamp, netcode::unix_seconds(test::kAnchor.to_wall(kT0)) + 30);
+  ASSERT_TRUE(matchmaker.seated(7, offered.room->key, kT0));
+  const MatchAnswer seated = matchmaker.match(7, kT0 + Duration::seconds(1));
+  EXPECT_EQ(seated.place.standing, AdmissionStanding::seated);
+  EXPECT_EQ(seated.room->key, offered.room->key);
+  EXPECT_FALSE(seated.token.has_value());
+}
+
+}  // namespace
+}  // namespace tickwire::fleet
