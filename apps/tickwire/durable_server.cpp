@@ -120,6 +120,42 @@ nlohmann::json DurableServer::stats_json() const {
   return j;
 }
 
+void DurableServer::write_metrics(fleet::PrometheusText& out) const {
+  using fleet::MetricType;
+  if (!keeper_) return;  // not kept yet (still recovering)
+  const durable::KeeperStats s = keeper_->stats();
+  const std::string_view room = options_.room;
+  out.family("tickwire_durable_authority", MetricType::gauge, "1 while the keeper holds the room's lease and may advance it.");
+  out.sample({{"room", room}}, keeper_->authority() ? 1.0 : 0.0);
+  out.family("tickwire_durable_epoch", MetricType::gauge, "1 for the tick stream's epoch.");
+  out.sample({{"room", room}, {"epoch", durable::epoch_name(s.epoch)}}, 1.0);
+  const struct {
+    const char* name;
+    MetricType type;
+    const char* help;
+    double value;
+  } figures[] = {
+      {"tickwire_durable_facts_total", MetricType::counter, "Facts taken from the game.", static_cast<double>(s.facts)},
+      {"tickwire_durable_journal_entries_total", MetricType::counter, "Journal entries written.",
+       static_cast<double>(s.journal_entries)},
+      {"tickwire_durable_journal_bytes_total", MetricType::counter, "Journal bytes written.", static_cast<double>(s.journal_bytes)},
+      {"tickwire_durable_checkpoints_total", MetricType::counter, "Checkpoints written.", static_cast<double>(s.checkpoints)},
+      {"tickwire_durable_checkpoint_bytes", MetricType::gauge, "The newest checkpoint's bytes.",
+       static_cast<double>(s.checkpoint_bytes)},
+      {"tickwire_durable_checkpoint_write_ms", MetricType::gauge, "The newest checkpoint's write and journal trim.",
+       s.checkpoint_write_ms},
+      {"tickwire_durable_store_retries_total", MetricType::counter, "Writes the store could not take at once.",
+       static_cast<double>(s.store_retries)},
+      {"tickwire_durable_waiting", MetricType::gauge, "Writes queued for the keeper's writer now.", static_cast<double>(s.waiting)},
+  };
+  for (const auto& figure : figures) {
+    out.family(figure.name, figure.type, figure.help);
+    out.sample({{"room", room}}, figure.value);
+  }
+  out.family("tickwire_durable_stopped", MetricType::gauge, "1 with the reason once the keeper has stopped.");
+  if (s.stopped) out.sample({{"room", room}, {"reason", reason_name(*s.stopped)}}, 1.0);
+}
+
 nlohmann::json DurableServer::recovery_json() const {
   nlohmann::json j = {{"journal_entries", recovery_.journal_entries},
                       {"facts_replayed", recovery_.facts_replayed},

@@ -18,6 +18,7 @@
 #include "tickwire/durable/room_keeper.h"
 #include "tickwire/durable/store.h"
 #include "tickwire/durable/store_resume_desk.h"
+#include "tickwire/fleet/prometheus_text.h"
 #include "tickwire/server.h"
 
 namespace tickwire::cli {
@@ -47,6 +48,8 @@ class DurableServer {
   // A drain's end: a checkpoint of the room as it stands, everything flushed, the lease given up.
   bool drain(Server& server);
   nlohmann::json stats_json() const;
+  // The keeper's figures as Prometheus families (`tickwire server --ops`'s /metrics).
+  void write_metrics(fleet::PrometheusText& out) const;
   nlohmann::json recovery_json() const;
 
  private:

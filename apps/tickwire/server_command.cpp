@@ -4,7 +4,9 @@
 // admits, and every refusal, drop and kick by reason) and a final one on exit. SIGINT/SIGTERM stop
 // it cleanly: every client is sent its redundant disconnect packets before the process exits. With
 // --store the room is durable (durable_server.h): recovered at start, kept while the lease holds,
-// drained (checkpointed, the lease given up) on SIGINT/SIGTERM.
+// drained (checkpointed, the lease given up) on SIGINT/SIGTERM. Its lifecycle (starting, ready,
+// allocated, draining, stopped) is in every stats line, and --ops serves it to an orchestrator with
+// /healthz, /readyz and /metrics (server_ops.h; docs/deployment.md).
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -21,6 +23,7 @@
 #include "durable_server.h"
 #include "pawn_body_option.h"
 #include "sample_stats.h"
+#include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
 #include "tickwire/transport/key_file.h"
@@ -32,8 +35,9 @@
 namespace tickwire::cli {
 namespace {
 
+// Signals received: the first stops the run (a drain), a second cuts a drain's grace short.
 volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
+void request_stop(int) { g_stop = g_stop + 1; }
 
 struct ServerOptions {
   std::string map_path;  // empty: the built-in reference map
@@ -54,6 +58,8 @@ struct ServerOptions {
   std::string pawn_body;  // --pawn-body's word (kinematic: the reference game's); what the contract admits
   DurableOptions durable;
   double pawn_hold_s = 60;  // with --store: how long a departed player's pawn waits for its resume token
+  std::string ops;          // HOST:PORT of the operator endpoint (/healthz, /readyz, /metrics); empty: none
+  double drain_grace_s = 0; // how long a drain lets seated players play on before they are let go
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -164,6 +170,19 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   return j;
 }
 
+// A drain's grace: the room runs on while players are seated, for at most `grace_s`, unless a
+// signal arrives or the room loses its authority. (The engine has no switch yet to refuse a new
+// connection mid-run: a client holding a valid token may still join and is let go with the rest.)
+void drain_grace(Server& server, const DurableServer* kept, ServerOps& ops, double grace_s) {
+  const MonoTime began = server.now();
+  const std::sig_atomic_t signals = g_stop;
+  while (g_stop == signals && (server.now() - began).seconds_f() < grace_s && server.stats().clients > 0 &&
+         (kept == nullptr || kept->authority())) {
+    server.update(server.wait_for_next_tick());
+    ops.follow(server, kept, mono_now());
+  }
+}
+
 int run_server(const ServerOptions& o) {
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
@@ -194,6 +213,19 @@ int run_server(const ServerOptions& o) {
   world::apply_reference_policy(config.policy);
   config.policy.prediction.pawn_body = pawn_body_of(o.pawn_body);  // the game always runs its mover: this sets what is admitted
   world::ReferenceGame game(map);
+  ServerOps ops(mono_now(), o.tick_hz, o.max_clients);
+  if (!o.ops.empty()) {
+    if (!ops.serve(o.ops, error)) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return 2;
+    }
+    std::printf("%s\n", nlohmann::json({{"type", "ops"}, {"address", ops.address()}, {"lifecycle", ops.state_name()}}).dump().c_str());
+    std::fflush(stdout);
+  }
+  const auto stopped = [&](int code) {
+    ops.move_to(fleet::LifecycleState::stopped, nullptr, nullptr, mono_now());
+    return code;
+  };
   std::unique_ptr<DurableServer> kept;
   if (!o.durable.store_url.empty()) {
     config.pawn_hold = Duration::from_seconds(o.pawn_hold_s);
@@ -203,26 +235,31 @@ int run_server(const ServerOptions& o) {
       const auto own = netcode::read_private_key_file(o.durable.resume_key_path, error);
       if (!own) {
         std::fprintf(stderr, "tickwire server: --resume-key: %s\n", error.c_str());
-        return 2;
+        return stopped(2);
       }
       resume_key = *own;
     }
-    kept = DurableServer::take(o.durable, resume_key, error, [] { return g_stop == 0; });
+    // Waiting for the lease is the loop while it lasts: it beats, so /healthz stays 200 (starting).
+    kept = DurableServer::take(o.durable, resume_key, error, [&ops] {
+      ops.beat(mono_now());
+      return g_stop == 0;
+    });
     if (!kept) {
       std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
-      return 3;
+      return stopped(3);
     }
   }
   ServerOpen opened = Server::open(config, game);
   if (!opened) {
     std::fprintf(stderr, "tickwire server: %s\n", opened.error.c_str());
-    return 2;
+    return stopped(2);
   }
   Server& server = *opened.server;
   if (kept && !kept->keep(server, error)) {
     std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
-    return 3;
+    return stopped(3);
   }
+  ops.move_to(fleet::LifecycleState::ready, &server, kept.get(), server.now());
   const MonoTime start = server.now();
   nlohmann::json ready = {{"type", "ready"},
                                 {"address", server.local_address()},
@@ -231,6 +268,8 @@ int run_server(const ServerOptions& o) {
                                 {"contract_hash", server.contract_hash_hex()},
                                 {"prediction", prediction_json(server.contract().prediction)}};
   if (kept) ready["recovered"] = kept->recovery_json();
+  if (!o.ops.empty()) ready["ops"] = ops.address();
+  ready["lifecycle"] = ops.state_name();
   std::printf("%s\n", ready.dump().c_str());
   std::fflush(stdout);
 
@@ -241,6 +280,7 @@ int run_server(const ServerOptions& o) {
   const auto line = [&](const char* type, MonoTime at) {
     nlohmann::json j = stats_line(type, (at - start).seconds_f(), server, tally);
     if (kept) j["durable"] = kept->stats_json();
+    j["lifecycle"] = ops.state_name();
     std::printf("%s\n", j.dump().c_str());
     std::fflush(stdout);
   };
@@ -254,6 +294,7 @@ int run_server(const ServerOptions& o) {
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
     const MonoTime done = mono_now();
+    ops.follow(server, kept.get(), done);
     if (update.ticks_run > 0) {
       tally.tick_cost_us.add((done - woke).seconds_f() * 1e6 / update.ticks_run);
       sources.add(server.clients(), tally);
@@ -268,11 +309,18 @@ int run_server(const ServerOptions& o) {
       next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
     }
   }
+  if (exit_code == 0) {
+    // A drain: /readyz says 503 from here on; the seated players play on for the grace (until the
+    // room empties or another signal comes), then the room is checkpointed and its lease given up
+    // before the clients are let go, so their resume tokens name pawns the next holder has.
+    ops.move_to(fleet::LifecycleState::draining, &server, kept.get(), server.now());
+    line("server_draining", server.now());
+    drain_grace(server, kept.get(), ops, o.drain_grace_s);
+    if (kept && !kept->drain(server)) exit_code = 3;
+  }
   const MonoTime end = server.now();
-  // A drain: the room checkpointed and its lease given up before the clients are let go, so their
-  // resume tokens name pawns the next holder has.
-  if (kept && exit_code == 0 && !kept->drain(server)) exit_code = 3;
   server.stop();  // redundant disconnect packets to every client
+  ops.move_to(fleet::LifecycleState::stopped, &server, kept.get(), end);
   line("server_final", end);
   return exit_code;
 }
@@ -309,6 +357,10 @@ void register_server(CLI::App& app) {
   cmd->add_option("--resume-key", o.durable.resume_key_path, "key file signing resume tokens (default: the private key)");
   cmd->add_option("--token-life", o.durable.token_life_s, "seconds a resume token is good for")->check(CLI::Range(1.0, 3600.0));
   cmd->add_option("--pawn-hold", o.pawn_hold_s, "seconds a departed player's pawn waits for its resume token (with --store)")
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--ops", o.ops, "serve /healthz, /readyz and /metrics over HTTP on this numeric HOST:PORT (port 0: any free one)");
+  cmd->add_option("--drain-grace", o.drain_grace_s,
+                  "seconds a drain (SIGTERM) lets seated players play on before they are let go (0: none)")
       ->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);
   cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");

@@ -87,6 +87,7 @@ void RoomKeeper::checkpoint(DurableState& game, Tick last_tick) {
   game.save_state(checkpoint.payload);
   last_checkpoint_bytes_ = checkpoint.payload.size();
   last_checkpoint_tick_ = last_tick;
+  last_checkpoint_sequence_ = checkpoint.journal_sequence;
   submit(WriteCheckpoint{std::move(checkpoint)});
 }
 
@@ -146,7 +147,8 @@ void RoomKeeper::wait_until_all_written() {
 }
 
 bool RoomKeeper::checkpoint_and_flush(DurableState& game, Tick last_tick) {
-  checkpoint(game, last_tick);
+  const bool covered = last_checkpoint_tick_ == last_tick && last_checkpoint_sequence_ == next_sequence_ - 1;
+  if (!covered) checkpoint(game, last_tick);
   wait_until_all_written();
   return authority();
 }

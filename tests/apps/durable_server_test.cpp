@@ -18,28 +18,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "child_process.h"
-#include "tickwire/transport/udp_socket.h"
+#include "cli_lines.h"
 
 namespace tickwire {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-uint16_t free_port() {
-  UdpOpenResult opened = UdpSocket::open(*Address::parse("127.0.0.1:0"));
-  return opened ? opened.socket->local_address().port() : 0;
-}
-
-std::vector<nlohmann::json> lines_of(const std::string& output, const std::string& type) {
-  std::vector<nlohmann::json> found;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded() && j.is_object() && j.value("type", "") == type) found.push_back(j);
-  }
-  return found;
-}
+using test::free_port;
+using test::lines_of;
 
 // Each bot's newest ticket line: bot index -> the line.
 std::map<int, nlohmann::json> tickets(test::ChildProcess& bots) {
@@ -63,17 +50,8 @@ double until_tickets(test::ChildProcess& bots, int count, const std::string& out
   return -1;
 }
 
-struct DurableCli {
-  DurableCli() : dir(std::filesystem::temp_directory_path() / ("tickwire-durable-cli-" + std::to_string(getpid()))) {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    test::ChildProcess keygen;
-    EXPECT_TRUE(keygen.spawn(TICKWIRE_CLI_PATH, {"keygen", "--out", key().string()}));
-    for (int i = 0; i < 1000 && keygen.running(); ++i) usleep(10'000);
-    EXPECT_EQ(keygen.stop(), 0);
-  }
-  ~DurableCli() { std::filesystem::remove_all(dir); }
-  std::filesystem::path key() const { return dir / "server.key"; }
+struct DurableCli : test::KeyedTempDir {
+  DurableCli() : KeyedTempDir("tickwire-durable-cli") {}
   std::vector<std::string> server_args() const {
     return {"server", "--key", key().string(), "--port", port, "--store", "sqlite:" + (dir / "store").string(),
             "--room", "arena", "--lease-term", "2", "--checkpoint-every", "120", "--pawn-hold", "30",
@@ -83,7 +61,6 @@ struct DurableCli {
     return {"bot", "--server", "127.0.0.1:" + port, "--key", key().string(), "--count", "2", "--seconds", "60",
             "--first-client-id", first_client_id, "--resume-dir", (dir / "tokens").string()};
   }
-  std::filesystem::path dir;
   std::string port = std::to_string(free_port());
 };
 

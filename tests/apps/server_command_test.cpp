@@ -15,27 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "child_process.h"
-#include "tickwire/transport/udp_socket.h"
+#include "cli_lines.h"
 
 namespace tickwire {
 namespace {
 
-uint16_t free_port() {
-  UdpOpenResult opened = UdpSocket::open(*Address::parse("127.0.0.1:0"));
-  return opened ? opened.socket->local_address().port() : 0;
-}
-
-// The last JSON line of `output` whose "type" is `type`.
-nlohmann::json last_line(const std::string& output, const std::string& type) {
-  std::istringstream lines(output);
-  nlohmann::json found;
-  for (std::string line; std::getline(lines, line);) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded() && j.is_object() && j.value("type", "") == type) found = j;
-  }
-  return found;
-}
+using test::free_port;
+using test::last_line;
 
 // A fresh key file from `tickwire keygen` (the caller removes it).
 std::filesystem::path make_key() {

@@ -124,6 +124,20 @@ TEST_P(KeeperEdges, AReleaseLetsTheNextHolderTakeTheRoomAtOnceAndItGoesOnFromThe
   EXPECT_EQ(recovered.next_sequence, 3u);
 }
 
+// A drain (SIGTERM) before the room advanced past its newest checkpoint: that checkpoint already
+// holds the room, so none is written again (the store refuses a tick twice) and the drain succeeds.
+TEST_P(KeeperEdges, ADrainAtTheNewestCheckpointsTickWritesNothingTwice) {
+  FactGame game;
+  Held a = hold("server-a", game);
+  ASSERT_NE(a.keeper, nullptr);
+  ASSERT_TRUE(a.keeper->checkpoint_and_flush(game, Tick::from_value(0)));
+  ASSERT_TRUE(a.keeper->checkpoint_and_flush(game, Tick::from_value(0)));
+  EXPECT_EQ(a.keeper->stats().checkpoints, 1u);
+  EXPECT_FALSE(a.keeper->stopped().has_value());
+  a.keeper->release();
+  EXPECT_EQ(a.keeper->stopped(), KeeperStop::released);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, KeeperEdges, ::testing::Values("sqlite", "postgresql"),
                          [](const auto& param_info) { return param_info.param; });
 

@@ -80,7 +80,9 @@ class RoomKeeper final : public DurabilityGate {
   bool authority() const;
   std::optional<KeeperStop> stopped() const;
   // A checkpoint of the game as it stands, then waits until everything queued is written (a
-  // drain's last word before release()). False when the keeper stopped before it all landed.
+  // drain's last word before release()). False when the keeper stopped before it all landed. When
+  // the newest checkpoint already holds this tick and every fact since (a drain before the room
+  // advanced past it), none is written again: the store would refuse the same tick twice.
   bool checkpoint_and_flush(DurableState& game, Tick last_tick);
   // Gives the lease up once everything queued is written: another process may take the room now.
   void release();
@@ -120,6 +122,7 @@ class RoomKeeper final : public DurabilityGate {
   uint64_t next_sequence_ = 1;
   uint64_t last_update_ = 0;
   std::optional<Tick> last_checkpoint_tick_;
+  uint64_t last_checkpoint_sequence_ = 0;  // the journal sequence the newest checkpoint covers
   mutable std::deque<std::pair<uint64_t, uint64_t>> pending_;  // (journal sequence, update) not yet written
   std::vector<DurableFact> facts_;                             // scratch: one take
   std::size_t last_checkpoint_bytes_ = 0;                      // the next one's reserve

@@ -1,0 +1,79 @@
+// The operator's HTTP/1.1 endpoint (/healthz, /readyz, /metrics): a small server on libmicrohttpd
+// with a fixed table of GET routes. It exists so a process can be probed and scraped by the tools
+// a fleet runs on without the loop ever blocking on a socket: requests are parsed and answered on
+// libmicrohttpd's one internal thread, which calls the handlers (fleet/http_route.h says what they
+// may read). Everything is capped: connections, the time one may stay open, the bytes of a
+// request's headers; a request body is refused.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tickwire/core/reasons.h"
+#include "tickwire/fleet/http_route.h"
+#include "tickwire/transport/address.h"
+
+struct MHD_Daemon;
+
+namespace tickwire::fleet {
+
+inline constexpr std::size_t kMaxHttpRoutes = 16;
+
+struct HttpEndpointConfig {
+  std::string listen = "127.0.0.1:0";     // numeric HOST:PORT ("[::1]:9100"); port 0: any free port
+  uint32_t max_connections = 16;          // open at once; more wait in the listen backlog
+  uint32_t connection_timeout_s = 5;      // an idle or slow connection is closed after this long
+  std::size_t max_header_bytes = 16384;   // a connection's request buffer (libmicrohttpd's memory limit)
+  int listen_backlog = 16;
+};
+
+// Answers other than a route's own, by reason.
+TW_REASONS(HttpRefusal,
+           not_found,       // no route has this path: 404
+           wrong_method,    // anything but GET: 405 with Allow: GET
+           body_refused,    // the request carried a body: 413
+           handler_failed)  // the handler threw: 500
+
+class HttpEndpoint;
+
+struct HttpEndpointOpen {
+  std::unique_ptr<HttpEndpoint> endpoint;  // null on failure
+  std::string error;                       // e.g. "bind 127.0.0.1:80: Permission denied"
+  explicit operator bool() const { return endpoint != nullptr; }
+};
+
+class HttpEndpoint {
+ public:
+  // Binds and listens on `config.listen`, then serves `routes` (fixed from here on: at most
+  // kMaxHttpRoutes, paths unique and starting with '/') until destroyed. Never throws.
+  static HttpEndpointOpen open(const HttpEndpointConfig& config, std::vector<HttpRoute> routes);
+  ~HttpEndpoint();  // stops the thread and closes every connection
+  HttpEndpoint(const HttpEndpoint&) = delete;
+  HttpEndpoint& operator=(const HttpEndpoint&) = delete;
+
+  // Where it listens, the port chosen when port 0 was asked: "127.0.0.1:43121".
+  const Address& bound_address() const { return bound_; }
+  // Requests answered by a route's handler, and the others by reason (readable from any thread).
+  uint64_t answered() const { return answered_.load(std::memory_order_relaxed); }
+  uint64_t refused(HttpRefusal reason) const {
+    return refused_[static_cast<std::size_t>(reason)].load(std::memory_order_relaxed);
+  }
+
+  // libmicrohttpd's entry point (a static trampoline in the .cpp calls it); not for callers.
+  HttpResponse answer(const char* path, const char* method, bool has_body);
+
+ private:
+  HttpEndpoint(Address bound, std::vector<HttpRoute> routes) : bound_(bound), routes_(std::move(routes)) {}
+
+  Address bound_;
+  const std::vector<HttpRoute> routes_;
+  MHD_Daemon* daemon_ = nullptr;
+  std::atomic<uint64_t> answered_{0};
+  std::atomic<uint64_t> refused_[static_cast<std::size_t>(HttpRefusal::count_)] = {};
+};
+
+}  // namespace tickwire::fleet

@@ -1,0 +1,178 @@
+// The operator's HTTP endpoint on libmicrohttpd (fleet/http_endpoint.h). We open the listening
+// socket ourselves so a bind failure comes back as a plain message with its errno, and hand it to
+// libmicrohttpd, which parses requests (answering malformed ones 400 itself) on its one internal
+// thread; this file only routes: exact path, GET only, no body.
+#include "tickwire/fleet/http_endpoint.h"
+
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <set>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "tickwire/transport/socket_address.h"
+
+namespace tickwire::fleet {
+namespace {
+
+struct Listener {
+  int fd = -1;
+  Address bound;
+  std::string error;
+};
+
+Listener listen_on(const Address& address, int backlog) {
+  Listener l;
+  const std::string where = address.to_string();
+  const int family = address.family() == Address::Family::ipv4 ? AF_INET : AF_INET6;
+  l.fd = ::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (l.fd < 0) {
+    l.error = fmt::format("socket for {}: {}", where, std::strerror(errno));
+    return l;
+  }
+  const int on = 1;
+  (void)::setsockopt(l.fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);  // a restarted server rebinds at once
+  if (family == AF_INET6) (void)::setsockopt(l.fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+  sockaddr_storage storage;
+  socklen_t length = 0;
+  const char* step = "bind";
+  bool ok = to_sockaddr(address, family, storage, length) &&
+            ::bind(l.fd, reinterpret_cast<const sockaddr*>(&storage), length) == 0;
+  if (ok) {
+    step = "listen";
+    ok = ::listen(l.fd, backlog) == 0;
+  }
+  sockaddr_storage bound;
+  socklen_t bound_length = sizeof bound;
+  if (ok) {
+    step = "getsockname";
+    ok = ::getsockname(l.fd, reinterpret_cast<sockaddr*>(&bound), &bound_length) == 0;
+  }
+  if (!ok) {
+    l.error = fmt::format("{} {}: {}", step, where, std::strerror(errno));
+    ::close(l.fd);
+    l.fd = -1;
+    return l;
+  }
+  l.bound = from_sockaddr(bound);
+  return l;
+}
+
+std::string check_routes(const std::vector<HttpRoute>& routes) {
+  if (routes.size() > kMaxHttpRoutes) return fmt::format("{} routes (at most {})", routes.size(), kMaxHttpRoutes);
+  std::set<std::string> paths;
+  for (const HttpRoute& r : routes) {
+    if (r.path.empty() || r.path.front() != '/') return fmt::format("route \"{}\": a path starts with '/'", r.path);
+    if (!r.handler) return fmt::format("route {}: no handler", r.path);
+    if (!paths.insert(r.path).second) return fmt::format("route {}: given twice", r.path);
+  }
+  return {};
+}
+
+// libmicrohttpd's complaints (a connection it gave up, a socket error) go to the log at debug:
+// hostile or broken clients must not fill an operator's log.
+void log_from_daemon(void*, const char* format, va_list args) {
+  char line[512];
+  std::vsnprintf(line, sizeof line, format, args);
+  spdlog::debug("ops http: {}", line);
+}
+
+bool carries_body(MHD_Connection* connection) {
+  const char* length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (length != nullptr && std::strcmp(length, "0") != 0) return true;
+  return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) != nullptr;
+}
+
+MHD_Result respond(MHD_Connection* connection, const HttpResponse& answer) {
+  MHD_Response* response =
+      MHD_create_response_from_buffer(answer.body.size(), const_cast<char*>(answer.body.data()), MHD_RESPMEM_MUST_COPY);
+  if (response == nullptr) return MHD_NO;
+  (void)MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.content_type.c_str());
+  (void)MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  if (answer.status == MHD_HTTP_METHOD_NOT_ALLOWED) (void)MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, "GET");
+  const MHD_Result queued = MHD_queue_response(connection, answer.status, response);
+  MHD_destroy_response(response);
+  return queued;
+}
+
+// Called by libmicrohttpd once a request's headers are in (first call): answered there and then,
+// so a body is never read (libmicrohttpd closes the connection after the answer instead).
+MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, const char* method, const char*,
+                      const char*, size_t*, void**) {
+  try {
+    auto* endpoint = static_cast<HttpEndpoint*>(self);
+    return respond(connection, endpoint->answer(url, method, carries_body(connection)));
+  } catch (...) {  // out of memory: the connection is dropped; nothing may unwind into C
+    return MHD_NO;
+  }
+}
+
+HttpResponse refusal(unsigned status, std::string body) { return HttpResponse{status, kPlainTextContentType, std::move(body)}; }
+
+}  // namespace
+
+HttpEndpointOpen HttpEndpoint::open(const HttpEndpointConfig& config, std::vector<HttpRoute> routes) {
+  HttpEndpointOpen result;
+  const auto address = Address::parse(config.listen);
+  if (!address) {
+    result.error = fmt::format("\"{}\": not a numeric HOST:PORT", config.listen);
+    return result;
+  }
+  if (std::string bad = check_routes(routes); !bad.empty()) {
+    result.error = std::move(bad);
+    return result;
+  }
+  Listener listener = listen_on(*address, config.listen_backlog);
+  if (listener.fd < 0) {
+    result.error = std::move(listener.error);
+    return result;
+  }
+  std::unique_ptr<HttpEndpoint> endpoint(new HttpEndpoint(listener.bound, std::move(routes)));
+  endpoint->daemon_ = MHD_start_daemon(
+      MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, nullptr, nullptr, &on_request, endpoint.get(),
+      MHD_OPTION_LISTEN_SOCKET, static_cast<MHD_socket>(listener.fd), MHD_OPTION_CONNECTION_LIMIT,
+      static_cast<unsigned int>(config.max_connections), MHD_OPTION_CONNECTION_TIMEOUT,
+      static_cast<unsigned int>(config.connection_timeout_s), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      config.max_header_bytes, MHD_OPTION_EXTERNAL_LOGGER, &log_from_daemon, nullptr, MHD_OPTION_END);
+  if (endpoint->daemon_ == nullptr) {
+    ::close(listener.fd);
+    result.error = fmt::format("serve {}: the HTTP server did not start (see the debug log)", listener.bound.to_string());
+    return result;
+  }
+  result.endpoint = std::move(endpoint);
+  return result;
+}
+
+HttpEndpoint::~HttpEndpoint() {
+  if (daemon_ != nullptr) MHD_stop_daemon(daemon_);  // joins its thread; closes the listening socket
+}
+
+HttpResponse HttpEndpoint::answer(const char* path, const char* method, bool has_body) {
+  const auto refuse = [&](HttpRefusal reason, unsigned status, std::string body) {
+    refused_[static_cast<std::size_t>(reason)].fetch_add(1, std::memory_order_relaxed);
+    return refusal(status, std::move(body));
+  };
+  if (std::strcmp(method, MHD_HTTP_METHOD_GET) != 0) return refuse(HttpRefusal::wrong_method, 405, "only GET\n");
+  if (has_body) return refuse(HttpRefusal::body_refused, 413, "a GET carries no body\n");
+  for (const HttpRoute& route : routes_) {
+    if (route.path != path) continue;
+    try {
+      HttpResponse response = route.handler();
+      answered_.fetch_add(1, std::memory_order_relaxed);
+      return response;
+    } catch (...) {  // a handler's failure is the one request's, never the process's
+      return refuse(HttpRefusal::handler_failed, 500, "handler failed\n");
+    }
+  }
+  return refuse(HttpRefusal::not_found, 404, "not found\n");
+}
+
+}  // namespace tickwire::fleet
