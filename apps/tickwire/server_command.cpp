@@ -26,6 +26,7 @@
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
+#include "tickwire/server/room_server.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_game.h"
@@ -312,7 +313,10 @@ int run_server(const ServerOptions& o) {
   if (exit_code == 0) {
     // A drain: /readyz says 503 from here on; the seated players play on for the grace (until the
     // room empties or another signal comes), then the room is checkpointed and its lease given up
-    // before the clients are let go, so their resume tokens name pawns the next holder has.
+    // before the clients are let go, so their resume tokens name pawns the next holder has. A new
+    // player arriving during the grace is turned away (session.drop.admissions_closed); one resuming
+    // its held pawn is not.
+    server.room_server().set_admissions_open(false);
     ops.move_to(fleet::LifecycleState::draining, &server, kept.get(), server.now());
     line("server_draining", server.now());
     drain_grace(server, kept.get(), ops, o.drain_grace_s);

@@ -4,6 +4,8 @@
 // line with the tests' strict grammar (tests/support/exposition_grammar.h).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -59,7 +61,7 @@ TEST(PrometheusText, InvalidOrRepeatedFamiliesAndBadLabelsAreLeftOutAndCounted) 
   EXPECT_EQ(out.refused(), 6u);
   EXPECT_EQ(out.text(), "# HELP good x\n# TYPE good gauge\ngood{a=\"1\"} 1\n");
   PrometheusText many;
-  for (std::size_t i = 0; i < kMaxMetricFamilies; ++i) EXPECT_TRUE(many.family("f" + std::to_string(i), MetricType::gauge, ""));
+  for (std::size_t i = 0; i < kMaxMetricFamilies; ++i) EXPECT_TRUE(many.family(fmt::format("f{}", i), MetricType::gauge, ""));
   EXPECT_FALSE(many.family("one_too_many", MetricType::gauge, ""));
 }
 
