@@ -16,7 +16,7 @@ class ShardBurner final : public ShardRoom {
  public:
   ShardBurner(HostTimer& timer, const NetcodeContract& contract, MonoTime start)
       : timer_(timer), contract_(contract),
-        period_(Duration::nanoseconds(1'000'000'000 / contract.cadence.tick_rate_hz)), next_(start) {}
+        period_(tick_period_of(contract)), next_(start) {}
 
   // The share of each tick period it spins, 0..100 (any thread).
   void set_percent(double percent) { percent_ = percent; }
@@ -24,11 +24,7 @@ class ShardBurner final : public ShardRoom {
 
   MonoTime next_due() const override { return next_; }
   uint32_t run(MonoTime now) override {
-    uint32_t ticks = 0;
-    while (next_ <= now) {
-      next_ += period_;
-      ++ticks;
-    }
+    const uint32_t ticks = take_due_ticks(next_, period_, now);
     const MonoTime until = now + Duration::from_seconds(period_.seconds_f() * percent_ / 100.0);
     while (timer_.now() < until) timer_.pause();
     return ticks;

@@ -259,7 +259,9 @@ int run_shards(const ShardsOptions& o) {
   double min_hz = rates.min_hz.empty() ? 0.0 : rates.min_hz.begin()->second;
   for (const auto& entry : rates.min_hz) min_hz = std::min(min_hz, entry.second);
   final_line["roomMinHz"] = min_hz;  // the fewest ticks any room ran in one interval, per second
-  final_line["roomsMoved"] = host.rooms_moved();
+  uint64_t moved = 0;
+  for (const ShardReport& report : reports) moved += report.rooms_moved_out;
+  final_line["roomsMoved"] = moved;  // carried out (each shard's own count)
   nlohmann::json refusals = nlohmann::json::object();
   for (uint32_t r = 0; r < static_cast<uint32_t>(PlacementRefusal::count_); ++r) {
     refusals[std::string(reason_name(static_cast<PlacementRefusal>(r)))] = host.placement_refusals()[static_cast<PlacementRefusal>(r)];

@@ -14,7 +14,7 @@ struct Shard::Pinned {
   Pinned(uint32_t room_id, std::unique_ptr<ShardRoom> r)
       : id(room_id),
         room(std::move(r)),
-        period(Duration::nanoseconds(1'000'000'000 / room->contract().cadence.tick_rate_hz)),
+        period(tick_period_of(room->contract())),
         ladder(room->contract().load.room) {}
   uint32_t id;
   std::unique_ptr<ShardRoom> room;

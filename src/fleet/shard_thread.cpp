@@ -62,14 +62,19 @@ void ShardThread::take_handed() {
     handed.swap(handed_);
     std::swap(move_to, move_to_);
   }
+  uint64_t adopted = 0, refused = 0;
   for (auto& [id, room] : handed) {
-    std::lock_guard lock(mutex_);
     if (shard_.adopt(id, room)) {
-      ++adopted_;
+      ++adopted;
     } else {
-      ++refused_;
+      ++refused;  // destroyed here, counted
       --held_;
     }
+  }
+  if (adopted + refused > 0) {
+    std::lock_guard lock(mutex_);
+    adopted_ += adopted;
+    refused_ += refused;
   }
   if (move_to == nullptr) return;
   if (const auto id = shard_.costliest_movable()) {

@@ -58,11 +58,11 @@ TEST(ShardHost, TheTopRungMovesTheCostliestMovableRoomToACalmerShard) {
   host.pin(0, 2, timed(timer, Duration::microseconds(100)));
   host.start();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (host.rooms_moved() == 0 && std::chrono::steady_clock::now() < deadline) {
+  while (host.moves_asked() == 0 && std::chrono::steady_clock::now() < deadline) {
     host.supervise(timer.now());
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ASSERT_GE(host.rooms_moved(), 1u);
+  ASSERT_GE(host.moves_asked(), 1u);
   // The move happens on shard 0's thread at its next step, and shard 1 adopts it at its own.
   ShardReport from, to;
   while (std::chrono::steady_clock::now() < deadline) {

@@ -24,16 +24,12 @@ class TimedRoom final : public ShardRoom {
   // `sim` non-null: the cost advances it; else the cost is spun on `timer`.
   TimedRoom(HostTimer& timer, SimHostTimer* sim, MonoTime start, Duration cost_per_tick, bool movable = true)
       : timer_(timer), sim_(sim), contract_(shard_test_contract()),
-        period_(Duration::nanoseconds(1'000'000'000 / contract_.cadence.tick_rate_hz)), next_(start),
+        period_(tick_period_of(contract_)), next_(start),
         cost_(cost_per_tick), movable_(movable) {}
 
   MonoTime next_due() const override { return next_; }
   uint32_t run(MonoTime now) override {
-    uint32_t ticks = 0;
-    while (next_ <= now) {
-      next_ += period_;
-      ++ticks;
-    }
+    const uint32_t ticks = take_due_ticks(next_, period_, now);
     ticks_ += ticks;
     const Duration cost = cost_ * ticks;
     if (sim_ != nullptr) {

@@ -59,7 +59,9 @@ class ShardHost {
 
   std::vector<ShardReport> reports() const;
   const ReasonCounters<PlacementRefusal>& placement_refusals() const { return refusals_; }
-  uint64_t rooms_moved() const { return moves_; }
+  // Moves asked of a shard at the top rung (each carried out on that shard's thread when it holds a
+  // movable room: its report's rooms_moved_out counts those done).
+  uint64_t moves_asked() const { return moves_; }
   uint32_t shard_count() const { return static_cast<uint32_t>(shards_.size()); }
 
  private:

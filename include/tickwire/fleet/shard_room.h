@@ -32,4 +32,20 @@ class ShardRoom {
   virtual bool movable() const { return true; }
 };
 
+// A room's tick period, from its contract's tick rate.
+inline Duration tick_period_of(const NetcodeContract& contract) {
+  return Duration::nanoseconds(1'000'000'000 / contract.cadence.tick_rate_hz);
+}
+
+// For a room that keeps its own fixed schedule (a burner, a test's timed room): the ticks due by
+// `now`, `next` moved past them.
+inline uint32_t take_due_ticks(MonoTime& next, Duration period, MonoTime now) {
+  uint32_t ticks = 0;
+  while (next <= now) {
+    next += period;
+    ++ticks;
+  }
+  return ticks;
+}
+
 }  // namespace tickwire
