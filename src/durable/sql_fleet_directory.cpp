@@ -119,7 +119,7 @@ class SqlFleetDirectory final : public FleetDirectory {
       if (std::holds_alternative<std::monostate>(row[4])) continue;
       listing.processes.back().rooms.push_back(DirectoryRoom{detail::sql_text(row[4]), detail::sql_text(row[5]),
                                                              static_cast<uint32_t>(detail::sql_int(row[6])),
-                                                             static_cast<uint32_t>(detail::sql_int(row[7]))});
+                                                             static_cast<uint32_t>(detail::sql_int(row[7])), {}});
     }
     return listing;
   }

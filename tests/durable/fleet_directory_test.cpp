@@ -26,7 +26,7 @@ DirectoryProcess process_with(std::string id, ProcessState state, uint32_t rooms
   p.state = state;
   p.ops_address = "127.0.0.1:9100";
   for (uint32_t i = 0; i < rooms; ++i)
-    p.rooms.push_back(DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", 40000 + i), 64, taken});
+    p.rooms.push_back(DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", 40000 + i), 64, taken, {}});
   return p;
 }
 
@@ -80,8 +80,8 @@ TEST_P(FleetDirectoryTest, AProcessRegistersHeartbeatsAndDeregisters) {
   EXPECT_EQ(seen[0].ops_address, "127.0.0.1:9100");
   EXPECT_EQ(seen[0].heartbeat_at, kT0);  // the writer's time
   ASSERT_EQ(seen[0].rooms.size(), 2u);
-  EXPECT_EQ(seen[0].rooms[0], (DirectoryRoom{"room.0", "[::1]:40000", 64, 0}));
-  EXPECT_EQ(seen[0].rooms[1], (DirectoryRoom{"room.1", "127.0.0.1:40001", 64, 0}));
+  EXPECT_EQ(seen[0].rooms[0], (DirectoryRoom{"room.0", "[::1]:40000", 64, 0, {}}));
+  EXPECT_EQ(seen[0].rooms[1], (DirectoryRoom{"room.1", "127.0.0.1:40001", 64, 0, {}}));
   EXPECT_EQ(seen[0].open_seats(), 128u);
   EXPECT_TRUE(seen[1].rooms.empty());
 
@@ -95,7 +95,7 @@ TEST_P(FleetDirectoryTest, AProcessRegistersHeartbeatsAndDeregisters) {
   EXPECT_EQ(seen[0].state, ProcessState::allocated);
   EXPECT_EQ(seen[0].heartbeat_at, t1);
   ASSERT_EQ(seen[0].rooms.size(), 2u);
-  EXPECT_EQ(seen[0].rooms[1], (DirectoryRoom{"room.2", "127.0.0.1:40002", 64, 10}));
+  EXPECT_EQ(seen[0].rooms[1], (DirectoryRoom{"room.2", "127.0.0.1:40002", 64, 10, {}}));
   EXPECT_EQ(seen[0].open_seats(), 108u);
 
   // Draining: still listed (it keeps its players) but offered nobody.

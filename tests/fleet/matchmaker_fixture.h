@@ -45,7 +45,7 @@ inline durable::DirectoryProcess fleet_process(const std::string& id, durable::P
   p.state = state;
   p.ops_address = "127.0.0.1:9100";
   for (uint32_t i = 0; i < rooms; ++i)
-    p.rooms.push_back(durable::DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", port + i), seats, 0});
+    p.rooms.push_back(durable::DirectoryRoom{fmt::format("room.{}", i), fmt::format("127.0.0.1:{}", port + i), seats, 0, {}});
   return p;
 }
 

@@ -43,6 +43,9 @@ struct DirectoryRoom {
   std::string public_address;  // where players connect: a numeric HOST:PORT (UDP)
   uint32_t seats_total = 0;
   uint32_t seats_taken = 0;  // sessions seated, as the server counts them
+  // The client ids (the tokens' actor ids) of the sessions seated, ascending, at most seats_total:
+  // how the matchmaker learns who claimed the seat it offered and who left.
+  std::vector<uint64_t> seated;
   uint32_t free_seats() const { return seats_total > seats_taken ? seats_total - seats_taken : 0; }
   friend bool operator==(const DirectoryRoom&, const DirectoryRoom&) = default;
 };
