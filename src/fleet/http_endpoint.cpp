@@ -1,7 +1,7 @@
 // The operator's HTTP endpoint on libmicrohttpd (fleet/http_endpoint.h). We open the listening
 // socket ourselves so a bind failure comes back as a plain message with its errno, and hand it to
 // libmicrohttpd, which parses requests (answering malformed ones 400 itself) on its one internal
-// thread; this file only routes: exact path, GET only, no body.
+// thread; this file only routes: exact path, GET only, no body, a capped query.
 #include "tickwire/fleet/http_endpoint.h"
 
 #include <microhttpd.h>
@@ -13,6 +13,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -103,13 +104,28 @@ MHD_Result respond(MHD_Connection* connection, const HttpResponse& answer) {
   return queued;
 }
 
+// The query's parameters (libmicrohttpd has percent-decoded them); null when past the caps.
+MHD_Result add_query_param(void* into, MHD_ValueKind, const char* key, const char* value) {
+  auto* query = static_cast<std::optional<HttpQuery>*>(into);
+  const std::string_view v = value == nullptr ? std::string_view() : std::string_view(value);
+  if (!*query || (*query)->params.size() >= kMaxHttpQueryParams || std::strlen(key) > kMaxHttpQueryValueBytes ||
+      v.size() > kMaxHttpQueryValueBytes) {
+    query->reset();
+    return MHD_NO;
+  }
+  (*query)->params.emplace_back(key, v);
+  return MHD_YES;
+}
+
 // Called by libmicrohttpd once a request's headers are in (first call): answered there and then,
 // so a body is never read (libmicrohttpd closes the connection after the answer instead).
 MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, const char* method, const char*,
                       const char*, size_t*, void**) {
   try {
     auto* endpoint = static_cast<HttpEndpoint*>(self);
-    return respond(connection, endpoint->answer(url, method, carries_body(connection)));
+    std::optional<HttpQuery> query{HttpQuery{}};
+    (void)MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &add_query_param, &query);
+    return respond(connection, endpoint->answer(url, method, carries_body(connection), query ? &*query : nullptr));
   } catch (...) {  // out of memory: the connection is dropped; nothing may unwind into C
     return MHD_NO;
   }
@@ -155,17 +171,18 @@ HttpEndpoint::~HttpEndpoint() {
   if (daemon_ != nullptr) MHD_stop_daemon(daemon_);  // joins its thread; closes the listening socket
 }
 
-HttpResponse HttpEndpoint::answer(const char* path, const char* method, bool has_body) {
+HttpResponse HttpEndpoint::answer(const char* path, const char* method, bool has_body, const HttpQuery* query) {
   const auto refuse = [&](HttpRefusal reason, unsigned status, std::string body) {
     refused_[static_cast<std::size_t>(reason)].fetch_add(1, std::memory_order_relaxed);
     return refusal(status, std::move(body));
   };
   if (std::strcmp(method, MHD_HTTP_METHOD_GET) != 0) return refuse(HttpRefusal::wrong_method, 405, "only GET\n");
   if (has_body) return refuse(HttpRefusal::body_refused, 413, "a GET carries no body\n");
+  if (query == nullptr) return refuse(HttpRefusal::bad_query, 400, "query past its caps\n");
   for (const HttpRoute& route : routes_) {
     if (route.path != path) continue;
     try {
-      HttpResponse response = route.handler();
+      HttpResponse response = route.handler(*query);
       answered_.fetch_add(1, std::memory_order_relaxed);
       return response;
     } catch (...) {  // a handler's failure is the one request's, never the process's

@@ -48,9 +48,9 @@ HttpResponse OpsBoard::metrics() const {
 
 std::vector<HttpRoute> OpsBoard::routes(std::function<MonoTime()> clock) const {
   return {
-      HttpRoute{"/healthz", [this, clock] { return health(clock()); }},
-      HttpRoute{"/readyz", [this] { return readiness(); }},
-      HttpRoute{"/metrics", [this] { return metrics(); }},
+      HttpRoute{"/healthz", [this, clock](const HttpQuery&) { return health(clock()); }},
+      HttpRoute{"/readyz", [this](const HttpQuery&) { return readiness(); }},
+      HttpRoute{"/metrics", [this](const HttpQuery&) { return metrics(); }},
   };
 }
 

@@ -3,6 +3,7 @@
 // throwing handler answered 500, a bind failure as a message, the connection cap holding a client
 // off until a slot frees, a slow client closed at the timeout, and garbage answered 400 (or closed
 // unanswered) while the endpoint goes on serving.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -20,9 +21,16 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<HttpRoute> sample_routes() {
   return {
-      HttpRoute{"/hello", [] { return HttpResponse{200, "text/plain; charset=utf-8", "hello\n"}; }},
-      HttpRoute{"/teapot", [] { return HttpResponse{418, "application/json", "{\"short\":true}"}; }},
-      HttpRoute{"/throws", []() -> HttpResponse { throw std::runtime_error("handler bug"); }},
+      HttpRoute{"/hello", [](const HttpQuery&) { return HttpResponse{200, "text/plain; charset=utf-8", "hello\n"}; }},
+      HttpRoute{"/teapot", [](const HttpQuery&) { return HttpResponse{418, "application/json", "{\"short\":true}"}; }},
+      HttpRoute{"/throws", [](const HttpQuery&) -> HttpResponse { throw std::runtime_error("handler bug"); }},
+      HttpRoute{"/echo",
+                [](const HttpQuery& query) {
+                  std::string body;
+                  for (const auto& [k, v] : query.params) body += k + "=" + v + ";";
+                  const std::string* first = query.find("a");
+                  return HttpResponse{200, kPlainTextContentType, body + "first a: " + (first ? *first : "none")};
+                }},
   };
 }
 
@@ -80,6 +88,20 @@ TEST(HttpEndpoint, RoutesAnswerAndEverythingElseIsRefusedByReason) {
   EXPECT_EQ(endpoint->refused(HttpRefusal::handler_failed), 1u);
 }
 
+TEST(HttpEndpoint, AHandlerIsGivenTheQueryDecodedAndAQueryPastItsCapsIsRefused) {
+  const auto endpoint = open_sample();
+  ASSERT_TRUE(endpoint);
+  const std::string at = endpoint->bound_address().to_string();
+  EXPECT_EQ(test::http_get(at, "/echo").body, "first a: none");
+  EXPECT_EQ(test::http_get(at, "/echo?a=1&b=two%20words&a=3").body, "a=1;b=two words;a=3;first a: 1");
+  std::string many = "/echo?";
+  for (std::size_t i = 0; i <= kMaxHttpQueryParams; ++i) many += fmt::format("k{}=v&", i);
+  EXPECT_EQ(test::http_get(at, many).status, 400);
+  EXPECT_EQ(test::http_get(at, fmt::format("/echo?long={}", std::string(kMaxHttpQueryValueBytes + 1, 'x'))).status, 400);
+  EXPECT_EQ(test::http_get(at, fmt::format("/echo?long={}", std::string(kMaxHttpQueryValueBytes, 'x'))).status, 200);
+  EXPECT_EQ(endpoint->refused(HttpRefusal::bad_query), 2u);
+}
+
 TEST(HttpEndpoint, ABindFailureOrABadAddressOrBadRoutesComeBackAsAMessage) {
   auto first = open_sample();
   ASSERT_TRUE(first);
@@ -96,7 +118,7 @@ TEST(HttpEndpoint, ABindFailureOrABadAddressOrBadRoutesComeBackAsAMessage) {
   auto twice = sample_routes();
   twice.push_back(twice.front());
   EXPECT_NE(HttpEndpoint::open({}, twice).error.find("twice"), std::string::npos);
-  EXPECT_FALSE(HttpEndpoint::open({}, {HttpRoute{"relative", [] { return HttpResponse{}; }}}));
+  EXPECT_FALSE(HttpEndpoint::open({}, {HttpRoute{"relative", [](const HttpQuery&) { return HttpResponse{}; }}}));
   EXPECT_TRUE(test::http_get(first->bound_address().to_string(), "/hello").status == 200);  // the first still serves
 }
 

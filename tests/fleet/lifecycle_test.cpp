@@ -152,9 +152,9 @@ TEST(OpsBoard, ProbesAnswerFromTheLifecycleTheHeartbeatAndThePublishedCopy) {
   const auto routes = board.routes([&] { return at_ms(now_ms); });
   ASSERT_EQ(routes.size(), 3u);
   EXPECT_EQ(routes[0].path, "/healthz");
-  EXPECT_EQ(routes[0].handler().status, 200u);
+  EXPECT_EQ(routes[0].handler({}).status, 200u);
   now_ms = 5000;
-  EXPECT_EQ(routes[0].handler().status, 503u);  // the clock is read per probe
+  EXPECT_EQ(routes[0].handler({}).status, 503u);  // the clock is read per probe
   EXPECT_EQ(routes[1].path, "/readyz");
   EXPECT_EQ(routes[2].path, "/metrics");
 }

@@ -3,7 +3,7 @@
 // a fleet runs on without the loop ever blocking on a socket: requests are parsed and answered on
 // libmicrohttpd's one internal thread, which calls the handlers (fleet/http_route.h says what they
 // may read). Everything is capped: connections, the time one may stay open, the bytes of a
-// request's headers; a request body is refused.
+// request's headers, a query's parameters; a request body is refused.
 #pragma once
 
 #include <atomic>
@@ -36,7 +36,8 @@ TW_REASONS(HttpRefusal,
            not_found,       // no route has this path: 404
            wrong_method,    // anything but GET: 405 with Allow: GET
            body_refused,    // the request carried a body: 413
-           handler_failed)  // the handler threw: 500
+           handler_failed,  // the handler threw: 500
+           bad_query)       // past kMaxHttpQueryParams, or a key or value past kMaxHttpQueryValueBytes: 400
 
 class HttpEndpoint;
 
@@ -64,7 +65,7 @@ class HttpEndpoint {
   }
 
   // libmicrohttpd's entry point (a static trampoline in the .cpp calls it); not for callers.
-  HttpResponse answer(const char* path, const char* method, bool has_body);
+  HttpResponse answer(const char* path, const char* method, bool has_body, const HttpQuery* query);
 
  private:
   HttpEndpoint(Address bound, std::vector<HttpRoute> routes) : bound_(bound), routes_(std::move(routes)) {}
