@@ -34,10 +34,9 @@ std::unique_ptr<durable::Store> open_or_say(const std::string& url, std::string&
 
 }  // namespace
 
-std::unique_ptr<DurableServer> DurableServer::take(const DurableOptions& options, const durable::ResumeKey& resume_key,
-                                                   std::string& error, const std::function<bool()>& keep_waiting) {
-  const auto epoch = epoch_of(options.epoch);
-  if (!epoch) {
+std::unique_ptr<DurableServer> DurableServer::open(const DurableOptions& options, const durable::ResumeKey& resume_key,
+                                                   std::string& error) {
+  if (!epoch_of(options.epoch)) {
     error = fmt::format("--epoch {}: legacy, canonical or kernel", options.epoch);
     return nullptr;
   }
@@ -49,30 +48,57 @@ std::unique_ptr<DurableServer> DurableServer::take(const DurableOptions& options
   if (!d->desk_store_) return nullptr;
   durable::LeaseSupervisorConfig lease;
   lease.term = Duration::from_seconds(options.lease_term_s);
-  char host[128] = {};
-  (void)gethostname(host, sizeof host - 1);
-  d->supervisor_ = std::make_unique<durable::LeaseSupervisor>(*d->keeper_store_, options.room,
-                                                              fmt::format("{}:{}", host, getpid()), lease);
+  std::string owner = options.owner;
+  if (owner.empty()) {
+    char host[128] = {};
+    (void)gethostname(host, sizeof host - 1);
+    owner = fmt::format("{}:{}", host, getpid());
+  }
+  d->supervisor_ = std::make_unique<durable::LeaseSupervisor>(*d->keeper_store_, options.room, owner, lease);
+  return d;
+}
+
+std::unique_ptr<DurableServer> DurableServer::take(const DurableOptions& options, const durable::ResumeKey& resume_key,
+                                                   std::string& error, const std::function<bool()>& keep_waiting) {
+  std::unique_ptr<DurableServer> d = open(options, resume_key, error);
+  if (!d) return nullptr;
   // Another process may hold the room: its lease runs out within a term if it is gone.
-  while (!d->supervisor_->poll(wall_now())) {
+  while (!d->try_take(TakePolicy::any_free, error)) {
+    if (!error.empty()) return nullptr;
     if (!keep_waiting()) {
       error = fmt::format("room {}: no lease (another process holds it)", options.room);
       return nullptr;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  auto current = d->keeper_store_->epoch(options.room);
-  if (const durable::StoreFailure* f = durable::store_failure(current)) {
-    error = fmt::format("room {}: epoch: {}", options.room, f->detail);
-    return nullptr;
+  return d;
+}
+
+bool DurableServer::try_take(TakePolicy policy, std::string& error) {
+  error.clear();
+  if (!supervisor_) return keeper_ != nullptr;  // kept already
+  if (policy == TakePolicy::adopt_lived) {
+    auto holder = keeper_store_->lease_of(options_.room);
+    if (const durable::StoreFailure* f = durable::store_failure(holder)) {
+      error = fmt::format("room {}: lease: {}", options_.room, f->detail);
+      return false;
+    }
+    if (!std::get<std::optional<durable::Lease>>(holder)) return false;  // never held: its own process will come
   }
-  if (*epoch > std::get<durable::TickEpoch>(current)) {
-    if (auto f = durable::failure_of(d->keeper_store_->advance_epoch(*d->supervisor_->lease(), *epoch))) {
-      error = fmt::format("room {}: advance to {}: {}", options.room, durable::epoch_name(*epoch), f->detail);
-      return nullptr;
+  if (!supervisor_->poll(wall_now())) return false;
+  const durable::TickEpoch epoch = *epoch_of(options_.epoch);
+  auto current = keeper_store_->epoch(options_.room);
+  if (const durable::StoreFailure* f = durable::store_failure(current)) {
+    error = fmt::format("room {}: epoch: {}", options_.room, f->detail);
+    return false;
+  }
+  if (epoch > std::get<durable::TickEpoch>(current)) {
+    if (auto f = durable::failure_of(keeper_store_->advance_epoch(*supervisor_->lease(), epoch))) {
+      error = fmt::format("room {}: advance to {}: {}", options_.room, durable::epoch_name(epoch), f->detail);
+      return false;
     }
   }
-  return d;
+  return true;
 }
 
 bool DurableServer::keep(Server& server, std::string& error) {
@@ -115,7 +141,8 @@ nlohmann::json DurableServer::stats_json() const {
                       {"checkpoint_bytes", s.checkpoint_bytes},
                       {"checkpoint_write_ms", s.checkpoint_write_ms},
                       {"store_retries", s.store_retries},
-                      {"waiting", s.waiting}};
+                      {"waiting", s.waiting},
+                      {"journaled_through", s.journaled_through}};
   j["stopped"] = s.stopped ? nlohmann::json(reason_name(*s.stopped)) : nlohmann::json(nullptr);
   return j;
 }
@@ -160,7 +187,8 @@ nlohmann::json DurableServer::recovery_json() const {
   nlohmann::json j = {{"journal_entries", recovery_.journal_entries},
                       {"facts_replayed", recovery_.facts_replayed},
                       {"facts_refused", recovery_.facts_refused},
-                      {"checkpoint_bytes", recovery_.checkpoint_bytes}};
+                      {"checkpoint_bytes", recovery_.checkpoint_bytes},
+                      {"next_sequence", recovery_.next_sequence}};
   j["checkpoint_tick"] = recovery_.checkpoint_tick ? nlohmann::json(recovery_.checkpoint_tick->value()) : nlohmann::json(nullptr);
   return j;
 }

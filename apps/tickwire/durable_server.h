@@ -31,14 +31,29 @@ struct DurableOptions {
   double lease_term_s = 10;
   std::string resume_key_path;  // empty: the server's private key signs resume tokens too
   double token_life_s = 600;
+  std::string owner;  // the lease holder's name (empty: HOST:PID)
+};
+
+// Whether a room is taken whenever its lease is free, or only once it has lived elsewhere.
+enum class TakePolicy : uint8_t {
+  any_free,      // the process's own room: taken when nobody holds it
+  adopt_lived,   // another process's room: taken only once it has had a holder (its lease row exists)
 };
 
 class DurableServer {
  public:
+  // Opens the store for the room, the lease not yet tried; null and `error` set when it cannot.
+  // `resume_key` signs and checks resume tokens.
+  static std::unique_ptr<DurableServer> open(const DurableOptions& options, const durable::ResumeKey& resume_key,
+                                             std::string& error);
   // Opens the store and waits for the room's lease (while `keep_waiting()` holds); null and `error`
-  // set when it cannot, or when waiting was called off. `resume_key` signs and checks resume tokens.
+  // set when it cannot, or when waiting was called off.
   static std::unique_ptr<DurableServer> take(const DurableOptions& options, const durable::ResumeKey& resume_key,
                                              std::string& error, const std::function<bool()>& keep_waiting);
+  // One try at the lease (and the epoch advanced under it): true once held. False with `error` empty
+  // while another holds it (or, under adopt_lived, while the room has never had a holder); false with
+  // `error` set when the store failed.
+  bool try_take(TakePolicy policy, std::string& error);
 
   // The room brought back into `server` (before its first update), then kept: its acknowledgements
   // held for the keeper and resumption offered. False and `error` set when recovery failed.

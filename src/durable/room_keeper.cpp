@@ -119,6 +119,7 @@ KeeperStats RoomKeeper::stats() const {
     std::lock_guard lock(mutex_);
     out = stats_;
     out.waiting = jobs_.size();
+    out.journaled_through = written_sequence_;
   }
   out.durable_update = durable_through();
   return out;

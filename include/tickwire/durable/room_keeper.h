@@ -55,6 +55,7 @@ struct KeeperStats {
   uint64_t store_retries = 0;       // writes the store could not take at once, tried again
   uint64_t waiting = 0;             // queued for the writer now
   uint64_t durable_update = 0;      // durable_through()
+  uint64_t journaled_through = 0;   // the newest journal sequence the store has taken (at first: the recovered journal's end)
   std::optional<KeeperStop> stopped;
 };
 
