@@ -22,6 +22,7 @@ void register_all(CLI::App& app) {
   register_bench(app);
   register_shards(app);
   register_host(app);
+  register_fleet(app);
 }
 
 }  // namespace tickwire::cli

@@ -22,5 +22,6 @@ void register_demo(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_shards(CLI::App& app);
 void register_host(CLI::App& app);
+void register_fleet(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -49,6 +49,8 @@ struct HostOptions {
   std::string key_path;
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   uint32_t max_clients = 64;
+  uint32_t tick_hz = 60;
+  uint32_t snapshot_hz = 0;  // 0: the tick rate
   double ttl_s = 10;
   double lease_term_s = 10;
   double retry_s = 0.25;
@@ -136,6 +138,8 @@ int run_host(const HostOptions& o) {
     s.server.max_clients = o.max_clients;
     s.server.pawn_hold = Duration::from_seconds(o.pawn_hold_s);
     s.server.policy.identity = {name, "tickwire-reference", "local", map.content_hash_hex(), "fleet", "", ""};
+    s.server.policy.cadence.tick_rate_hz = o.tick_hz;
+    s.server.policy.cadence.snapshot_rate_hz = o.snapshot_hz == 0 ? o.tick_hz : o.snapshot_hz;
     world::apply_reference_policy(s.server.policy);
     s.durable.store_url = o.store_url;
     s.durable.room = name;
@@ -275,6 +279,9 @@ void register_host(CLI::App& app) {
   cmd->add_option("--key", o.key_path, "the fleet's private key file (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (tokens must carry it)");
   cmd->add_option("--max-clients", o.max_clients, "seats per room")->check(CLI::Range(1, 255));
+  cmd->add_option("--tick-hz", o.tick_hz, "simulation ticks per second")->check(CLI::Range(1, 240));
+  cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (a divisor of the tick rate; default: the tick rate)")
+      ->check(CLI::Range(0, 240));
   cmd->add_option("--ttl", o.ttl_s, "seconds the directory lists the process after its last heartbeat")->check(CLI::Range(0.5, 600.0));
   cmd->add_option("--lease-term", o.lease_term_s, "seconds a room's lease lasts unless renewed")->check(CLI::Range(1.0, 600.0));
   cmd->add_option("--retry", o.retry_s, "seconds between tries at a free lease")->check(CLI::Range(0.01, 60.0));
