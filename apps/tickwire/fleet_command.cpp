@@ -6,7 +6,7 @@
 // --kill-at one host is killed with SIGKILL mid-run; the report says when it left the directory,
 // when its rooms were adopted (and that the heir recovered at least as far as the dead keeper's last
 // reported journal), and when its players were playing again, resumed through the matchmaker into
-// their pawns. With more bots than seats and --stagger, bot processes leave one after another and
+// their pawns. With more bots than seats and --stagger, the earlier bot processes leave first and
 // the report says whether the queued bots were promoted in the order they joined and whether any
 // bot's place ever moved back. The processes' logs are quieted to warnings (SPDLOG_LEVEL).
 #include <unistd.h>
@@ -220,7 +220,7 @@ int run_fleet(const FleetOptions& o) {
   };
   for (uint32_t first = 0, k = 0; first < o.bots && g_stop == 0; first += per, ++k) {
     const uint32_t count = std::min(per, o.bots - first);
-    const double plays = std::max(5.0, o.seconds - o.stagger_s * k);
+    const double plays = o.seconds + o.stagger_s * k;
     Member& b = bots.emplace_back();
     b.name = fmt::format("bots-{}", k + 1);
     if (!b.process->spawn(exe, {"bot", "--match", match_address, "--count", std::to_string(count), "--first-client-id",
@@ -312,8 +312,8 @@ void register_fleet(CLI::App& app) {
   cmd->add_option("--seats", o.seats, "seats per room")->check(CLI::Range(1, 255));
   cmd->add_option("--bots", o.bots, "bots in all")->check(CLI::Range(1, 4096));
   cmd->add_option("--bots-per-process", o.bots_per_process, "bots per bot process")->check(CLI::Range(1, 255));
-  cmd->add_option("--seconds", o.seconds, "how long the first bot process plays")->check(CLI::PositiveNumber);
-  cmd->add_option("--stagger", o.stagger_s, "each later bot process plays this much less (frees seats for the line)")
+  cmd->add_option("--seconds", o.seconds, "how long the first bot process runs (waiting in line included)")->check(CLI::PositiveNumber);
+  cmd->add_option("--stagger", o.stagger_s, "each later bot process plays this much longer (the first leave first, freeing seats for the line)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--kill-at", o.kill_at_s, "seconds after the bots started that a host is killed with SIGKILL (0: none)")
       ->check(CLI::NonNegativeNumber);

@@ -117,6 +117,36 @@ TEST(ResumeSim, AKilledPlayerComesBackIntoItsPawnWithin2Seconds) {
               static_cast<unsigned long long>(seed), back->milliseconds_f());
 }
 
+// A room whose admissions are closed (its load ladder's top rung, or a drain) turns a newcomer away,
+// counted as session.drop.admissions_closed, and still lets a player holding a resume token back
+// into its pawn: closing admissions sheds new load, never the players the room already has.
+TEST(ResumeSim, ClosedAdmissionsTurnANewcomerAwayAndLetAResumingPlayerBackIn) {
+  const uint64_t seed = test_seed(2153);
+  FreshResumeSim fresh(seed, "closed-sim");
+  GameSim& sim = fresh.resuming.sim;
+  sim.add_client({});
+  ASSERT_TRUE(until_ticketed(sim, 0, Duration::seconds(5)).has_value()) << "seed=" << seed;
+  const std::vector<uint8_t> token = token_of(*sim.clients[0]);
+  const EntityRef pawn = sim.clients[0]->pawn();
+
+  sim.server.set_admissions_open(false);
+  sim.add_client({});
+  sim.run_for(Duration::seconds(3));
+  EXPECT_FALSE(sim.clients[1]->client.session().welcomed()) << "seed=" << seed;
+  EXPECT_GE(sim.server.drops()[SessionDrop::admissions_closed], 1u);
+  EXPECT_EQ(sim.game.pawn_count(), 1u) << "no pawn for the newcomer";
+
+  sim.restart_client(0, 9002, token);
+  ASSERT_TRUE(until_ticketed(sim, 0, Duration::seconds(5)).has_value()) << "seed=" << seed;
+  EXPECT_EQ(sim.clients[0]->pawn(), pawn) << "back in its pawn with admissions closed";
+  EXPECT_EQ(sim.clients[0]->facade->resume_ticket()->outcome, protocol::ResumeOutcome::resumed);
+
+  sim.server.set_admissions_open(true);  // reopened: the newcomer's next try is seated
+  sim.restart_client(1, 9003, {});
+  ASSERT_TRUE(until_ticketed(sim, 1, Duration::seconds(5)).has_value()) << "seed=" << seed;
+  EXPECT_EQ(sim.game.pawn_count(), 2u);
+}
+
 // Every refusal: counted by the server by name, told to the client in its ticket, the client
 // seated in a fresh pawn.
 struct RefusalCase {
