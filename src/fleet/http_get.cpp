@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "tickwire/clock/system_clock.h"
+#include "tickwire/core/assert.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/socket_address.h"
 
@@ -134,6 +135,7 @@ HttpGetResult read_response(int fd, std::size_t max_response_bytes, MonoTime dea
 
 HttpGetResult http_get(std::string_view host_port, std::string_view target, Duration timeout,
                        std::size_t max_response_bytes) {
+  TW_ASSERT(max_response_bytes <= kMaxHttpGetResponseBytes, "a response cap within what one buffer may hold");
   const auto address = Address::parse(host_port);
   if (!address || address->port() == 0) return failure(HttpGetFailure::bad_address);
   if (!is_request_target(target)) return failure(HttpGetFailure::bad_target);

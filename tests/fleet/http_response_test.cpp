@@ -29,26 +29,24 @@ void expect_refused(std::string_view text, HttpGetFailure why, std::size_t cap =
   }
 }
 
+// Whole, with this status, Content-Type and body.
+void expect_answer(const HttpResponseParse& p, unsigned status, std::string_view content_type, std::string_view body) {
+  ASSERT_EQ(p.state, HttpParseState::complete);
+  EXPECT_EQ(p.response.status, status);
+  EXPECT_EQ(p.response.content_type, content_type);
+  EXPECT_EQ(p.response.body, body);
+}
+
 TEST(HttpResponse, ContentLengthEndsTheBodyAndBytesPastItAreNotPartOfIt) {
   const std::string whole = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"a\":true}\n";
-  const HttpResponseParse p = parse(whole, false);
-  ASSERT_EQ(p.state, HttpParseState::complete);
-  EXPECT_EQ(p.response.status, 200u);
-  EXPECT_EQ(p.response.content_type, "application/json");
-  EXPECT_EQ(p.response.body, "{\"a\":true}\n");
-  const HttpResponseParse longer = parse(whole + "HTTP/1.1 500 extra", false);
-  ASSERT_EQ(longer.state, HttpParseState::complete);
-  EXPECT_EQ(longer.response.body, p.response.body);
+  expect_answer(parse(whole, false), 200, "application/json", "{\"a\":true}\n");
+  expect_answer(parse(whole + "HTTP/1.1 500 extra", false), 200, "application/json", "{\"a\":true}\n");
 }
 
 TEST(HttpResponse, WithoutContentLengthTheBodyRunsToTheClose) {
   const std::string text = "HTTP/1.0 503 Service Unavailable\r\nServer: x\r\n\r\n{\"status\":\"refused\"}";
   EXPECT_EQ(parse(text, false).state, HttpParseState::incomplete);
-  const HttpResponseParse p = parse(text, true);
-  ASSERT_EQ(p.state, HttpParseState::complete);
-  EXPECT_EQ(p.response.status, 503u);
-  EXPECT_EQ(p.response.content_type, "");
-  EXPECT_EQ(p.response.body, "{\"status\":\"refused\"}");
+  expect_answer(parse(text, true), 503, "", "{\"status\":\"refused\"}");
 }
 
 TEST(HttpResponse, EveryCutOfTheBytesGivesTheSameAnswerOnceWhole) {
@@ -59,11 +57,7 @@ TEST(HttpResponse, EveryCutOfTheBytesGivesTheSameAnswerOnceWhole) {
     EXPECT_EQ(closed.state, HttpParseState::failed) << cut;
     EXPECT_EQ(closed.failure, HttpGetFailure::closed_early) << cut;
   }
-  const HttpResponseParse p = parse(whole, false);
-  ASSERT_EQ(p.state, HttpParseState::complete);
-  EXPECT_EQ(p.response.status, 404u);
-  EXPECT_EQ(p.response.content_type, "text/plain");
-  EXPECT_EQ(p.response.body, "nope\n");
+  expect_answer(parse(whole, false), 404, "text/plain", "nope\n");
 }
 
 TEST(HttpResponse, NoContentAndNotModifiedHaveNoBody) {

@@ -16,6 +16,7 @@
 namespace tickwire::fleet {
 
 inline constexpr std::size_t kMaxHttpTargetBytes = 8192;  // a longer path?query is refused (bad_target)
+inline constexpr std::size_t kMaxHttpGetResponseBytes = 16 * 1024 * 1024;  // the largest cap a caller may ask for
 
 struct HttpGetResult {
   std::optional<HttpGetFailure> failure;  // set: no response
@@ -24,7 +25,8 @@ struct HttpGetResult {
 };
 
 // GET `target` ("/match?actor=7": a path, and a query already percent-encoded, see
-// http_query_value.h) from `host_port` ("127.0.0.1:8080", "[::1]:8080").
+// http_query_value.h) from `host_port` ("127.0.0.1:8080", "[::1]:8080"). `max_response_bytes`
+// (headers and body) is at most kMaxHttpGetResponseBytes.
 HttpGetResult http_get(std::string_view host_port, std::string_view target, Duration timeout,
                        std::size_t max_response_bytes = kDefaultMaxHttpResponseBytes);
 
