@@ -7,7 +7,8 @@
 // they were offered; then the server is killed with SIGKILL, a second server takes the room over on
 // another port once the lease runs out, /resume answers room_not_listed while it does and then
 // offers a token carrying the resume grant with the ticket each bot sent, and every bot is back in
-// its own pawn. Also: a matchmaker nobody answers counted by reason, and the endpoint options checked.
+// its own pawn. Also: answers that are not the API's, a stale seat and a lapsed offer (a canned
+// script), a matchmaker nobody answers, each counted by reason; and the endpoint options checked.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -266,6 +267,87 @@ TEST(BotMatchCommand, BotsQueueAreAdmittedInOrderAndResumeThroughTheMatchmakerWh
   heir.request_stop();
   ASSERT_TRUE(heir.wait_for_line("server_final", 20000)) << heir.output();
   EXPECT_EQ(heir.stop(), 0);
+}
+
+// A matchmaker that answers /match from a script, in order (its last answer repeated), and /leave
+// with not_held; it keeps the paths it was asked, in order.
+class CannedMatchmaker {
+ public:
+  explicit CannedMatchmaker(std::vector<fleet::HttpResponse> script) : script_(std::move(script)) {
+    fleet::HttpEndpointOpen opened = fleet::HttpEndpoint::open(
+        fleet::HttpEndpointConfig{},
+        {fleet::HttpRoute{"/match", [this](const fleet::HttpQuery&) { return next("/match"); }},
+         fleet::HttpRoute{"/leave", [this](const fleet::HttpQuery&) {
+           asked("/leave");
+           return json_answer(404, {{"status", "not_held"}});
+         }}});
+    EXPECT_TRUE(opened) << opened.error;
+    endpoint_ = std::move(opened.endpoint);
+  }
+  std::string address() const { return endpoint_->bound_address().to_string(); }
+  std::vector<std::string> paths() {
+    const std::lock_guard lock(mutex_);
+    return paths_;
+  }
+
+ private:
+  void asked(const std::string& path) {
+    const std::lock_guard lock(mutex_);
+    paths_.push_back(path);
+  }
+  fleet::HttpResponse next(const std::string& path) {
+    const std::lock_guard lock(mutex_);
+    paths_.push_back(path);
+    const std::size_t at = std::min(answered_++, script_.size() - 1);
+    return script_[at];
+  }
+
+  const std::vector<fleet::HttpResponse> script_;
+  std::unique_ptr<fleet::HttpEndpoint> endpoint_;
+  std::mutex mutex_;
+  std::size_t answered_ = 0;
+  std::vector<std::string> paths_;
+};
+
+nlohmann::json queued_at(uint64_t position) {
+  return {{"status", "queued"}, {"position", position}, {"length", 2}, {"etaSeconds", 4.5}};
+}
+
+TEST(BotMatchCommand, AnswersThatAreNotTheApisAStaleSeatAndALapsedOfferAreCountedAndTheBotAsksOn) {
+  netcode::ConnectTokenParams params;  // for a port nobody serves: the offer lapses unclaimed
+  params.client_id = 7000;
+  params.server_addresses.add(*Address::parse(fmt::format("127.0.0.1:{}", test::free_port())));
+  params.timeout_seconds = 5;
+  netcode::ConnectTokenBytes token;
+  netcode::write_connect_token(netcode::generate_connect_token(params, netcode::Key{}, wall_now()).value(), token);
+  const nlohmann::json seat = {{"room", "arena"}, {"process", "p"}, {"address", "127.0.0.1:9"}};
+  nlohmann::json seated = seat, bad_token = seat, lapsing = seat;
+  seated["status"] = "seated";
+  bad_token.update({{"status", "offered"}, {"token", "abcd"}, {"claimBySeconds", 20}});
+  lapsing.update({{"status", "offered"}, {"token", to_hex(token)}, {"claimBySeconds", 1}});
+  CannedMatchmaker matchmaker({json_answer(200, seated), json_answer(200, queued_at(2)),
+                               fleet::HttpResponse{200, "text/html", "<html>a proxy's page</html>"},
+                               json_answer(200, queued_at(1)), json_answer(200, bad_token), json_answer(200, lapsing),
+                               json_answer(200, queued_at(1))});
+  const test::CliRun run = test::run_cli({"bot", "--match", matchmaker.address(), "--first-client-id", "7000",
+                                          "--match-refresh", "0.2", "--seconds", "4", "--stats-interval", "0.5"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  const nlohmann::json last = test::last_line(run.output, "bots_final");
+  ASSERT_TRUE(last.is_object()) << run.output;
+  EXPECT_EQ(last["refusals"], nlohmann::json({{"stale_seat", 1}}));
+  EXPECT_EQ(last["askFailures"], nlohmann::json({{"not_json", 1}, {"bad_token", 1}}));
+  EXPECT_EQ(last["claimFailures"], nlohmann::json({{"lapsed", 1}}));
+  EXPECT_EQ(last["matched"], 0);
+  EXPECT_EQ(last["maxPosition"], 2);
+  EXPECT_EQ(last["clients"][0]["match"]["phase"], "seeking");
+  const std::vector<std::string> paths = matchmaker.paths();
+  ASSERT_GE(paths.size(), 8u);
+  EXPECT_EQ(paths[0], "/match");
+  EXPECT_EQ(paths[1], "/leave") << "told seated while holding no session: it leaves, then asks again";
+  EXPECT_EQ(std::count(paths.begin(), paths.end(), "/leave"), 1);
+  std::vector<uint64_t> positions;
+  for (const nlohmann::json& q : lines_of(run.output, "queued")) positions.push_back(q["position"].get<uint64_t>());
+  EXPECT_EQ(positions, (std::vector<uint64_t>{2, 1, 1})) << "a line a change of place, and again once back in line after the lapse";
 }
 
 TEST(BotMatchCommand, AMatchmakerNobodyAnswersIsCountedByReasonAndTheBotsStayUnseated) {
