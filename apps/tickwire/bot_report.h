@@ -1,0 +1,21 @@
+// A bot's figures as JSON for `tickwire bot`'s final line: its client's stats (the link, the
+// snapshots, prediction, interpolation, a reliable block), and the tallies of its `use` and `fire`
+// behaviours, per bot and summed.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "bot.h"
+#include "tickwire/world/bot_brain.h"
+
+namespace tickwire::cli {
+
+nlohmann::json fire_json(const world::BotFireTally& tally);
+// The server's answers to a bot's uses: taken, unhandled, refused by reason.
+nlohmann::json uses_json(const world::BotUseTally& uses);
+// One bot's line (`id`: its client id); a bot never given a seat says only that.
+nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s);
+
+}  // namespace tickwire::cli
