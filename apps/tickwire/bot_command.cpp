@@ -257,7 +257,6 @@ int run_bots(const BotOptions& o) {
   const auto open_offer = [&](uint32_t i, const SeatOffer& offer) {
     ClientConfig config;
     config.connect_token = offer.token;
-    config.server_address = offer.address;  // the socket's family and scope; the token names the server
     const std::string error = open_client(*bots[i], config, *w, timer.now());
     if (!error.empty()) std::fprintf(stderr, "tickwire bot: bot %u: %s\n", i, error.c_str());
     return error.empty();

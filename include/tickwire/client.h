@@ -53,7 +53,8 @@ struct ClientConfig {
   // The connect token the game's backend minted (its bytes, as netcode 1.02 defines them)...
   std::vector<uint8_t> connect_token;
   // ...or, for development only, the server's HOST:PORT and its private key: the client mints its
-  // own token (a shipped client never holds the key).
+  // own token (a shipped client never holds the key). With a token alone the client's socket takes
+  // the family and scope (loopback or any) of the token's first server address.
   std::string server_address;
   netcode::Key dev_private_key{};
   uint64_t client_id = 0;

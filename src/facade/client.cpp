@@ -46,13 +46,21 @@ std::optional<std::string> token_bytes(const ClientConfig& config, WallTime wall
   return std::nullopt;
 }
 
+// The server the client will reach first: the development address, else the token's first.
+std::optional<Address> first_server(const ClientConfig& config, std::span<const uint8_t> token) {
+  if (!config.server_address.empty()) return Address::parse(config.server_address);
+  netcode::ConnectToken read;
+  if (!netcode::read_connect_token(token, read).ok() || read.server_addresses.empty()) return std::nullopt;
+  return read.server_addresses[0];
+}
+
 // A socket on the loopback or any address of the server's family.
-std::optional<std::string> open_socket(Client::Parts& p) {
+std::optional<std::string> open_socket(Client::Parts& p, std::span<const uint8_t> token) {
   if (p.config.socket != nullptr) {
     p.socket = p.config.socket;
     return std::nullopt;
   }
-  const auto server = Address::parse(p.config.server_address);
+  const auto server = first_server(p.config, token);
   const bool ipv6 = server && server->family() == Address::Family::ipv6;
   const bool loopback = !server || server->is_loopback();
   const char* bind = ipv6 ? (loopback ? "[::1]:0" : "[::]:0") : (loopback ? "127.0.0.1:0" : "0.0.0.0:0");
@@ -70,7 +78,7 @@ ClientOpen Client::open(const ClientConfig& config, MonoTime now, WallTime wall_
   p->config = config;
   std::vector<uint8_t> token;
   if (auto error = token_bytes(config, wall_now, token)) return {nullptr, *error};
-  if (auto error = open_socket(*p)) return {nullptr, *error};
+  if (auto error = open_socket(*p, token)) return {nullptr, *error};
   p->netcode = std::make_unique<NetcodeClient>(*p->socket);
   p->reliable = std::make_unique<ReliableClient>(*p->netcode, session_endpoint_config());
   p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());
