@@ -12,6 +12,7 @@
 #include "tickwire/durable/lease_supervisor.h"
 #include "tickwire/durable/room_recovery.h"
 #include "tickwire/server/room_server.h"
+#include "tickwire/transport/key_file.h"
 
 namespace tickwire::cli {
 namespace {
@@ -33,6 +34,16 @@ std::unique_ptr<durable::Store> open_or_say(const std::string& url, std::string&
 }
 
 }  // namespace
+
+std::optional<durable::ResumeKey> resume_key_for(const netcode::Key& private_key, const std::string& path, std::string& error) {
+  if (path.empty()) return private_key;
+  const auto own = netcode::read_private_key_file(path, error);
+  if (!own) {
+    error = fmt::format("--resume-key: {}", error);
+    return std::nullopt;
+  }
+  return *own;
+}
 
 std::unique_ptr<DurableServer> DurableServer::open(const DurableOptions& options, const durable::ResumeKey& resume_key,
                                                    std::string& error) {

@@ -40,6 +40,10 @@ enum class TakePolicy : uint8_t {
   adopt_lived,   // another process's room: taken only once it has had a holder (its lease row exists)
 };
 
+// The key that signs resume tokens: the file's at `path`, or the server's private key when none is
+// named; nullopt and `error` set when the file cannot be read.
+std::optional<durable::ResumeKey> resume_key_for(const netcode::Key& private_key, const std::string& path, std::string& error);
+
 class DurableServer {
  public:
   // Opens the store for the room, the lease not yet tried; null and `error` set when it cannot.

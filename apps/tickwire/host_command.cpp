@@ -107,14 +107,10 @@ int run_host(const HostOptions& o) {
     std::fprintf(stderr, "tickwire host: %s\n", error.c_str());
     return 2;
   }
-  durable::ResumeKey resume_key = *key;
-  if (!o.resume_key_path.empty()) {
-    const auto own = netcode::read_private_key_file(o.resume_key_path, error);
-    if (!own) {
-      std::fprintf(stderr, "tickwire host: --resume-key: %s\n", error.c_str());
-      return 2;
-    }
-    resume_key = *own;
+  const auto resume_key = resume_key_for(*key, o.resume_key_path, error);
+  if (!resume_key) {
+    std::fprintf(stderr, "tickwire host: %s\n", error.c_str());
+    return 2;
   }
   if (o.rooms.empty() && o.adopt.empty()) {
     std::fprintf(stderr, "tickwire host: no rooms (--rooms, --adopt)\n");
@@ -148,7 +144,7 @@ int run_host(const HostOptions& o) {
     s.durable.lease_term_s = o.lease_term_s;
     s.durable.token_life_s = o.token_life_s;
     s.durable.owner = fmt::format("{}:{}", process, getpid());
-    s.resume_key = resume_key;
+    s.resume_key = *resume_key;
     s.take = take;
     auto room = HostedRoom::open(s, error);
     if (!room) return false;

@@ -1,6 +1,8 @@
 // The fleet host's lifecycle and operator endpoint (host_ops.h).
 #include "host_ops.h"
 
+#include "server_ops.h"
+
 #include <fmt/format.h>
 
 #include "tickwire/clock/system_clock.h"
@@ -32,15 +34,8 @@ std::string render_host_metrics(const fleet::Lifecycle& lifecycle, const std::ve
 HostOps::HostOps(MonoTime born) : lifecycle_(born), board_(lifecycle_, heartbeat_) { heartbeat_.beat(born); }
 
 bool HostOps::serve(const std::string& listen, std::string& error) {
-  fleet::HttpEndpointConfig config;
-  config.listen = listen;
-  fleet::HttpEndpointOpen opened = fleet::HttpEndpoint::open(config, board_.routes([] { return mono_now(); }));
-  if (!opened) {
-    error = fmt::format("--ops {}", opened.error);
-    return false;
-  }
-  endpoint_ = std::move(opened.endpoint);
-  return true;
+  endpoint_ = serve_ops_board(board_, listen, error);
+  return endpoint_ != nullptr;
 }
 
 std::string HostOps::address() const { return endpoint_ ? endpoint_->bound_address().to_string() : std::string(); }

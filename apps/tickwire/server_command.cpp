@@ -231,17 +231,13 @@ int run_server(const ServerOptions& o) {
   if (!o.durable.store_url.empty()) {
     config.pawn_hold = Duration::from_seconds(o.pawn_hold_s);
     config.policy.identity.room_id = o.durable.room;
-    durable::ResumeKey resume_key = *key;  // the private key signs resume tokens unless told otherwise
-    if (!o.durable.resume_key_path.empty()) {
-      const auto own = netcode::read_private_key_file(o.durable.resume_key_path, error);
-      if (!own) {
-        std::fprintf(stderr, "tickwire server: --resume-key: %s\n", error.c_str());
-        return stopped(2);
-      }
-      resume_key = *own;
+    const auto resume_key = resume_key_for(*key, o.durable.resume_key_path, error);
+    if (!resume_key) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return stopped(2);
     }
     // Waiting for the lease is the loop while it lasts: it beats, so /healthz stays 200 (starting).
-    kept = DurableServer::take(o.durable, resume_key, error, [&ops] {
+    kept = DurableServer::take(o.durable, *resume_key, error, [&ops] {
       ops.beat(mono_now());
       return g_stop == 0;
     });

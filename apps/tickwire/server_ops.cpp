@@ -15,15 +15,17 @@ ServerOps::ServerOps(MonoTime born, uint32_t target_tick_hz, uint32_t client_slo
   heartbeat_.beat(born);  // alive from birth: a loop that never starts turns /healthz 503 a window later
 }
 
-bool ServerOps::serve(const std::string& listen, std::string& error) {
+std::unique_ptr<fleet::HttpEndpoint> serve_ops_board(const fleet::OpsBoard& board, const std::string& listen, std::string& error) {
   fleet::HttpEndpointConfig config;
   config.listen = listen;
-  fleet::HttpEndpointOpen opened = fleet::HttpEndpoint::open(config, board_.routes([] { return mono_now(); }));
-  if (!opened) {
-    error = fmt::format("--ops {}", opened.error);
-    return false;
-  }
-  endpoint_ = std::move(opened.endpoint);
+  fleet::HttpEndpointOpen opened = fleet::HttpEndpoint::open(config, board.routes([] { return mono_now(); }));
+  if (!opened) error = fmt::format("--ops {}", opened.error);
+  return std::move(opened.endpoint);
+}
+
+bool ServerOps::serve(const std::string& listen, std::string& error) {
+  endpoint_ = serve_ops_board(board_, listen, error);
+  if (!endpoint_) return false;
   publish(nullptr, nullptr, mono_now());
   return true;
 }

@@ -16,6 +16,9 @@
 
 namespace tickwire::cli {
 
+// Serves `board`'s /healthz, /readyz and /metrics on `listen`; null and `error` set when it cannot.
+std::unique_ptr<fleet::HttpEndpoint> serve_ops_board(const fleet::OpsBoard& board, const std::string& listen, std::string& error);
+
 class ServerOps {
  public:
   ServerOps(MonoTime born, uint32_t target_tick_hz, uint32_t client_slots);
