@@ -21,6 +21,7 @@ void register_all(CLI::App& app) {
   register_demo(app);
   register_bench(app);
   register_shards(app);
+  register_match(app);
 }
 
 }  // namespace tickwire::cli

@@ -21,5 +21,6 @@ void register_bot(CLI::App& app);
 void register_demo(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_shards(CLI::App& app);
+void register_match(CLI::App& app);
 
 }  // namespace tickwire::cli
