@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -250,28 +251,35 @@ TEST_P(MatchCommandTest, SeatsTheLineResumptionsAndTheFleetOverHttp) {
   ASSERT_EQ(metrics.status, 200);
   const test::Exposition e = test::parse_exposition(metrics.body);
   ASSERT_TRUE(e.error.empty()) << e.error << "\n" << metrics.body;
-  const auto value = [&e](const std::string& family, const std::map<std::string, std::string>& labels) {
-    const auto found = e.find(family, labels);
-    return found.size() == 1 ? std::stod(found[0].value) : -1;
+  struct Expected {
+    const char* family;
+    std::map<std::string, std::string> labels;
+    double value;
   };
-  EXPECT_EQ(value("tickwire_match_rooms", {}), 2);
-  EXPECT_EQ(value("tickwire_match_capacity", {}), 5);  // the resumption's seat is outside the queue
-  EXPECT_EQ(value("tickwire_match_queue_length", {}), 0);
-  EXPECT_EQ(value("tickwire_match_seated", {{"kind", "queue"}}), 5);
-  EXPECT_EQ(value("tickwire_match_seated", {{"kind", "resume"}}), 1);
-  EXPECT_EQ(value("tickwire_match_offers", {{"kind", "queue"}}), 0);
-  EXPECT_EQ(value("tickwire_match_promotions_total", {}), 2);
-  EXPECT_EQ(value("tickwire_match_resumes_total", {{"outcome", "claimed"}}), 1);
-  EXPECT_EQ(value("tickwire_match_resume_refusals_total", {{"reason", "room_full"}}), 1);
-  EXPECT_EQ(value("tickwire_match_resume_refusals_total", {{"reason", "room_not_listed"}}), 1);
-  EXPECT_EQ(value("tickwire_match_refusals_total", {{"reason", "line_full"}}), 0);
-  EXPECT_EQ(value("tickwire_match_seat_report_refusals_total", {{"reason", "no_seat"}}), 0);
-  EXPECT_EQ(value("tickwire_match_seats_lost_total", {{"reason", "seated_room_gone"}}), 0);
-  EXPECT_EQ(value("tickwire_match_listing_failures_total", {}), 0);
-  EXPECT_EQ(value("tickwire_match_http_refusals_total", {{"reason", "bad_actor"}}), 4);
-  EXPECT_EQ(value("tickwire_match_http_refusals_total", {{"reason", "bad_ticket"}}), 2);
-  EXPECT_EQ(value("tickwire_match_http_refusals_total", {{"reason", "not_found"}}), 0);
-  EXPECT_EQ(value("tickwire_match_metrics_refused", {}), 0);
+  for (const Expected& row : std::vector<Expected>{
+           {"tickwire_match_rooms", {}, 2},
+           {"tickwire_match_capacity", {}, 5},  // the resumption's seat is outside the queue
+           {"tickwire_match_queue_length", {}, 0},
+           {"tickwire_match_seated", {{"kind", "queue"}}, 5},
+           {"tickwire_match_seated", {{"kind", "resume"}}, 1},
+           {"tickwire_match_offers", {{"kind", "queue"}}, 0},
+           {"tickwire_match_promotions_total", {}, 2},
+           {"tickwire_match_resumes_total", {{"outcome", "claimed"}}, 1},
+           {"tickwire_match_resume_refusals_total", {{"reason", "room_full"}}, 1},
+           {"tickwire_match_resume_refusals_total", {{"reason", "room_not_listed"}}, 1},
+           {"tickwire_match_refusals_total", {{"reason", "line_full"}}, 0},
+           {"tickwire_match_seat_report_refusals_total", {{"reason", "no_seat"}}, 0},
+           {"tickwire_match_seats_lost_total", {{"reason", "seated_room_gone"}}, 0},
+           {"tickwire_match_listing_failures_total", {}, 0},
+           {"tickwire_match_http_refusals_total", {{"reason", "bad_actor"}}, 4},
+           {"tickwire_match_http_refusals_total", {{"reason", "bad_ticket"}}, 2},
+           {"tickwire_match_http_refusals_total", {{"reason", "not_found"}}, 0},
+           {"tickwire_match_metrics_refused", {}, 0},
+       }) {
+    const auto found = e.find(row.family, row.labels);
+    ASSERT_EQ(found.size(), 1u) << row.family;
+    EXPECT_EQ(std::stod(found[0].value), row.value) << row.family;
+  }
 
   match_.request_stop();
   ASSERT_TRUE(match_.wait_until([&] { return !last_line(match_.output(), "match_final").is_null(); }, 10000)) << match_.output();

@@ -17,10 +17,9 @@ namespace {
 using durable::ProcessState;
 using protocol::AdmissionStanding;
 using test::fleet_process;
-
-const MonoTime kT0 = MonoTime::from_ns(10'000'000'000);
-const RoomKey kRoomA0{"a", "room.0"};
-const RoomKey kRoomA1{"a", "room.1"};
+using test::kRoomA0;
+using test::kRoomA1;
+using test::kT0;
 
 // Process "a" with two rooms of `seats`, room.1 holding `outside` sessions the matchmaker did not seat.
 std::vector<durable::DirectoryProcess> two_rooms(uint32_t seats, uint32_t outside = 0, ProcessState state = ProcessState::ready) {
