@@ -332,6 +332,8 @@ TEST(MatchCommand, BadOptionsAndAStoreItCannotOpenAreRefusedWithExitCode2) {
            {"match", "--key", key, "--store", store, "--poll", "0"},
            {"match", "--key", key, "--store", store, "--poll", "20", "--ttl", "10"},
            {"match", "--key", key, "--store", store, "--queue-cap", "0"},
+           {"match", "--key", key, "--store", store, "--poll", "soon"},
+           {"match", "--key", key, "--store", store, "--no-such-option"},
            {"match", "--key", key, "--store", "mysql://nowhere/fleet"},
            {"match", "--key", (keyed.dir / "no-such.key").string(), "--store", store},
            {"match", "--key", key, "--store", store, "--listen", "not-an-address"},
