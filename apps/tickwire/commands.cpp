@@ -23,6 +23,7 @@ void register_all(CLI::App& app) {
   register_shards(app);
   register_host(app);
   register_fleet(app);
+  register_match(app);
 }
 
 }  // namespace tickwire::cli

@@ -23,5 +23,6 @@ void register_bench(CLI::App& app);
 void register_shards(CLI::App& app);
 void register_host(CLI::App& app);
 void register_fleet(CLI::App& app);
+void register_match(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -17,7 +17,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; a usage error (an unknown option, a value that does not convert
+    // or check) exits 2, as every command's own refusal of its options does.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   return tickwire::cli::exit_code();
 }

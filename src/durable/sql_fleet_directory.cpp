@@ -1,16 +1,17 @@
-// The fleet directory over a SqlDatabase (the store's tables of migration 3): one transaction per
-// registration or heartbeat (the process row, then its rooms replaced), one statement per listing, so
-// a reader never sees a process with half its rooms. A report is checked whole before anything is
-// written; the database checks the state's names and the seats' bounds again.
+// The fleet directory over a SqlDatabase (the store's tables of migrations 3 and 4): one transaction
+// per registration or heartbeat (the process row, then its rooms replaced), one statement per
+// listing, so a reader never sees a process with half its rooms. A report is checked whole before
+// anything is written; the database checks the state's names, the seats' bounds and the seated
+// list's characters again, and a seated list read back that does not hold is not believed.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <set>
 #include <utility>
 
 #include "sql_database.h"
 #include "tickwire/core/assert.h"
 #include "tickwire/durable/fleet_directory.h"
+#include "tickwire/durable/seated_list.h"
 #include "tickwire/transport/address.h"
 
 namespace tickwire::durable {
@@ -24,14 +25,8 @@ constexpr int64_t kDirectoryLock = 0x74770002;  // PostgreSQL: registrations que
 SqlValue text(std::string_view s) { return SqlValue{std::string(s)}; }
 SqlValue number(int64_t n) { return SqlValue{n}; }
 
-bool name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
-         c == ':';
-}
-// A process's or room's id: what operators read in listings and metrics labels.
-bool good_directory_name(std::string_view name) {
-  return !name.empty() && name.size() <= kMaxStoreNameBytes && std::all_of(name.begin(), name.end(), name_char);
-}
+static_assert(kMaxDirectoryNameBytes == kMaxStoreNameBytes, "a directory id is a store name");
+
 // A numeric HOST:PORT with a port (no names: nothing here resolves DNS), as its canonical text.
 std::optional<std::string> canonical_address(std::string_view text) {
   if (text.size() > kMaxStoreNameBytes || text.starts_with("localhost")) return std::nullopt;
@@ -43,7 +38,7 @@ std::optional<std::string> canonical_address(std::string_view text) {
 // The report checked whole, its addresses in canonical form; or why it is refused.
 StoreResult<DirectoryProcess> checked(const DirectoryProcess& report) {
   DirectoryProcess out = report;
-  if (!good_directory_name(report.process)) return StoreFailure{StoreRefusal::bad_name, "process id"};
+  if (!valid_directory_name(report.process)) return StoreFailure{StoreRefusal::bad_name, "process id"};
   const auto ops = canonical_address(report.ops_address);
   if (!ops) return StoreFailure{StoreRefusal::bad_address, fmt::format("{}: ops address", report.process)};
   out.ops_address = *ops;
@@ -52,15 +47,30 @@ StoreResult<DirectoryProcess> checked(const DirectoryProcess& report) {
   std::set<std::string_view> seen;
   for (std::size_t i = 0; i < report.rooms.size(); ++i) {
     const DirectoryRoom& room = report.rooms[i];
-    if (!good_directory_name(room.room)) return StoreFailure{StoreRefusal::bad_name, fmt::format("{}: room id", report.process)};
+    if (!valid_directory_name(room.room)) return StoreFailure{StoreRefusal::bad_name, fmt::format("{}: room id", report.process)};
     if (!seen.insert(room.room).second) return StoreFailure{StoreRefusal::duplicate, fmt::format("room {}", room.room)};
     const auto address = canonical_address(room.public_address);
     if (!address) return StoreFailure{StoreRefusal::bad_address, fmt::format("room {}", room.room)};
     out.rooms[i].public_address = *address;
-    if (room.seats_total == 0 || room.seats_total > kMaxDirectoryRoomSeats || room.seats_taken > room.seats_total)
+    if (room.seats_total == 0 || room.seats_total > kMaxDirectoryRoomSeats || room.seats_taken > room.seats_total ||
+        !seated_list_fits(room))
       return StoreFailure{StoreRefusal::bad_seats, fmt::format("room {}", room.room)};
   }
   return out;
+}
+
+// A listed room's columns (room, address, seats total, taken, seated: row[4..8]) as a room, or
+// nullopt when the row holds what no report could have said (a seated list unreadable, or past its
+// seats): such a room is left out of the listing rather than believed.
+std::optional<DirectoryRoom> room_of(const detail::SqlRow& row) {
+  const int64_t total = detail::sql_int(row[6]);
+  const int64_t taken = detail::sql_int(row[7]);
+  auto seated = parse_seated_list(detail::sql_text(row[8]));
+  if (!seated || total <= 0 || total > kMaxDirectoryRoomSeats || taken < 0 || taken > total) return std::nullopt;
+  DirectoryRoom room{detail::sql_text(row[4]), detail::sql_text(row[5]), static_cast<uint32_t>(total),
+                     static_cast<uint32_t>(taken), std::move(*seated)};
+  if (!seated_list_fits(room)) return std::nullopt;
+  return room;
 }
 
 class SqlFleetDirectory final : public FleetDirectory {
@@ -94,7 +104,7 @@ class SqlFleetDirectory final : public FleetDirectory {
     const SqlValue p[] = {number((now - config_.ttl).ns()), number((now + config_.ttl).ns())};
     auto r = db_->run(
         "SELECT p.process, p.state, p.ops_address, p.heartbeat_at_ns, r.room, r.public_address, r.seats_total, "
-        "r.seats_taken, p.heartbeat_at_ns > $2 FROM tw_fleet_processes p "
+        "r.seats_taken, r.seated, p.heartbeat_at_ns > $2 FROM tw_fleet_processes p "
         "LEFT JOIN tw_fleet_rooms r ON r.process = p.process "
         "WHERE p.heartbeat_at_ns > $1 ORDER BY p.process, r.room",
         p);
@@ -103,7 +113,7 @@ class SqlFleetDirectory final : public FleetDirectory {
     std::string last_future;
     for (auto& row : std::get<SqlRows>(r).rows) {
       std::string process = detail::sql_text(row[0]);
-      if (detail::sql_int(row[8]) != 0) {  // a clock more than a TTL ahead of ours: not believed
+      if (detail::sql_int(row[9]) != 0) {  // a clock more than a TTL ahead of ours: not believed
         if (process != last_future) ++listing.from_the_future;
         last_future = std::move(process);
         continue;
@@ -117,9 +127,12 @@ class SqlFleetDirectory final : public FleetDirectory {
         listing.processes.push_back(std::move(entry));
       }
       if (std::holds_alternative<std::monostate>(row[4])) continue;
-      listing.processes.back().rooms.push_back(DirectoryRoom{detail::sql_text(row[4]), detail::sql_text(row[5]),
-                                                             static_cast<uint32_t>(detail::sql_int(row[6])),
-                                                             static_cast<uint32_t>(detail::sql_int(row[7])), {}});
+      std::optional<DirectoryRoom> room = room_of(row);
+      if (!room) {
+        ++listing.unreadable_rooms;
+        continue;
+      }
+      listing.processes.back().rooms.push_back(std::move(*room));
     }
     return listing;
   }
@@ -168,10 +181,10 @@ class SqlFleetDirectory final : public FleetDirectory {
     if (auto f = failure_of(db_->run("DELETE FROM tw_fleet_rooms WHERE process = $1", process_only))) return *f;
     for (const DirectoryRoom& room : report.rooms) {
       const SqlValue p[] = {text(report.process), text(room.room), text(room.public_address), number(room.seats_total),
-                            number(room.seats_taken)};
-      if (auto f = failure_of(db_->run(
-              "INSERT INTO tw_fleet_rooms (process, room, public_address, seats_total, seats_taken) VALUES ($1, $2, $3, $4, $5)",
-              p)))
+                            number(room.seats_taken), text(format_seated_list(room.seated))};
+      if (auto f = failure_of(db_->run("INSERT INTO tw_fleet_rooms (process, room, public_address, seats_total, seats_taken, "
+                                       "seated) VALUES ($1, $2, $3, $4, $5, $6)",
+                                       p)))
         return *f;
     }
     return StoreOk{};

@@ -9,6 +9,8 @@
 #include <array>
 #include <string>
 
+#include "tickwire/durable/seated_list.h"
+
 namespace tickwire::durable::detail {
 namespace {
 
@@ -154,9 +156,24 @@ CREATE TABLE tw_fleet_rooms (
   PRIMARY KEY (process, room));
 )sql";
 
+// Version 4: each room's seated actors (durable/seated_list.h's text: "7,12,4242"), so a reader of
+// the listing learns who claimed a seat and who left. The database holds the text to its characters
+// and its longest length (kMaxSeatedTextBytes); the directory checks the rest. SQLite's check is a
+// GLOB (it has no regular expressions), PostgreSQL's a regular expression.
+constexpr const char* kSqliteV4 = R"sql(
+ALTER TABLE tw_fleet_rooms ADD COLUMN seated TEXT NOT NULL DEFAULT ''
+  CHECK (seated NOT GLOB '*[^0-9,]*' AND length(seated) <= 5375);
+)sql";
+constexpr const char* kPostgresV4 = R"sql(
+ALTER TABLE tw_fleet_rooms ADD COLUMN seated TEXT NOT NULL DEFAULT ''
+  CHECK (seated ~ '^[0-9,]*$' AND length(seated) <= 5375);
+)sql";
+static_assert(kMaxSeatedTextBytes == 5375, "migration 4's bound on the seated text");
+
 constexpr std::array kMigrations = {Migration{1, "rooms, leases, journal, checkpoints; ratchet and fences", kSqliteV1, kPostgresV1},
                                     Migration{2, "resume tokens used", kSqliteV2, kPostgresV2},
-                                    Migration{3, "the fleet directory: processes and their rooms", kFleetDirectoryV3, kFleetDirectoryV3}};
+                                    Migration{3, "the fleet directory: processes and their rooms", kFleetDirectoryV3, kFleetDirectoryV3},
+                                    Migration{4, "the fleet directory: each room's seated actors", kSqliteV4, kPostgresV4}};
 
 constexpr const char* kSqliteMigrationsTable =
     "CREATE TABLE IF NOT EXISTS tw_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)";

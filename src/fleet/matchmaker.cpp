@@ -1,7 +1,9 @@
 // The matchmaker's one rule: the queue decides who holds a seat and in what order, the rooms decide
 // where, and the two always agree: every seat the queue holds is in exactly one room, and the rooms'
 // free seats add up to at least the queue's. So room bookkeeping changes first, then the queue's
-// capacity, then the queue's call, and every seat it gives out is placed before returning.
+// capacity, then the queue's call, and every seat it gives out is placed before returning. A
+// resumption's seat is the rooms' alone: it is taken out of the queue's capacity like a seat taken
+// by another path.
 #include "tickwire/fleet/matchmaker.h"
 
 #include <algorithm>
@@ -62,14 +64,22 @@ ListingView Matchmaker::observe(const std::vector<durable::DirectoryProcess>& li
     }
   }
   // Rooms staying keep their seats; the players of rooms gone are displaced.
+  // A resumption's seat goes with its room: it was for the pawn held there.
   std::vector<ActorId> displaced_offers, displaced_seated;
   for (auto it = rooms_.begin(); it != rooms_.end();) {
     auto staying = next.find(it->first);
     if (staying == next.end()) {
-      displaced_offers.insert(displaced_offers.end(), it->second.offered.begin(), it->second.offered.end());
-      displaced_seated.insert(displaced_seated.end(), it->second.seated.begin(), it->second.seated.end());
-      for (ActorId actor : it->second.offered) seat_room_.erase(actor);
-      for (ActorId actor : it->second.seated) seat_room_.erase(actor);
+      const RoomSeats& gone = it->second;
+      displaced_offers.insert(displaced_offers.end(), gone.offered.begin(), gone.offered.end());
+      displaced_seated.insert(displaced_seated.end(), gone.seated.begin(), gone.seated.end());
+      for (ActorId actor : gone.resume_offered) {
+        offer_deadlines_.forget(actor);
+        resume_grants_.erase(actor);
+      }
+      seats_lost_.add(SeatLost::resume_room_gone, gone.resume_offered.size());
+      seats_lost_.add(SeatLost::seated_room_gone, gone.resume_seated.size());
+      for (const auto* holders : {&gone.offered, &gone.seated, &gone.resume_offered, &gone.resume_seated})
+        for (ActorId actor : *holders) seat_room_.erase(actor);
       it = rooms_.erase(it);
       continue;
     }
@@ -110,6 +120,8 @@ ListingView Matchmaker::observe(const std::vector<durable::DirectoryProcess>& li
 
 MatchAnswer Matchmaker::match(ActorId actor, MonoTime now, const AdmissionGrants& grants) {
   settle(now);
+  if (const auto held = seat_room_.find(actor); held != seat_room_.end() && held->second->second.resumed(actor))
+    return resumed_answer(actor, now);
   MatchAnswer answer;
   answer.place = queue_.request(actor, now);
   place_promotions(now);
@@ -128,6 +140,41 @@ MatchAnswer Matchmaker::match(ActorId actor, MonoTime now, const AdmissionGrants
   return answer;
 }
 
+ResumeAnswer Matchmaker::resume(ActorId actor, std::string_view room_id, MonoTime now, const AdmissionGrants& grants) {
+  settle(now);
+  ResumeAnswer answer;
+  const auto room = resume_room(actor, room_id, answer.refusal);
+  if (answer.refusal) {
+    resume_refusals_.add(*answer.refusal);
+    return answer;
+  }
+  const auto held = seat_of(actor);
+  const bool refresh = held && held->resumed && !held->claimed && held->room == room->first;
+  if (!refresh) {
+    // The rooms first (its old seat out, the new one in), then the queue: its capacity shrinks
+    // before the old seat, if the queue's, is released, so the seat that frees goes to the line only
+    // where the rooms have one.
+    const bool queue_seat = held && !held->resumed;
+    if (!held) (void)queue_.leave(actor, now);  // a place in line given up (false when it had none)
+    unassign(actor);
+    room->second.resume_offered.insert(actor);
+    seat_room_.emplace(actor, room);
+    offer_deadlines_.renew(actor, now);
+    queue_.set_capacity(total_capacity(), now);
+    if (queue_seat) {
+      const bool released = queue_.release(actor, now);
+      TW_ASSERT(released, "a seat in a room is a seat in the queue");
+    }
+    place_promotions(now);
+    ++resumes_.offered;
+  }
+  resume_grants_[actor] = grants;
+  answer.room = MatchedRoom{room->first, room->second.address};
+  answer.token = mint_token(actor, room->second.address, now, grants);
+  answer.claim_by = offer_deadlines_.deadline(actor).value();
+  return answer;
+}
+
 bool Matchmaker::seated(ActorId actor, const RoomKey& room, MonoTime now) {
   settle(now);
   const auto held = seat_room_.find(actor);
@@ -141,12 +188,21 @@ bool Matchmaker::seated(ActorId actor, const RoomKey& room, MonoTime now) {
     return false;
   }
   RoomSeats& seats = held->second->second;
-  if (seats.offered.erase(actor) > 0) {
-    seats.seated.insert(actor);
-    offer_deadlines_.forget(actor);
+  if (seats.resumed(actor)) {
+    if (seats.resume_offered.erase(actor) > 0) {
+      seats.resume_seated.insert(actor);
+      offer_deadlines_.forget(actor);
+      resume_grants_.erase(actor);
+      ++resumes_.claimed;
+    }
+  } else {
+    if (seats.offered.erase(actor) > 0) {
+      seats.seated.insert(actor);
+      offer_deadlines_.forget(actor);
+    }
+    const bool claimed = queue_.claim(actor, now);
+    TW_ASSERT(claimed, "a seat in a room is a seat in the queue");
   }
-  const bool claimed = queue_.claim(actor, now);
-  TW_ASSERT(claimed, "a seat in a room is a seat in the queue");
   queue_.set_capacity(total_capacity(), now);  // a session the directory already counted is ours now
   place_promotions(now);
   return true;
@@ -154,12 +210,15 @@ bool Matchmaker::seated(ActorId actor, const RoomKey& room, MonoTime now) {
 
 bool Matchmaker::left(ActorId actor, MonoTime now) {
   settle(now);
-  if (seat_room_.contains(actor)) {
+  if (const auto held = seat_room_.find(actor); held != seat_room_.end()) {
+    const bool resumed = held->second->second.resumed(actor);
     unassign(actor);
     // A seated session's seat is the directory's until its next heartbeat says it freed.
     queue_.set_capacity(total_capacity(), now);
-    const bool released = queue_.release(actor, now);
-    TW_ASSERT(released, "a seat in a room is a seat in the queue");
+    if (!resumed) {
+      const bool released = queue_.release(actor, now);
+      TW_ASSERT(released, "a seat in a room is a seat in the queue");
+    }
     place_promotions(now);
     return true;
   }
@@ -180,33 +239,62 @@ std::optional<RoomKey> Matchmaker::room_of(ActorId actor) const {
   return held->second->first;
 }
 
+std::optional<HeldSeat> Matchmaker::seat_of(ActorId actor) const {
+  const auto held = seat_room_.find(actor);
+  if (held == seat_room_.end()) return std::nullopt;
+  const RoomSeats& seats = held->second->second;
+  return HeldSeat{held->second->first, seats.seated.contains(actor) || seats.resume_seated.contains(actor),
+                  seats.resumed(actor)};
+}
+
+SeatTotals Matchmaker::seat_totals() const {
+  SeatTotals totals;
+  for (const auto& [key, room] : rooms_) {
+    totals.offered += static_cast<uint32_t>(room.offered.size());
+    totals.seated += static_cast<uint32_t>(room.seated.size());
+    totals.resume_offered += static_cast<uint32_t>(room.resume_offered.size());
+    totals.resume_seated += static_cast<uint32_t>(room.resume_seated.size());
+  }
+  return totals;
+}
+
 uint32_t Matchmaker::offered_in(const RoomKey& room) const {
   const auto found = rooms_.find(room);
-  return found == rooms_.end() ? 0 : static_cast<uint32_t>(found->second.offered.size());
+  return found == rooms_.end() ? 0 : static_cast<uint32_t>(found->second.offered.size() + found->second.resume_offered.size());
 }
 
 uint32_t Matchmaker::seated_in(const RoomKey& room) const {
   const auto found = rooms_.find(room);
-  return found == rooms_.end() ? 0 : found->second.seated_count();
+  return found == rooms_.end() ? 0 : found->second.reported_seated();
 }
 
 // The queue settles first (offers unclaimed in time pass on, freed seats go to the line), then the
-// lapsed offers leave their rooms, then the promoted take theirs.
+// lapsed offers leave their rooms (a resumption's lapsing gives the queue its seat back), then the
+// promoted take theirs.
 void Matchmaker::settle(MonoTime now) {
   queue_.update(now);
-  drop_lapsed_offers(now);
+  if (drop_lapsed_offers(now)) queue_.set_capacity(total_capacity(), now);
   place_promotions(now);
 }
 
-void Matchmaker::drop_lapsed_offers(MonoTime now) {
-  offer_deadlines_.lapse(now, [this, now](ActorId actor) {
-    const auto place = queue_.place_of(actor, now);
-    TW_ASSERT(!place || place->standing == protocol::AdmissionStanding::waiting, "an offer lapses in the queue too");
+bool Matchmaker::drop_lapsed_offers(MonoTime now) {
+  bool resumes_lapsed = false;
+  offer_deadlines_.lapse(now, [this, now, &resumes_lapsed](ActorId actor) {
     const auto held = seat_room_.find(actor);
     if (held == seat_room_.end()) return;
-    held->second->second.offered.erase(actor);
+    RoomSeats& seats = held->second->second;
+    if (seats.resume_offered.erase(actor) > 0) {
+      resume_grants_.erase(actor);
+      ++resumes_.unclaimed;
+      resumes_lapsed = true;
+    } else {
+      const auto place = queue_.place_of(actor, now);
+      TW_ASSERT(!place || place->standing == protocol::AdmissionStanding::waiting, "an offer lapses in the queue too");
+      seats.offered.erase(actor);
+    }
     seat_room_.erase(held);
   });
+  return resumes_lapsed;
 }
 
 void Matchmaker::place_promotions(MonoTime now) {
@@ -238,6 +326,38 @@ Matchmaker::Rooms::iterator Matchmaker::choose_room() {
   return best;
 }
 
+// The room a resumption goes to: the one of that id its seat is in already (its own seat is its), else
+// the first by key of that id with a seat free.
+Matchmaker::Rooms::iterator Matchmaker::resume_room(ActorId actor, std::string_view room_id,
+                                                    std::optional<ResumeSeatRefusal>& refusal) {
+  if (const auto held = seat_room_.find(actor); held != seat_room_.end() && held->second->first.room == room_id)
+    return held->second;
+  bool listed = false;
+  for (auto it = rooms_.begin(); it != rooms_.end(); ++it) {
+    if (it->first.room != room_id) continue;
+    listed = true;
+    if (it->second.free_to_offer() > 0) return it;
+  }
+  refusal = listed ? ResumeSeatRefusal::room_full : ResumeSeatRefusal::room_not_listed;
+  return rooms_.end();
+}
+
+// A resumption's seat as match() tells it: offered (a fresh token with the resumption's grants) or seated.
+MatchAnswer Matchmaker::resumed_answer(ActorId actor, MonoTime now) const {
+  const auto room = seat_room_.at(actor);
+  MatchAnswer answer;
+  answer.place.line_length = queue_.line_length();
+  answer.room = MatchedRoom{room->first, room->second.address};
+  if (room->second.resume_seated.contains(actor)) {
+    answer.place.standing = protocol::AdmissionStanding::seated;
+    return answer;
+  }
+  answer.place.standing = protocol::AdmissionStanding::seat_offered;
+  answer.place.claim_by = offer_deadlines_.deadline(actor).value();
+  answer.token = mint_token(actor, room->second.address, now, resume_grants_.at(actor));
+  return answer;
+}
+
 void Matchmaker::offer_in(ActorId actor, Rooms::iterator room, MonoTime now) {
   room->second.offered.insert(actor);
   seat_room_.emplace(actor, room);
@@ -247,9 +367,10 @@ void Matchmaker::offer_in(ActorId actor, Rooms::iterator room, MonoTime now) {
 void Matchmaker::unassign(ActorId actor) {
   const auto held = seat_room_.find(actor);
   if (held == seat_room_.end()) return;
-  held->second->second.offered.erase(actor);
-  held->second->second.seated.erase(actor);
+  RoomSeats& seats = held->second->second;
+  for (auto* holders : {&seats.offered, &seats.seated, &seats.resume_offered, &seats.resume_seated}) holders->erase(actor);
   offer_deadlines_.forget(actor);
+  resume_grants_.erase(actor);
   seat_room_.erase(held);
 }
 

@@ -3,7 +3,9 @@
 // process leaves it with nobody deleting it, and long-dead rows are swept; the writer's clock
 // running ahead or behind shifts that window by its skew, and a clock more than a TTL ahead is not
 // believed; a draining process is listed with no open seats; caps, bad names, addresses and seats
-// refused by name and counted; and a store at the previous schema version migrates with its data.
+// refused by name and counted; each room's seated actors stored and listed, a list that does not
+// hold refused (and one written around the directory not believed); and stores at earlier schema
+// versions migrate with their data.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +14,7 @@
 
 #include "backend_stores.h"
 #include "tickwire/durable/fleet_directory.h"
+#include "tickwire/durable/seated_list.h"
 #include "tickwire/durable/store.h"
 
 namespace tickwire::durable {
@@ -67,7 +70,7 @@ class FleetDirectoryTest : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(FleetDirectoryTest, AProcessRegistersHeartbeatsAndDeregisters) {
-  EXPECT_EQ(directory_->schema_version(), 3u);
+  EXPECT_EQ(directory_->schema_version(), 4u);
   DirectoryProcess a = process_with("server-a", ProcessState::ready, 2);
   a.rooms[0].public_address = "[::1]:40000";
   ASSERT_TRUE(ok(directory_->register_process(a, kT0)));
@@ -243,7 +246,7 @@ TEST_P(FleetDirectoryTest, TheDatabaseRefusesAStateOrSeatsTheDirectoryWouldNot) 
   EXPECT_EQ(listed(kT0)[0].rooms[0].seats_taken, 0u);
 }
 
-TEST_P(FleetDirectoryTest, AStoreAtThePreviousSchemaVersionMigratesWithItsData) {
+TEST_P(FleetDirectoryTest, AStoreFromBeforeTheDirectoryMigratesWithItsData) {
   // The store as the build before the directory left it: a room leased, the schema at version 2.
   directory_.reset();
   auto store = stores_->open();
@@ -251,12 +254,12 @@ TEST_P(FleetDirectoryTest, AStoreAtThePreviousSchemaVersionMigratesWithItsData) 
   ASSERT_TRUE(stored(store->acquire("room.a", "server-a", kT0, Duration::seconds(10))));
   store.reset();
   ASSERT_EQ(stores_->raw_sql("DROP TABLE tw_fleet_rooms; DROP TABLE tw_fleet_processes; "
-                             "DELETE FROM tw_schema_migrations WHERE version = 3"),
+                             "DELETE FROM tw_schema_migrations WHERE version >= 3"),
             "");
 
   directory_ = open();
   ASSERT_NE(directory_, nullptr);
-  EXPECT_EQ(directory_->schema_version(), 3u);
+  EXPECT_EQ(directory_->schema_version(), 4u);
   ASSERT_TRUE(ok(directory_->register_process(process_with("server-a", ProcessState::ready, 1), kT0)));
   EXPECT_EQ(listed_ids(kT0), std::vector<std::string>{"server-a"});
   store = stores_->open();
@@ -265,6 +268,91 @@ TEST_P(FleetDirectoryTest, AStoreAtThePreviousSchemaVersionMigratesWithItsData) 
   ASSERT_TRUE(stored(lease));
   ASSERT_TRUE(std::get<std::optional<Lease>>(lease).has_value());
   EXPECT_EQ(std::get<std::optional<Lease>>(lease)->owner, "server-a");
+}
+
+TEST_P(FleetDirectoryTest, EachRoomsSeatedActorsAreStoredAndListed) {
+  DirectoryProcess a = process_with("server-a", ProcessState::allocated, 2, 3);
+  a.rooms[0].seated = {7, 12, 18446744073709551615u};
+  a.rooms[1].seated = {4242};  // one of its three sessions is seated by an actor the server does not name
+  ASSERT_TRUE(ok(directory_->register_process(a, kT0)));
+  auto seen = listed(kT0);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].rooms, a.rooms);
+  // A heartbeat restates them: one left, one came; a room emptied lists nobody.
+  a.rooms[0].seated = {7, 99};
+  a.rooms[1].seats_taken = 0;
+  a.rooms[1].seated.clear();
+  const WallTime t1 = kT0 + heartbeat_interval(directory_->config());
+  ASSERT_TRUE(ok(directory_->heartbeat(a, t1)));
+  seen = listed(t1);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].rooms, a.rooms);
+  // A full room of the most seats: every id listed back.
+  DirectoryProcess full = process_with("server-b", ProcessState::ready, 1, kMaxDirectoryRoomSeats);
+  full.rooms[0].seats_total = kMaxDirectoryRoomSeats;
+  for (uint64_t id = 0; id < kMaxDirectoryRoomSeats; ++id) full.rooms[0].seated.push_back(18446744073709551615u - 255 + id);
+  ASSERT_TRUE(ok(directory_->register_process(full, t1)));
+  seen = listed(t1);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1].rooms, full.rooms);
+}
+
+TEST_P(FleetDirectoryTest, ASeatedListThatDoesNotHoldIsRefusedAndOneWrittenAroundTheDirectoryIsNotBelieved) {
+  const std::vector<std::vector<uint64_t>> bad_lists = {
+      {2, 1},     // not ascending
+      {5, 5},     // an actor twice
+      {0, 3},     // client id 0 is nobody's
+      {1, 2, 3},  // more than the seats taken (2)
+  };
+  for (const auto& seated : bad_lists) {
+    DirectoryProcess p = process_with("p1", ProcessState::ready, 1, 2);
+    p.rooms[0].seated = seated;
+    EXPECT_EQ(refusal(directory_->register_process(p, kT0)), StoreRefusal::bad_seats) << seated.size();
+  }
+  DirectoryProcess over_total = process_with("p1", ProcessState::ready, 1, 2);
+  over_total.rooms[0].seats_total = 2;
+  over_total.rooms[0].seated = {1, 2};
+  ASSERT_TRUE(ok(directory_->register_process(over_total, kT0)));
+  over_total.rooms[0].seated = {1, 2, 3};
+  over_total.rooms[0].seats_taken = 3;  // past the seats: refused for the seats, whatever the list
+  EXPECT_EQ(refusal(directory_->heartbeat(over_total, kT0)), StoreRefusal::bad_seats);
+  EXPECT_EQ(directory_->refusals()[StoreRefusal::bad_seats], 5u);
+  EXPECT_EQ(listed(kT0)[0].rooms[0].seated, (std::vector<uint64_t>{1, 2}));  // nothing refused was written
+
+  // The database holds the text to its characters; a row it lets through that no report could have
+  // written (not ascending, or more ids than seats taken) leaves its room out of the listing, counted.
+  EXPECT_NE(stores_->raw_sql("UPDATE tw_fleet_rooms SET seated = '1;2' WHERE process = 'p1'"), "");
+  EXPECT_NE(stores_->raw_sql(fmt::format("UPDATE tw_fleet_rooms SET seated = '{}' WHERE process = 'p1'",
+                                         std::string(kMaxSeatedTextBytes + 1, '1'))),
+            "");
+  for (const char* text : {"2,1", "1,2,3", "01", "1,,2", ","}) {
+    ASSERT_EQ(stores_->raw_sql(fmt::format("UPDATE tw_fleet_rooms SET seated = '{}' WHERE process = 'p1'", text)), "") << text;
+    auto r = directory_->list(kT0);
+    ASSERT_TRUE(stored(r));
+    const DirectoryListing& listing = std::get<DirectoryListing>(r);
+    ASSERT_EQ(listing.processes.size(), 1u) << text;
+    EXPECT_TRUE(listing.processes[0].rooms.empty()) << text;
+    EXPECT_EQ(listing.unreadable_rooms, 1u) << text;
+  }
+}
+
+TEST_P(FleetDirectoryTest, ADirectoryWithoutSeatedListsMigratesItsRoomsWithNobodyListed) {
+  // The store as the build before seated lists left it: a process registered, the schema at version 3.
+  ASSERT_TRUE(ok(directory_->register_process(process_with("server-a", ProcessState::allocated, 1, 5), kT0)));
+  directory_.reset();
+  ASSERT_EQ(stores_->raw_sql("ALTER TABLE tw_fleet_rooms DROP COLUMN seated; DELETE FROM tw_schema_migrations WHERE version = 4"),
+            "");
+
+  directory_ = open();
+  ASSERT_NE(directory_, nullptr);
+  EXPECT_EQ(directory_->schema_version(), 4u);
+  auto seen = listed(kT0);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].rooms, process_with("server-a", ProcessState::allocated, 1, 5).rooms);
+  DirectoryProcess beat = process_with("server-a", ProcessState::allocated, 1, 5);
+  beat.rooms[0].seated = {3, 4};
+  ASSERT_TRUE(ok(directory_->heartbeat(beat, kT0 + Duration::seconds(1))));
+  EXPECT_EQ(listed(kT0 + Duration::seconds(1))[0].rooms[0].seated, (std::vector<uint64_t>{3, 4}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FleetDirectoryTest, ::testing::Values("sqlite", "postgresql"),

@@ -62,12 +62,12 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
 TEST_P(StoreTest, TheSchemaIsMigratedAtOpenAndOnlyOnce) {
   ASSERT_NE(store_, nullptr);
   EXPECT_EQ(store_->backend(), GetParam() == "sqlite" ? "sqlite" : "postgresql");
-  EXPECT_EQ(store_->schema_version(), 3u);
+  EXPECT_EQ(store_->schema_version(), 4u);
   const Lease held = lease("room.a", "server.1");
   store_.reset();
   store_ = open();  // again: nothing re-applied, nothing lost
   ASSERT_NE(store_, nullptr);
-  EXPECT_EQ(store_->schema_version(), 3u);
+  EXPECT_EQ(store_->schema_version(), 4u);
   auto now = store_->lease_of("room.a");
   ASSERT_TRUE(stored(now));
   EXPECT_EQ(std::get<std::optional<Lease>>(now), held);

@@ -24,6 +24,10 @@ inline const netcode::Key kFleetKey = [] {
   return key;
 }();
 inline const TimeAnchor kAnchor{MonoTime::from_ns(0), WallTime::from_ns(1'700'000'000'000'000'000)};
+inline const MonoTime kT0 = MonoTime::from_ns(10'000'000'000);  // a test's first instant
+// Process "a"'s first two rooms, as fleet_process names them.
+inline const RoomKey kRoomA0{"a", "room.0"};
+inline const RoomKey kRoomA1{"a", "room.1"};
 
 inline MatchmakerConfig matchmaker_config(RoomChoice choice = RoomChoice::fill_first) {
   MatchmakerConfig config;

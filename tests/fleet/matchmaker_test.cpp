@@ -2,7 +2,9 @@
 // rooms never get one (a process starting or draining, a room the listing gets wrong), seats freed
 // by the directory's count as well as by a release reported, a session the directory counted before
 // its report never letting a room be offered past its seats, an offer unclaimed passing on, the servers' reports refused by
-// name, a process that dies or drains displacing its players, and the grants riding the token.
+// name, a process that dies or drains displacing its players, the grants riding the token, and a
+// player resuming in its room outside the line (a seat held elsewhere released, an offer refreshed or
+// lapsing, a room full or not listed refused by name, the room going away with its seat).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -15,10 +17,9 @@ namespace {
 using durable::ProcessState;
 using protocol::AdmissionStanding;
 using test::fleet_process;
-
-const MonoTime kT0 = MonoTime::from_ns(10'000'000'000);
-const RoomKey kRoomA0{"a", "room.0"};
-const RoomKey kRoomA1{"a", "room.1"};
+using test::kRoomA0;
+using test::kRoomA1;
+using test::kT0;
 
 // Process "a" with two rooms of `seats`, room.1 holding `outside` sessions the matchmaker did not seat.
 std::vector<durable::DirectoryProcess> two_rooms(uint32_t seats, uint32_t outside = 0, ProcessState state = ProcessState::ready) {
@@ -180,6 +181,145 @@ TEST(Matchmaker, TheGrantsRideTheTokenAndASeatedPlayerIsToldItsRoom) {
   EXPECT_EQ(seated.place.standing, AdmissionStanding::seated);
   EXPECT_EQ(seated.room->key, offered.room->key);
   EXPECT_FALSE(seated.token.has_value());
+}
+
+AdmissionGrants resume_grant(uint8_t fill) {
+  AdmissionGrants grants;
+  grants.resume_token = std::vector<uint8_t>(kMaxGrantedResumeTokenBytes, fill);
+  return grants;
+}
+
+// Process `id` serving one room `room` of `seats` at 127.0.0.1:`port`.
+durable::DirectoryProcess one_room(const std::string& id, const std::string& room, uint32_t seats, uint16_t port,
+                                   ProcessState state = ProcessState::ready) {
+  auto p = fleet_process(id, state, 1, seats, port);
+  p.rooms[0].room = room;
+  return p;
+}
+
+TEST(Matchmaker, AResumingPlayerIsSeatedInItsRoomOutsideTheLine) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  matchmaker.observe(two_rooms(3), kT0);
+  for (ActorId actor = 1; actor <= 5; ++actor) ASSERT_TRUE(matchmaker.match(actor, kT0).token.has_value());
+  ASSERT_EQ(matchmaker.offered_in(kRoomA1), 2u);  // room.1 has one seat free
+
+  const AdmissionGrants grants = resume_grant(0xcd);
+  const ResumeAnswer resumed = matchmaker.resume(9, "room.1", kT0, grants);
+  ASSERT_FALSE(resumed.refusal.has_value());
+  EXPECT_EQ(resumed.room->key, kRoomA1);
+  EXPECT_EQ(resumed.claim_by, kT0 + Duration::seconds(20));
+  const auto opened = test::open_token(*resumed.token, test::kFleetKey);
+  ASSERT_TRUE(opened.has_value());
+  EXPECT_EQ(opened->client_id, 9u);
+  EXPECT_EQ(opened->addresses, std::vector<Address>{*Address::parse("127.0.0.1:40001")});
+  EXPECT_EQ(opened->grants, grants);
+  // Outside the line: the queue never held that seat, and has none left to give.
+  EXPECT_EQ(matchmaker.queue().capacity(), 5u);
+  EXPECT_EQ(matchmaker.match(6, kT0).place.position, 1u);
+  EXPECT_EQ(matchmaker.resume(10, "room.1", kT0, grants).refusal, ResumeSeatRefusal::room_full);
+  EXPECT_EQ(matchmaker.resume(11, "room.9", kT0, grants).refusal, ResumeSeatRefusal::room_not_listed);
+  EXPECT_EQ(matchmaker.resume_refusals()[ResumeSeatRefusal::room_full], 1u);
+  EXPECT_EQ(matchmaker.resume_refusals()[ResumeSeatRefusal::room_not_listed], 1u);
+  EXPECT_FALSE(matchmaker.seat_of(10).has_value());
+
+  // Asking the queue meanwhile tells it the resumed seat, with its grants.
+  const MatchAnswer asked = matchmaker.match(9, kT0 + Duration::seconds(1));
+  EXPECT_EQ(asked.place.standing, AdmissionStanding::seat_offered);
+  EXPECT_EQ(asked.place.claim_by, kT0 + Duration::seconds(20));
+  EXPECT_EQ(test::open_token(*asked.token, test::kFleetKey)->grants, grants);
+
+  ASSERT_TRUE(matchmaker.seated(9, kRoomA1, kT0 + Duration::seconds(2)));
+  EXPECT_EQ(matchmaker.seat_of(9), (HeldSeat{kRoomA1, true, true}));
+  EXPECT_EQ(matchmaker.resumes().claimed, 1u);
+  EXPECT_EQ(matchmaker.match(9, kT0 + Duration::seconds(2)).place.standing, AdmissionStanding::seated);
+  EXPECT_EQ(matchmaker.seat_totals().resume_seated, 1u);
+  // It leaves: its seat goes to the front of the line, in its room.
+  ASSERT_TRUE(matchmaker.left(9, kT0 + Duration::seconds(3)));
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{6});
+  EXPECT_EQ(matchmaker.room_of(6), kRoomA1);
+}
+
+TEST(Matchmaker, AResumeReleasesTheSeatHeldElsewhereAndAnUnclaimedOneLapses) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  const RoomKey a{"a", "room.0"}, b{"b", "arena"};
+  matchmaker.observe({fleet_process("a", ProcessState::ready, 1, 2, 40000), one_room("b", "arena", 2, 41000)}, kT0);
+  for (ActorId actor = 1; actor <= 3; ++actor) matchmaker.match(actor, kT0);
+  ASSERT_EQ(matchmaker.room_of(1), a);
+  ASSERT_EQ(matchmaker.room_of(3), b);
+
+  // Player 1 goes back to its pawn in the arena: its offer in room.0 passes to the next player.
+  const ResumeAnswer resumed = matchmaker.resume(1, "arena", kT0, resume_grant(1));
+  ASSERT_EQ(resumed.room->key, b);
+  EXPECT_EQ(matchmaker.queue().places_lost()[PlaceLost::offer_declined], 1u);
+  EXPECT_EQ(matchmaker.match(4, kT0).room->key, a);
+  for (ActorId actor : {2, 3, 4}) ASSERT_TRUE(matchmaker.seated(actor, *matchmaker.room_of(actor), kT0));
+  // Asking again: a fresh token, the same deadline, not counted twice.
+  const ResumeAnswer again = matchmaker.resume(1, "arena", kT0 + Duration::seconds(5), resume_grant(2));
+  EXPECT_EQ(again.claim_by, resumed.claim_by);
+  EXPECT_NE(again.token, resumed.token);
+  EXPECT_EQ(test::open_token(*again.token, test::kFleetKey)->grants, resume_grant(2));
+  EXPECT_EQ(matchmaker.resumes().offered, 1u);
+  // A waiter whose room is full keeps its place.
+  EXPECT_EQ(matchmaker.match(5, kT0 + Duration::seconds(5)).place.position, 1u);
+  EXPECT_EQ(matchmaker.resume(5, "arena", kT0 + Duration::seconds(5), resume_grant(5)).refusal, ResumeSeatRefusal::room_full);
+  EXPECT_EQ(matchmaker.match(5, kT0 + Duration::seconds(6)).place.position, 1u);
+
+  // Player 1 never connects: the seat comes back to the queue and the line moves.
+  const MonoTime lapsed = kT0 + Duration::seconds(20);
+  matchmaker.update(lapsed);
+  EXPECT_EQ(matchmaker.resumes().unclaimed, 1u);
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{5});
+  EXPECT_EQ(matchmaker.room_of(5), b);
+  EXPECT_FALSE(matchmaker.seated(1, b, lapsed));
+  EXPECT_EQ(matchmaker.report_refusals()[SeatReportRefusal::no_seat], 1u);
+}
+
+TEST(Matchmaker, AResumeIntoTheRoomItsSeatIsInTakesThatSeat) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  const RoomKey arena{"a", "arena"};
+  matchmaker.observe({one_room("a", "arena", 1, 40000), one_room("b", "lobby", 1, 41000)}, kT0);
+  ASSERT_EQ(matchmaker.match(1, kT0).room->key, arena);
+  ASSERT_EQ(matchmaker.match(2, kT0).room->key, (RoomKey{"b", "lobby"}));
+  ASSERT_EQ(matchmaker.match(3, kT0).place.position, 1u);
+  // The arena is full with player 1's own seat: it is its to resume in, and the line does not move.
+  const ResumeAnswer resumed = matchmaker.resume(1, "arena", kT0, resume_grant(1));
+  ASSERT_FALSE(resumed.refusal.has_value());
+  EXPECT_EQ(matchmaker.seat_of(1), (HeldSeat{arena, false, true}));
+  EXPECT_EQ(matchmaker.queue().capacity(), 1u);
+  EXPECT_EQ(matchmaker.queue().seats_taken(), 1u);
+  EXPECT_TRUE(matchmaker.take_promoted().empty());
+  EXPECT_EQ(matchmaker.match(3, kT0).place.position, 1u);
+  // A waiter's room full: refused, and its place kept.
+  EXPECT_EQ(matchmaker.resume(3, "lobby", kT0, resume_grant(3)).refusal, ResumeSeatRefusal::room_full);
+  EXPECT_EQ(matchmaker.match(3, kT0).place.position, 1u);
+  ASSERT_TRUE(matchmaker.seated(1, arena, kT0));
+  ASSERT_TRUE(matchmaker.left(1, kT0));
+  EXPECT_EQ(matchmaker.take_promoted(), std::vector<ActorId>{3});
+  EXPECT_EQ(matchmaker.room_of(3), arena);
+}
+
+TEST(Matchmaker, AResumptionsSeatGoesWithItsRoomAndATakenOverRoomIsFoundUnderItsNewProcess) {
+  Matchmaker matchmaker(test::matchmaker_config());
+  // The arena is being taken over: its old process drains (not listed to players), the new one is up.
+  auto listing = std::vector<durable::DirectoryProcess>{one_room("new", "arena", 1, 41000),
+                                                        one_room("old", "arena", 1, 40000, ProcessState::draining)};
+  matchmaker.observe(listing, kT0);
+  EXPECT_EQ(matchmaker.resume(1, "arena", kT0, resume_grant(1)).room->key, (RoomKey{"new", "arena"}));
+  EXPECT_EQ(matchmaker.resume(2, "arena", kT0, resume_grant(2)).refusal, ResumeSeatRefusal::room_full);
+  listing[1].state = ProcessState::ready;  // two processes list the arena: the first with a seat free takes it
+  matchmaker.observe(listing, kT0);
+  EXPECT_EQ(matchmaker.resume(2, "arena", kT0, resume_grant(2)).room->key, (RoomKey{"old", "arena"}));
+  ASSERT_TRUE(matchmaker.seated(2, {"old", "arena"}, kT0));
+  EXPECT_EQ(matchmaker.seat_totals().resume_offered, 1u);
+  // Both go: the offer and the seat with them, each counted.
+  matchmaker.observe({}, kT0 + Duration::seconds(1));
+  EXPECT_EQ(matchmaker.seats_lost()[SeatLost::resume_room_gone], 1u);
+  EXPECT_EQ(matchmaker.seats_lost()[SeatLost::seated_room_gone], 1u);
+  EXPECT_FALSE(matchmaker.seat_of(1).has_value());
+  EXPECT_FALSE(matchmaker.seat_of(2).has_value());
+  EXPECT_EQ(matchmaker.resume(1, "arena", kT0 + Duration::seconds(1), resume_grant(1)).refusal,
+            ResumeSeatRefusal::room_not_listed);
+  EXPECT_EQ(matchmaker.match(1, kT0 + Duration::seconds(1)).place.standing, AdmissionStanding::waiting);
 }
 
 }  // namespace

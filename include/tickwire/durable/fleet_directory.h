@@ -40,6 +40,7 @@ constexpr Duration heartbeat_interval(const FleetDirectoryConfig& config) {
 struct DirectoryListing {
   std::vector<DirectoryProcess> processes;
   uint32_t from_the_future = 0;  // rows heartbeated more than a TTL past the reader's clock: not listed
+  uint32_t unreadable_rooms = 0;  // room rows no report could have written (a seated list that does not hold): not listed
 };
 
 class FleetDirectory {
@@ -53,7 +54,7 @@ class FleetDirectory {
   // A process says it exists (again, after a restart: its row and rooms are replaced), its heartbeat
   // at `now`. Refused: bad_name, bad_address, bad_seats, duplicate (a room twice), over_cap (rooms
   // past kMaxRoomsPerProcess, or the directory already holding max_processes other rows, listed or
-  // not yet swept).
+  // not yet swept); bad_seats covers a seated list that does not fit (durable/seated_list.h).
   virtual StoreStatus register_process(const DirectoryProcess& process, WallTime now) = 0;
   // A registered process restates its state and rooms (seats taken, rooms come and gone), its
   // heartbeat at `now`. Refused as registering is, and not_registered when its row is gone (it

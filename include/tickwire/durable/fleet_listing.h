@@ -4,6 +4,7 @@
 // a reader of a listing (the matchmaker, above durable/) needs nothing of the store's library.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,19 @@
 namespace tickwire::durable {
 
 inline constexpr uint32_t kMaxDirectoryRoomSeats = 256;  // a room's seats at most (netcode's clients per server)
+inline constexpr std::size_t kMaxDirectoryNameBytes = 128;  // a process's or room's id at most (the store's names)
+
+// A process's or room's id: 1..kMaxDirectoryNameBytes of [A-Za-z0-9._:-] (what operators read in
+// listings and metrics labels, and what a player names to resume in a room).
+constexpr bool valid_directory_name(std::string_view name) {
+  if (name.empty() || name.size() > kMaxDirectoryNameBytes) return false;
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                    c == '-' || c == ':';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 // A server process's lifecycle, as the directory records it (the names are the database's too). A
 // small type of its own until the process lifecycle (fleet/) exists to fold it into.

@@ -2,14 +2,17 @@
 // fleet, with a connect token for that room, or its place in line. The seats are the fleet
 // directory's (the rooms of processes that take players); one AdmissionQueue over all of them decides
 // who gets a seat and in which order, and the matchmaker decides which room each seat is in, never
-// offering a room more seats than it has free. Pure: no threads, no clock, no sockets; whoever runs it
-// feeds it listings, asks, and the servers' reports (docs/matchmaking.md).
+// offering a room more seats than it has free. A player coming back to the pawn held for it in a room
+// is offered a seat in that room outside the line (it holds its place in the fleet already). Pure: no
+// threads, no clock, no sockets; whoever runs it feeds it listings, asks, and the servers' reports
+// (docs/matchmaking.md).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -81,7 +84,45 @@ TW_REASONS(RoomSkip,
 // How a player lost a seat without leaving: its room left the listing (process dead or draining).
 TW_REASONS(SeatLost,
            seated_room_gone,  // it was seated there (it resumes elsewhere with its resume token, or asks again)
-           offer_room_gone)   // it was offered a seat there and no other room had one free
+           offer_room_gone,   // it was offered a seat there and no other room had one free
+           resume_room_gone)  // it was offered a seat there to resume (it asks again: its room is being taken over)
+
+// Why a player resuming was offered no seat in its room.
+TW_REASONS(ResumeSeatRefusal,
+           room_not_listed,  // no process taking players lists the room (it is being taken over, or gone)
+           room_full)        // every process listing it has no seat free
+
+// A resuming player's answer: a seat offered in a room of that id, with a token carrying the grants
+// (claimed by the room's report, or lapsing at claim_by), or why not.
+struct ResumeAnswer {
+  std::optional<ResumeSeatRefusal> refusal;  // set: nothing was offered (and nothing changed)
+  std::optional<MatchedRoom> room;
+  std::optional<netcode::ConnectTokenBytes> token;
+  MonoTime claim_by;
+};
+
+// Where an actor's seat is, and what kind it is.
+struct HeldSeat {
+  RoomKey room;
+  bool claimed = false;  // seated (its session reported), else offered
+  bool resumed = false;  // a resumption's, outside the queue
+  friend bool operator==(const HeldSeat&, const HeldSeat&) = default;
+};
+
+// The seats held across the rooms, by kind.
+struct SeatTotals {
+  uint32_t offered = 0;  // through the queue, not yet claimed
+  uint32_t seated = 0;   // through the queue, claimed
+  uint32_t resume_offered = 0;
+  uint32_t resume_seated = 0;
+};
+
+// Resumptions so far.
+struct ResumeCounts {
+  uint64_t offered = 0;    // seats offered (a refresh of a held offer is not counted again)
+  uint64_t claimed = 0;    // reported seated
+  uint64_t unclaimed = 0;  // lapsed at the claim window
+};
 
 // What a listing changed.
 struct ListingView {
@@ -108,6 +149,14 @@ class Matchmaker {
   // `grants` ride the token's user data (asserted to fit: kMaxGrantedResumeTokenBytes).
   MatchAnswer match(ActorId actor, MonoTime now, const AdmissionGrants& grants = {});
 
+  // A player whose pawn is held in the room `room_id` (it holds a resume token for it) asks back in: a
+  // seat in the room of that id a listed process serves (the one its seat is in already, else the
+  // first by key with a seat free), outside the queue, its token carrying `grants` (the resume token).
+  // A seat it held elsewhere is released first, and a place in line is given up. Asking again while
+  // the offer stands gives a fresh token and keeps the claim deadline. Refused (and counted, nothing
+  // changed) when no listed room has that id or none of them has a seat free.
+  ResumeAnswer resume(ActorId actor, std::string_view room_id, MonoTime now, const AdmissionGrants& grants);
+
   // The server's connect path: the session of `actor` (the token's client id) is seated in `room`.
   // False, counted, when no seat is held for it there (the server then drops the session).
   bool seated(ActorId actor, const RoomKey& room, MonoTime now);
@@ -124,33 +173,49 @@ class Matchmaker {
   const AdmissionQueue& queue() const { return queue_; }
   // Where an actor's seat is (offered or seated), if it holds one.
   std::optional<RoomKey> room_of(ActorId actor) const;
-  // A room's seats as the matchmaker counts them: offers out, sessions seated by our reports.
+  std::optional<HeldSeat> seat_of(ActorId actor) const;
+  SeatTotals seat_totals() const;  // O(rooms)
+  uint32_t rooms() const { return static_cast<uint32_t>(rooms_.size()); }
+  // A room's seats as the matchmaker counts them: offers out, sessions seated by our reports (the
+  // queue's and the resumptions').
   uint32_t offered_in(const RoomKey& room) const;
   uint32_t seated_in(const RoomKey& room) const;
   const ReasonCounters<SeatReportRefusal>& report_refusals() const { return report_refusals_; }
   const ReasonCounters<SeatLost>& seats_lost() const { return seats_lost_; }
+  const ReasonCounters<ResumeSeatRefusal>& resume_refusals() const { return resume_refusals_; }
+  const ResumeCounts& resumes() const { return resumes_; }
 
  private:
   struct RoomSeats {
     Address address;
     uint32_t seats_total = 0;
     uint32_t listed_taken = 0;  // the directory's count of sessions seated
-    std::unordered_set<ActorId> offered;
+    std::unordered_set<ActorId> offered;  // the queue's seats
     std::unordered_set<ActorId> seated;
+    std::unordered_set<ActorId> resume_offered;  // resumptions' seats, outside the queue
+    std::unordered_set<ActorId> resume_seated;
 
     uint32_t seated_count() const { return static_cast<uint32_t>(seated.size()); }
-    // Sessions seated by another path than our offers (resumes, development tokens).
-    uint32_t outside() const { return listed_taken > seated_count() ? listed_taken - seated_count() : 0; }
-    uint32_t occupied() const { return outside() + seated_count() + static_cast<uint32_t>(offered.size()); }
+    uint32_t reported_seated() const { return static_cast<uint32_t>(seated.size() + resume_seated.size()); }
+    // Sessions seated by another path than our offers (development tokens, a matchmaker restarted).
+    uint32_t outside() const { return listed_taken > reported_seated() ? listed_taken - reported_seated() : 0; }
+    // The seats the queue does not hold: the outside ones and the resumptions'.
+    uint32_t outside_queue() const {
+      return outside() + static_cast<uint32_t>(resume_offered.size() + resume_seated.size());
+    }
+    uint32_t occupied() const { return outside_queue() + seated_count() + static_cast<uint32_t>(offered.size()); }
     uint32_t free_to_offer() const { return seats_total > occupied() ? seats_total - occupied() : 0; }
-    uint32_t capacity() const { return seats_total - outside(); }
+    uint32_t capacity() const { return seats_total > outside_queue() ? seats_total - outside_queue() : 0; }
+    bool resumed(ActorId actor) const { return resume_offered.contains(actor) || resume_seated.contains(actor); }
   };
   using Rooms = std::map<RoomKey, RoomSeats>;
 
   void settle(MonoTime now);
-  void drop_lapsed_offers(MonoTime now);
+  bool drop_lapsed_offers(MonoTime now);  // true when a resumption's offer lapsed (the queue's capacity grew)
   void place_promotions(MonoTime now);
   Rooms::iterator choose_room();
+  Rooms::iterator resume_room(ActorId actor, std::string_view room_id, std::optional<ResumeSeatRefusal>& refusal);
+  MatchAnswer resumed_answer(ActorId actor, MonoTime now) const;
   void offer_in(ActorId actor, Rooms::iterator room, MonoTime now);
   void unassign(ActorId actor);
   uint32_t total_capacity() const;
@@ -165,6 +230,9 @@ class Matchmaker {
   std::vector<ActorId> promoted_;
   ReasonCounters<SeatReportRefusal> report_refusals_;
   ReasonCounters<SeatLost> seats_lost_;
+  std::unordered_map<ActorId, AdmissionGrants> resume_grants_;  // every resumption's offer not yet claimed
+  ReasonCounters<ResumeSeatRefusal> resume_refusals_;
+  ResumeCounts resumes_;
 };
 
 }  // namespace tickwire::fleet
