@@ -53,6 +53,7 @@ struct FleetOptions {
   uint32_t kill_host = 1;
   double ttl_s = 3;
   double lease_term_s = 3;
+  uint32_t link_timeout_s = 5;  // the matchmaker's tokens' timeout: how soon a player notices its host died
   double frame_hz = 20;
   uint32_t snapshot_hz = 0;  // the hosts' world lane (0: the tick rate)
   std::string behaviour = "wander";
@@ -181,7 +182,8 @@ int run_fleet(const FleetOptions& o) {
   Member match;
   match.name = "match";
   if (!match.process->spawn(exe, {"match", "--store", o.store_url, "--key", key_path, "--ttl", fmt::format("{}", o.ttl_s),
-                                  "--poll", "0.1", "--stats-interval", "1"})) {
+                                  "--poll", "0.1", "--stats-interval", "1",
+                                  "--link-timeout", std::to_string(o.link_timeout_s)})) {
     std::fprintf(stderr, "tickwire fleet: cannot start the matchmaker\n");
     return 2;
   }
@@ -320,6 +322,8 @@ void register_fleet(CLI::App& app) {
   cmd->add_option("--kill-host", o.kill_host, "which host (1..hosts)");
   cmd->add_option("--ttl", o.ttl_s, "the directory's TTL, seconds")->check(CLI::Range(0.5, 600.0));
   cmd->add_option("--lease-term", o.lease_term_s, "a room's lease term, seconds")->check(CLI::Range(1.0, 600.0));
+  cmd->add_option("--link-timeout", o.link_timeout_s, "seconds a player's silent link lasts (how soon it notices a dead host)")
+      ->check(CLI::Range(1, 60));
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "the rooms' world-lane snapshots per second (0: the tick rate)")
       ->check(CLI::Range(0, 240));

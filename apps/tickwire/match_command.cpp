@@ -48,6 +48,7 @@ struct MatchOptions {
   uint32_t queue_cap = 1024;
   double claim_window_s = 20;
   double waiter_timeout_s = 30;
+  int32_t link_timeout_s = 5;  // the tokens' timeout: how long a silent link lasts before either end drops it
   double stats_interval_s = 1;
   double seconds = 0;  // 0: until signalled
 };
@@ -69,6 +70,7 @@ std::string bad_option(const MatchOptions& o) {
   if (!positive(o.poll_s, o.ttl_s)) return fmt::format("--poll {}: seconds in (0, the ttl]", o.poll_s);
   if (!positive(o.claim_window_s, 3600)) return fmt::format("--claim-window {}: seconds in (0, 3600]", o.claim_window_s);
   if (!positive(o.waiter_timeout_s, 3600)) return fmt::format("--waiter-timeout {}: seconds in (0, 3600]", o.waiter_timeout_s);
+  if (o.link_timeout_s < 1 || o.link_timeout_s > 60) return fmt::format("--link-timeout {}: seconds in 1..60", o.link_timeout_s);
   if (!positive(o.stats_interval_s, 3600)) return fmt::format("--stats-interval {}: seconds in (0, 3600]", o.stats_interval_s);
   if (!std::isfinite(o.seconds) || o.seconds < 0) return fmt::format("--seconds {}: 0 or more", o.seconds);
   return {};
@@ -82,6 +84,7 @@ fleet::MatchmakerConfig matchmaker_config(const MatchOptions& o, const netcode::
   config.choice = *room_choice_named(o.choice);
   config.protocol_id = o.protocol_id;
   config.private_key = key;
+  config.token_timeout_seconds = o.link_timeout_s;
   config.token_expire_seconds = static_cast<uint64_t>(std::ceil(o.claim_window_s)) + kTokenOutlivesClaimSeconds;
   config.anchor = TimeAnchor{mono_now(), wall_now()};
   return config;
@@ -142,6 +145,10 @@ int run_match(const MatchOptions& o) {
     MonoTime now = mono_now();
     if (o.seconds > 0 && (now - start).seconds_f() >= o.seconds) break;
     runner.run(now);
+    // Who was given a seat from the line, in promotion order (join order: docs/admission-queue.md).
+    const std::vector<fleet::ActorId> promoted =
+        desk.with([](MatchState& state, MonoTime) { return state.matchmaker.take_promoted(); });
+    if (!promoted.empty()) print_line({{"type", "promoted"}, {"t", (now - start).seconds_f()}, {"actors", promoted}});
     if (now >= next_stats) {
       print_line(stats_line("match", desk, start));
       next_stats = next_stats + stats_every;
@@ -170,6 +177,9 @@ void register_match(CLI::App& app) {
   cmd->add_option("--choice", o.choice, "which room a seat is offered in: fill-first or least-loaded");
   cmd->add_option("--queue-cap", o.queue_cap, "players waiting in line at most (the next is refused line_full)");
   cmd->add_option("--claim-window", o.claim_window_s, "seconds a seat offered is held for its player to connect");
+  cmd->add_option("--link-timeout", o.link_timeout_s,
+                  "seconds a seated player's link may go silent before either end drops it (the tokens' timeout): how soon "
+                  "players notice a dead server and resume elsewhere");
   cmd->add_option("--waiter-timeout", o.waiter_timeout_s, "seconds a waiting player may go without asking again");
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines");
   cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");

@@ -162,7 +162,7 @@ void RoomServer::send_game_messages() {
 void RoomServer::hold_acknowledgements(DurabilityGate& gate) {
   TW_ASSERT(update_number_ == 0 && gate_ == nullptr, "a server holds for one gate, from its first update");
   gate_ = &gate;
-  room_.simulation().keep_facts(true);
+  room_.keep_facts(true);  // the room's own facts (pawns joined and gone) and its game's
 }
 
 std::size_t RoomServer::held_acknowledgements() const {

@@ -56,7 +56,7 @@ TEST(FleetCommand, AKilledHostsRoomsAreAdoptedAndItsPlayersResumeThroughTheMatch
   test::KeyedTempDir dir("tickwire-fleet-kill");
   const nlohmann::json report =
       fleet_report({"fleet", "--store", url, "--hosts", "2", "--rooms-per-host", "2", "--seats", "6", "--bots", "12",
-                    "--bots-per-process", "6", "--seconds", "16", "--kill-at", "5", "--ttl", "2", "--lease-term", "2",
+                    "--bots-per-process", "6", "--seconds", "16", "--kill-at", "5", "--ttl", "2", "--lease-term", "2", "--link-timeout", "2",
                     "--key", dir.key().string()});
   ASSERT_TRUE(report.is_object());
   EXPECT_EQ(report["matched"], 12);
@@ -69,11 +69,15 @@ TEST(FleetCommand, AKilledHostsRoomsAreAdoptedAndItsPlayersResumeThroughTheMatch
   ASSERT_EQ(kill["rooms"].size(), 2u);
   for (const nlohmann::json& room : kill["rooms"]) {
     EXPECT_EQ(room["heir"], "host-2") << room;
+    // Killed before its first periodic checkpoint: its players' pawns are in the journal alone.
+    EXPECT_GT(room["deadKeeperJournaled"].get<uint64_t>(), 0u) << room;
     EXPECT_GE(room["recoveredThrough"].get<uint64_t>(), room["deadKeeperJournaled"].get<uint64_t>()) << room;
   }
   EXPECT_EQ(kill["roomsShortOfTheirJournal"], 0);
   EXPECT_EQ(kill["strandedResumed"], kill["stranded"]);
   EXPECT_EQ(kill["samePawn"], kill["resumed"]);
+  // Noticing the dead host takes the link timeout (2 s); adoption the lease term (2 s), at once.
+  EXPECT_LE(kill["playingAgainSeconds"]["max"].get<double>(), 2.0 + 2.0 + 2.0) << kill;
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ TEST(HostCommand, AKilledHostLeavesTheDirectoryAndItsRoomsAreAdoptedRecoveredAnd
   ASSERT_GE(seconds_until([&] { return all_tickets(bots, "fresh"); }, 15), 0) << bots.output();
   std::map<int, uint64_t> pawns;
   for (const auto& [bot, line] : tickets(bots)) pawns[bot] = line["pawn"].get<uint64_t>();
-  ASSERT_GE(seconds_until([&] { return listed(directory, "r1")->seats_taken == 2; }, 5), 0);
+  ASSERT_GE(seconds_until([&] { return listed(directory, "r1")->seated == std::vector<uint64_t>{1000, 1001}; }, 5), 0);
   usleep(1'500'000);  // a checkpoint and the journal after it
   (void)first.read_lines();
   const nlohmann::json last_report = lines_of(first.output(), "host").back();
