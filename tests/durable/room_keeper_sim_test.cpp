@@ -132,6 +132,38 @@ TEST_P(KeeperSim, NothingIsAcknowledgedBeforeItIsJournaledAndARecoveredGameHolds
               static_cast<unsigned long long>(stats.store_retries));
 }
 
+// The room's own facts are journaled, not only its game's: with the journal alone (no checkpoint
+// after the first), the players who joined are in a room recovered from the store, their pawns held
+// for them. (A server once kept only the game's facts: a pawn joined after the newest checkpoint was
+// lost to a kill -9, and its player's resume token named a pawn nobody had.)
+TEST(KeeperSimPawns, PlayersWhoJoinedAfterTheNewestCheckpointAreInTheJournal) {
+  const uint64_t seed = test_seed(2113);
+  BackendStores stores("sqlite");
+  GameSim sim(seed, GameSimConfig{});
+  RoomKeeperConfig keeper_config;
+  keeper_config.checkpoint_every_ticks = 0;  // the journal alone
+  DurableRoom room(stores.open(), "pawns-sim", "server-a", sim.room, sim.server, TickEpoch::kernel_v1, keeper_config);
+  ASSERT_NE(room.keeper, nullptr) << room.error;
+  sim.add_client(standing(false));
+  sim.add_client(standing(false));
+  sim.run_for(Duration::from_seconds(1));
+  ASSERT_TRUE(sim.all_welcomed()) << "seed=" << seed;
+  settle(sim, *room.keeper);
+  EXPECT_GE(room.keeper->stats().facts, 2u) << "each pawn joined is a fact";
+
+  GameSim fresh(seed, GameSimConfig{});
+  auto store = stores.open();
+  RecoveryResult recovered = recover_room(*store, "pawns-sim", fresh.room);
+  ASSERT_TRUE(std::holds_alternative<Recovery>(recovered));
+  EXPECT_GE(std::get<Recovery>(recovered).facts_replayed, 2u);
+  ASSERT_EQ(fresh.room.held_pawns().size(), 2u) << "seed=" << seed;
+  for (const HeldPawn& held : fresh.room.held_pawns()) {
+    const auto owner = sim.room.owner_of(held.pawn);
+    ASSERT_TRUE(owner.has_value());
+    EXPECT_EQ(held.player, sim.room.session(*owner)->player);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, KeeperSim,
                          ::testing::Combine(::testing::Values("sqlite", "postgresql"),
                                             ::testing::Values(TickEpoch::canonical_v1, TickEpoch::kernel_v1)),
