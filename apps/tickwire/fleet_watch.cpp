@@ -42,6 +42,8 @@ void FleetWatch::bot_line(const nlohmann::json& line, double at_s) {
     positions_[actor].push_back(line.value("position", int64_t{0}));
   } else if (type == "matched") {
     if (matched_.emplace(actor, line).second) ++matched_per_process_[line.value("process", "")];
+  } else if (type == "resume_failed") {
+    ++resume_failures_;
   } else if (type == "resumed" && killed_host_ && resumed_.count(actor) == 0) {
     resumed_[actor] = at_s - killed_at_s_;
     resumed_same_pawn_[actor] = line.value("samePawn", false);
@@ -125,6 +127,7 @@ nlohmann::json FleetWatch::report() const {
     stranded_resumed += stranded_.count(actor);
   }
   kill["strandedResumed"] = stranded_resumed;
+  kill["resumeFailures"] = resume_failures_;
   kill["samePawn"] = same_pawn;
   kill["playingAgainSeconds"] = {{"p50", percentile(gaps, 0.5)}, {"p99", percentile(gaps, 0.99)},
                                  {"max", gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end())}};

@@ -55,6 +55,7 @@ class FleetWatch {
   std::vector<uint64_t> promoted_;                     // the matchmaker's promotions, in order
   std::map<uint64_t, double> resumed_;                 // actor -> seconds from the kill to playing again
   std::map<uint64_t, bool> resumed_same_pawn_;
+  uint64_t resume_failures_ = 0;  // bots that gave up resuming (and asked for a fresh seat)
   std::set<std::string> listed_hosts_;
   std::map<std::string, std::vector<uint64_t>> seated_by_room_;  // the newest listing's
   std::map<std::string, std::string> host_of_room_;              // the newest listing's

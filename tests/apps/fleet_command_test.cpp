@@ -75,6 +75,7 @@ TEST(FleetCommand, AKilledHostsRoomsAreAdoptedAndItsPlayersResumeThroughTheMatch
   }
   EXPECT_EQ(kill["roomsShortOfTheirJournal"], 0);
   EXPECT_EQ(kill["strandedResumed"], kill["stranded"]);
+  EXPECT_EQ(kill["resumeFailures"], 0);
   EXPECT_EQ(kill["samePawn"], kill["resumed"]);
   // Noticing the dead host takes the link timeout (2 s); adoption the lease term (2 s), at once.
   EXPECT_LE(kill["playingAgainSeconds"]["max"].get<double>(), 2.0 + 2.0 + 2.0) << kill;
