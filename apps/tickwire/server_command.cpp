@@ -310,8 +310,8 @@ int run_server(const ServerOptions& o) {
     // A drain: /readyz says 503 from here on; the seated players play on for the grace (until the
     // room empties or another signal comes), then the room is checkpointed and its lease given up
     // before the clients are let go, so their resume tokens name pawns the next holder has. A new
-    // player arriving during the grace is turned away (session.drop.admissions_closed); one resuming
-    // its held pawn is not.
+    // player arriving during the grace is denied at the handshake (netcode's
+    // request_denied_by_server); one resuming its held pawn is not.
     server.room_server().set_admissions_open(false);
     ops.move_to(fleet::LifecycleState::draining, &server, kept.get(), server.now());
     line("server_draining", server.now());

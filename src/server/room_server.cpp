@@ -159,6 +159,17 @@ void RoomServer::send_game_messages() {
   }
 }
 
+void RoomServer::set_admissions_open(bool open) {
+  admissions_open_ = open;
+  if (open) {
+    transport_.netcode().set_request_filter(nullptr);
+    return;
+  }
+  transport_.netcode().set_request_filter([](uint64_t, const netcode::UserData& user_data) {
+    return !read_admission_grants(user_data).resume_token.empty();  // a resume is not a newcomer
+  });
+}
+
 void RoomServer::hold_acknowledgements(DurabilityGate& gate) {
   TW_ASSERT(update_number_ == 0 && gate_ == nullptr, "a server holds for one gate, from its first update");
   gate_ = &gate;

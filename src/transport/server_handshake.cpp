@@ -1,5 +1,6 @@
 // The server's half of the handshake, step for step in the standard's order: connection requests
-// (cheap checks, token decryption, address/id/token-reuse checks, full -> denied, encryption
+// (cheap checks, token decryption, address/id/token-reuse checks, the server's filter or full ->
+// denied, encryption
 // mapping, challenge) and connection responses (challenge token, id check, full -> denied, slot,
 // keep-alive). Replies go only to the requesting address, are always smaller than the request
 // that caused them, and nothing is sent on a request's behalf later: no amplification.
@@ -51,6 +52,11 @@ void NetcodeServer::process_request(const Datagram& datagram, MonoTime now, uint
   const netcode::Mac mac = netcode::sealed_token_mac(request.private_data);
   if (!token_uses_.check_and_record(mac, datagram.address, request.expire_timestamp, now_unix)) {
     rejects_.add(Reject::request_token_used_elsewhere);
+    return;
+  }
+  if (request_filter_ && !request_filter_(token.client_id, token.user_data)) {
+    rejects_.add(Reject::request_denied_by_server);
+    send_denied(datagram.address, token.server_to_client_key, datagram.size);
     return;
   }
   if (connected_count_ >= config_.max_clients) {

@@ -117,9 +117,10 @@ TEST(ResumeSim, AKilledPlayerComesBackIntoItsPawnWithin2Seconds) {
               static_cast<unsigned long long>(seed), back->milliseconds_f());
 }
 
-// A room whose admissions are closed (its load ladder's top rung, or a drain) turns a newcomer away,
-// counted as session.drop.admissions_closed, and still lets a player holding a resume token back
-// into its pawn: closing admissions sheds new load, never the players the room already has.
+// A room whose admissions are closed (its load ladder's top rung, or a drain) turns a newcomer away
+// at the handshake with a denied packet (netcode's request_denied_by_server), and still lets a player
+// holding a resume token back into its pawn: closing admissions sheds new load, never the players the
+// room already has.
 TEST(ResumeSim, ClosedAdmissionsTurnANewcomerAwayAndLetAResumingPlayerBackIn) {
   const uint64_t seed = test_seed(2153);
   FreshResumeSim fresh(seed, "closed-sim");
@@ -133,7 +134,9 @@ TEST(ResumeSim, ClosedAdmissionsTurnANewcomerAwayAndLetAResumingPlayerBackIn) {
   sim.add_client({});
   sim.run_for(Duration::seconds(3));
   EXPECT_FALSE(sim.clients[1]->client.session().welcomed()) << "seed=" << seed;
-  EXPECT_GE(sim.server.drops()[SessionDrop::admissions_closed], 1u);
+  // Turned away at the handshake with a denied packet: no session, no slot, no welcome to undo.
+  EXPECT_GE(sim.server.transport().netcode().rejects()[netcode::Reject::request_denied_by_server], 1u);
+  EXPECT_EQ(sim.server.drops()[SessionDrop::admissions_closed], 0u);
   EXPECT_EQ(sim.game.pawn_count(), 1u) << "no pawn for the newcomer";
 
   sim.restart_client(0, 9002, token);

@@ -127,6 +127,28 @@ TEST_F(RejectTable, EveryRequestRejectReasonIsIgnoredCountedAndSilent) {
   EXPECT_EQ(server->connected_clients(), 1u);
 }
 
+TEST_F(RejectTable, TheServersFilterRefusesARequestWithADeniedPacketAndLetsTheRestThrough) {
+  server->set_request_filter([](uint64_t client_id, const netcode::UserData&) { return client_id != 4001; });
+  const auto before = server->rejects()[Reject::request_denied_by_server];
+  const auto to_attacker = world.wire.between(server_address(), client_address(9));
+  ASSERT_TRUE(attacker->send(server_address(), request_bytes(mint_token(key, 4001, {server_address()}, world.wall()))));
+  world.net.advance_to(world.now);
+  server->update(world.now, world.wall());
+  world.advance(Duration::milliseconds(1));
+  EXPECT_EQ(server->rejects()[Reject::request_denied_by_server], before + 1);
+  EXPECT_EQ(server->pending_handshakes(), 0u) << "nothing made for a refused request";
+  const auto answered = world.wire.between(server_address(), client_address(9));
+  EXPECT_EQ(answered.datagrams - to_attacker.datagrams, 1u);
+  EXPECT_EQ(answered.bytes - to_attacker.bytes, 1u + 8 + 16);  // a denied packet: prefix, sequence, MAC
+
+  auto c_socket = world.net.bind(client_address(2));
+  NetcodeClient let_in(*c_socket);
+  let_in.connect(mint_token(key, 4002, {server_address()}, world.wall()), world.now);
+  NetcodeClient* clients[] = {client_a.get(), &let_in};
+  EXPECT_TRUE(run_until(world, server.get(), clients, Duration::seconds(1), [&] { return let_in.connected(); }));
+  server->set_request_filter(nullptr);
+}
+
 TEST_F(RejectTable, FullServerAnswersWithADeniedPacketSmallerThanTheRequest) {
   auto c_socket = world.net.bind(client_address(2));
   NetcodeClient client_c(*c_socket);

@@ -109,7 +109,10 @@ class RoomServer : public TickObserver {
   // The room under load (seed 003, "Load ladders"): its snapshots at tighter limits (held within the
   // contract's), and whether new players are admitted (a player resuming its held pawn always is).
   void set_replication_limits(const ReplicationLimits& limits) { replication_.set_limits(limits); }
-  void set_admissions_open(bool open) { admissions_open_ = open; }
+  // Closed, a newcomer's connection request is answered with a denied packet at the handshake
+  // (netcode's request_denied_by_server) and one that got past it is dropped at admission
+  // (session.drop.admissions_closed); a request carrying a resume token is let through.
+  void set_admissions_open(bool open);
   bool admissions_open() const { return admissions_open_; }
   // The connection at a netcode slot; owner ids are slot + 1.
   static OwnerId owner_of_slot(uint32_t slot) { return static_cast<OwnerId>(slot + 1); }

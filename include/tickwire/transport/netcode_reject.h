@@ -34,7 +34,8 @@ TW_REASONS(Reject,
   request_address_connected,
   request_client_id_connected,
   request_token_used_elsewhere,
-  request_denied_server_full,  // answered with a denied packet (the one reply in this block)
+  request_denied_server_full,  // answered with a denied packet (one of the two replies in this block)
+  request_denied_by_server,    // the server's request filter said no (admissions closed): a denied packet
   // Connection response packets, in the standard's order.
   response_challenge_invalid,
   response_address_connected,

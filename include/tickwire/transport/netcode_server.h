@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -93,6 +94,12 @@ class NetcodeServer {
   std::size_t pending_capacity() const { return pending_.capacity(); }
   uint64_t pending_evictions() const { return pending_.evictions(); }
   const netcode::RejectCounters& rejects() const { return rejects_; }
+
+  // Whether an authentic connection request may start a session, decided from its token's client id
+  // and user data before any state is made for it: a request the filter refuses is answered with a
+  // denied packet and counted (request_denied_by_server). Unset (the default): every request may.
+  using RequestFilter = std::function<bool(uint64_t client_id, const netcode::UserData& user_data)>;
+  void set_request_filter(RequestFilter filter) { request_filter_ = std::move(filter); }
   uint64_t bytes_sent() const { return batch_.bytes_sent(); }
   uint64_t datagrams_sent() const { return batch_.datagrams_sent(); }
   uint64_t bytes_received() const { return bytes_received_; }
@@ -139,6 +146,7 @@ class NetcodeServer {
   netcode::PayloadQueue received_;
   RingBuffer<ServerEvent, kMaxEvents> events_;
   netcode::RejectCounters rejects_;
+  RequestFilter request_filter_;
   uint64_t bytes_received_ = 0;
   uint64_t events_dropped_ = 0;
 };
