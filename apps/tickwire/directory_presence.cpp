@@ -49,7 +49,9 @@ void DirectoryPresence::deregister() {
     wake_.notify_one();
   }
   if (thread_.joinable()) thread_.join();
-  deregistered_ = durable::stored(directory_->deregister(latest_.process));
+  const bool gone = durable::stored(directory_->deregister(latest_.process));
+  std::lock_guard lock(mutex_);
+  deregistered_ = gone;
 }
 
 void DirectoryPresence::run() {
@@ -81,7 +83,8 @@ void DirectoryPresence::run() {
 
 nlohmann::json DirectoryPresence::stats_json() const {
   std::lock_guard lock(mutex_);
-  nlohmann::json j = {{"heartbeats", heartbeats_}, {"failures", failures_}, {"registrations", registrations_}};
+  nlohmann::json j = {{"heartbeats", heartbeats_}, {"failures", failures_}, {"registrations", registrations_},
+                      {"deregistered", deregistered_}};
   if (!last_failure_.empty()) j["lastFailure"] = last_failure_;
   return j;
 }

@@ -83,11 +83,6 @@ struct Member {
       }
     }
   }
-  bool printed(const std::string& type) const {
-    for (const nlohmann::json& j : lines)
-      if (j.value("type", "") == type) return true;
-    return false;
-  }
 };
 
 std::string room_name(uint32_t host, uint32_t room) { return fmt::format("room-{}-{}", host, room); }

@@ -38,7 +38,6 @@ class FleetWatch {
   uint64_t resumed() const { return resumed_.size(); }
   // Bots seated in the killed host's rooms when it died (by the directory's last listing of it).
   uint64_t stranded() const { return stranded_.size(); }
-  bool host_listed(const std::string& host) const { return listed_hosts_.count(host) != 0; }
 
   nlohmann::json report() const;
 

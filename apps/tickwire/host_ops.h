@@ -17,6 +17,8 @@
 
 namespace tickwire::cli {
 
+struct RoomFigures;
+
 class HostOps {
  public:
   explicit HostOps(MonoTime born);
@@ -32,7 +34,7 @@ class HostOps {
   void move_to(fleet::LifecycleState state, const std::vector<std::unique_ptr<HostedRoom>>& rooms, MonoTime now);
 
  private:
-  void publish(const std::vector<std::unique_ptr<HostedRoom>>& rooms, MonoTime now);
+  void publish(const std::vector<RoomFigures>& rooms, MonoTime now);
 
   fleet::Lifecycle lifecycle_;
   fleet::LoopHeartbeat heartbeat_;

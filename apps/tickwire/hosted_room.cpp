@@ -8,6 +8,8 @@
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server/room.h"
 #include "tickwire/server/room_loop.h"
+#include "tickwire/server/room_server.h"
+#include "tickwire/transport/netcode_server.h"
 
 namespace tickwire::cli {
 
@@ -76,13 +78,16 @@ MonoTime HostedRoom::next_due() const { return server_->room().next_due(); }
 
 uint32_t HostedRoom::run(MonoTime now) { return server_->update(now).ticks_run; }
 
-durable::DirectoryRoom HostedRoom::listing() const {
+durable::DirectoryRoom HostedRoom::listing() {
   durable::DirectoryRoom r;
   r.room = name();
   r.public_address = server_->public_address();
   r.seats_total = seats();
-  for (const ClientLink& c : server_->clients()) {
-    if (c.admitted) r.seated.push_back(c.client_id);
+  // The admitted sessions' client ids, read slot by slot (not Server::clients(): that builds every
+  // client's whole link report, reasons and all, four times a second).
+  NetcodeServer& netcode = server_->netcode();
+  for (uint32_t slot = 0; slot < netcode.max_clients(); ++slot) {
+    if (server_->room_server().admitted(slot)) r.seated.push_back(netcode.client_id(slot));
   }
   std::sort(r.seated.begin(), r.seated.end());
   r.seated.erase(std::unique(r.seated.begin(), r.seated.end()), r.seated.end());

@@ -57,7 +57,7 @@ class HostedRoom {
   Server& server() { return *server_; }
   const Server& server() const { return *server_; }
   // What the directory lists of it: where players connect, its seats, who sits in them.
-  durable::DirectoryRoom listing() const;
+  durable::DirectoryRoom listing();
   nlohmann::json stats_json() const;
   // A drain's end: a checkpoint, the journal flushed, the lease given up, the clients let go.
   bool drain();

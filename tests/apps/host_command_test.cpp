@@ -166,6 +166,7 @@ TEST(HostCommand, AKilledHostLeavesTheDirectoryAndItsRoomsAreAdoptedRecoveredAnd
   const nlohmann::json final_line = lines_of(second.output(), "host_final").back();
   EXPECT_EQ(final_line["lifecycle"], "stopped");
   EXPECT_EQ(final_line["serving"], 0);
+  EXPECT_TRUE(final_line["directory"]["deregistered"].get<bool>());
   EXPECT_FALSE(process_listed(directory, "h2"));
 }
 
