@@ -22,6 +22,7 @@
 #include "bot_report.h"
 #include "bot_resume.h"
 #include "commands.h"
+#include "number_checks.h"
 #include "demo_block.h"
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
@@ -318,17 +319,17 @@ void register_bot(CLI::App& app) {
       ->check(CLI::Range(0.05, 60.0));
   cmd->add_option("--resume-patience", o.resume_patience_s,
                   "seconds a bot whose server was lost asks to resume its pawn before it asks for a fresh seat (with --match)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(1, 255));
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle, jumpy, use (presses the map's buttons, goes to their doors) or fire (shoots at the nearest pawn, a line per shot)");
   cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
-  cmd->add_option("--seconds", o.seconds, "how long to play")->check(CLI::PositiveNumber);
+  cmd->add_option("--seconds", o.seconds, "how long to play")->check(positive_number());
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");
   cmd->add_option("--seed", o.seed, "behaviour seed");
-  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON progress lines")->check(CLI::PositiveNumber);
+  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON progress lines")->check(positive_number());
   cmd->add_option("--resume-dir", o.resume_dir,
                   "keep each bot's resume token here and present it at start (a restarted process resumes its pawns)")
       ->excludes(match);

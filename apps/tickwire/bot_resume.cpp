@@ -4,21 +4,24 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <iterator>
 
 #include "tickwire/client/game_client.h"
 #include "tickwire/core/hex.h"
+#include "tickwire/core/regular_file.h"
 #include "tickwire/protocol/resume_ticket.h"
 
 namespace tickwire::cli {
+namespace {
+constexpr std::size_t kMaxResumeFileBytes = protocol::kMaxResumeTokenHexChars + 2;  // the token and a newline
+}  // namespace
 
 BotResumeFile::BotResumeFile(std::filesystem::path dir, uint32_t index)
     : path_(std::move(dir) / fmt::format("bot-{}.token", index)), index_(index) {}
 
 std::vector<uint8_t> BotResumeFile::read() const {
-  std::ifstream in(path_);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return from_hex(text).value_or(std::vector<uint8_t>{});
+  // A missing or foreign file is no token: the bot joins fresh.
+  const FileText file = read_regular_file(path_, kMaxResumeFileBytes);
+  return file ? from_hex(file.text).value_or(std::vector<uint8_t>{}) : std::vector<uint8_t>{};
 }
 
 std::optional<nlohmann::json> BotResumeFile::follow(const Client& client, double at_s) {

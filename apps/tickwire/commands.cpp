@@ -24,6 +24,7 @@ void register_all(CLI::App& app) {
   register_host(app);
   register_fleet(app);
   register_match(app);
+  require_finite_numbers(app);  // after every option exists
 }
 
 }  // namespace tickwire::cli

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "number_checks.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/transport/link_conditioner.h"
 #include "tickwire/transport/udp_socket.h"
@@ -169,7 +170,8 @@ void register_conditioner(CLI::App& app) {
   }
   args->rate_option = cmd->add_option("--rate-kbps", args->rate_kbps, "bandwidth cap, kbit/s (0 = unlimited)");
   cmd->add_option("--seed", args->seed, "link model seed");
-  cmd->add_option("--seconds", args->seconds, "stop after this many seconds (0 = until SIGINT/SIGTERM)");
+  cmd->add_option("--seconds", args->seconds, "stop after this many seconds (0 = until SIGINT/SIGTERM)")
+      ->check(non_negative_number());
   cmd->add_option("--max-clients", args->max_clients, "concurrent client addresses")->check(CLI::Range(1, 4096));
   cmd->callback([args] { run_conditioner(*args); });
 }

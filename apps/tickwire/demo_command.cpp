@@ -16,6 +16,7 @@
 
 #include "child_process.h"
 #include "commands.h"
+#include "number_checks.h"
 #include "demo_report.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/link_model.h"
@@ -204,7 +205,7 @@ void register_demo(CLI::App& app) {
   auto* cmd = app.add_subcommand("demo", "server + link conditioner + bots on loopback, then a report");
   static DemoOptions o;
   cmd->add_option("--bots", o.bots, "bot clients")->check(CLI::Range(1, 255));
-  cmd->add_option("--seconds", o.seconds, "how long the bots play")->check(CLI::PositiveNumber);
+  cmd->add_option("--seconds", o.seconds, "how long the bots play")->check(positive_number());
   cmd->add_option("--profile", o.profile, "link profile: lan, broadband, transatlantic, mobile-bad, burst-host");
   cmd->add_option("--map", o.map_path, "map file (default: the built-in reference map)");
   cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
@@ -216,7 +217,7 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--block-mb", o.block_mb, "the server sends every bot a reliable block of this many MB mid-game")
       ->check(CLI::Range(0.0, 8.0));
   cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes (default: a third in)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--forgiveness", o.forgiveness, "the room's forgiveness (below 1.0 the bots' claims may be adopted)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->callback([] { set_exit_code(run_demo(o)); });

@@ -28,6 +28,7 @@
 
 #include "child_process.h"
 #include "commands.h"
+#include "number_checks.h"
 #include "fleet_watch.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/durable/fleet_directory.h"
@@ -309,11 +310,11 @@ void register_fleet(CLI::App& app) {
   cmd->add_option("--seats", o.seats, "seats per room")->check(CLI::Range(1, 255));
   cmd->add_option("--bots", o.bots, "bots in all")->check(CLI::Range(1, 4096));
   cmd->add_option("--bots-per-process", o.bots_per_process, "bots per bot process")->check(CLI::Range(1, 255));
-  cmd->add_option("--seconds", o.seconds, "how long the first bot process runs (waiting in line included)")->check(CLI::PositiveNumber);
+  cmd->add_option("--seconds", o.seconds, "how long the first bot process runs (waiting in line included)")->check(positive_number());
   cmd->add_option("--stagger", o.stagger_s, "each later bot process plays this much longer (the first leave first, freeing seats for the line)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--kill-at", o.kill_at_s, "seconds after the bots started that a host is killed with SIGKILL (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--kill-host", o.kill_host, "which host (1..hosts)");
   cmd->add_option("--ttl", o.ttl_s, "the directory's TTL, seconds")->check(CLI::Range(0.5, 600.0));
   cmd->add_option("--lease-term", o.lease_term_s, "a room's lease term, seconds")->check(CLI::Range(1.0, 600.0));

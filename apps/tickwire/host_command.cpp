@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "number_checks.h"
 #include "directory_presence.h"
 #include "host_ops.h"
 #include "hosted_room.h"
@@ -289,8 +290,9 @@ void register_host(CLI::App& app) {
   cmd->add_option("--resume-key", o.resume_key_path, "key file signing resume tokens (default: the private key)");
   cmd->add_option("--token-life", o.token_life_s, "seconds a resume token is good for")->check(CLI::Range(1.0, 3600.0));
   cmd->add_option("--ops", o.ops, "serve /healthz, /readyz and /metrics on this numeric HOST:PORT (port 0: any free one; listed in the directory)");
-  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON lines")->check(CLI::PositiveNumber);
-  cmd->add_option("--seconds", o.seconds, "stop (drain) after this long (0: run until SIGINT/SIGTERM)");
+  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON lines")->check(positive_number());
+  cmd->add_option("--seconds", o.seconds, "stop (drain) after this long (0: run until SIGINT/SIGTERM)")
+      ->check(non_negative_number());
   cmd->add_option("--drain-grace", o.drain_grace_s, "seconds a drain lets seated players play on before they are let go")
       ->check(CLI::Range(0.0, 3600.0));
   cmd->callback([] { set_exit_code(run_host(o)); });

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "number_checks.h"
 #include "demo_block.h"
 #include "durable_server.h"
 #include "pawn_body_option.h"
@@ -362,11 +363,11 @@ void register_server(CLI::App& app) {
   cmd->add_option("--drain-grace", o.drain_grace_s,
                   "seconds a drain (SIGTERM) lets seated players play on before they are let go (0: none)")
       ->check(CLI::Range(0.0, 3600.0));
-  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(CLI::PositiveNumber);
-  cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");
+  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON stats lines")->check(positive_number());
+  cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)")->check(non_negative_number());
   cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")
       ->check(CLI::Range(0.0, 8.0));
-  cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(non_negative_number());
   add_pawn_body_option(cmd, o.pawn_body);
   cmd->callback([] { set_exit_code(run_server(o)); });
 }

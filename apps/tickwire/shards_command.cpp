@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "number_checks.h"
 #include "shard_burner.h"
 #include "tickwire/clock/system_host_timer.h"
 #include "tickwire/fleet/server_shedding.h"
@@ -285,8 +286,8 @@ void register_shards(CLI::App& app) {
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (tokens must carry it)");
   cmd->add_option("--max-clients", o.max_clients, "client slots per room")->check(CLI::Range(1, 255));
-  cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)");
-  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON lines")->check(CLI::PositiveNumber);
+  cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)")->check(non_negative_number());
+  cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON lines")->check(positive_number());
   cmd->add_option("--burn-shard", o.burn_shard, "the shard the burner is pinned to");
   cmd->add_option("--burn", o.burn_plan,
                   "a burner's plan, SECONDS:PERCENT,...: from each time on it spins that share of every tick period");

@@ -7,10 +7,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "tickwire/core/hex.h"
+#include "tickwire/core/regular_file.h"
 
 namespace tickwire::netcode {
 
@@ -46,16 +45,14 @@ bool write_private_key_file(const std::filesystem::path& path, const Key& key, s
 }
 
 std::optional<Key> read_private_key_file(const std::filesystem::path& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot open " + path.string();
+  // Room for the key and a little whitespace; no more (a FIFO or a device is refused, not read).
+  FileText file = read_regular_file(path, 2 * kKeyBytes + 16);
+  if (!file) {
+    error = file.error;
     return std::nullopt;
   }
-  std::string text(2 * kKeyBytes + 16, '\0');  // room for the key and a little whitespace; no more
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  auto key = parse_private_key(text);
-  wipe(std::span<uint8_t>(reinterpret_cast<uint8_t*>(text.data()), text.size()));
+  auto key = parse_private_key(file.text);
+  wipe(std::span<uint8_t>(reinterpret_cast<uint8_t*>(file.text.data()), file.text.size()));
   if (!key) error = path.string() + " does not hold a 64-hex-character key";
   return key;
 }

@@ -4,12 +4,11 @@
 // becomes a MapError.
 #include "tickwire/world/map_loader.h"
 
-#include <cstdio>
-#include <memory>
 #include <set>
 #include <vector>
 
 #include "map_json_reader.h"
+#include "tickwire/core/regular_file.h"
 
 namespace tickwire::world {
 namespace {
@@ -17,7 +16,6 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::size_t kErrorDetailBytes = 160;  // how much of a library message an error keeps
-constexpr std::size_t kReadChunkBytes = 64 * 1024;
 
 // Thrown from the parse callback to stop a parse that broke a limit; caught in load_map.
 struct ParseLimit {
@@ -88,10 +86,6 @@ MapResult<Map> load_map_unguarded(std::string_view json_text) {
   return Map::build(std::move(content).value());
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 }  // namespace
 
 MapResult<Map> load_map(std::string_view json_text) {
@@ -103,19 +97,12 @@ MapResult<Map> load_map(std::string_view json_text) {
 }
 
 MapResult<Map> load_map_file(const std::filesystem::path& path) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return MapError{MapErrorCode::file_unreadable, "", "cannot open " + path.string()};
-  std::string text;
-  std::vector<char> chunk(kReadChunkBytes);
-  while (text.size() <= kMaxMapFileBytes) {
-    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file.get());
-    text.append(chunk.data(), got);
-    if (got < chunk.size()) break;
+  const FileText file = read_regular_file(path, kMaxMapFileBytes);
+  if (!file) {
+    const bool too_large = file.problem == FileProblem::too_large;
+    return MapError{too_large ? MapErrorCode::file_too_large : MapErrorCode::file_unreadable, "", file.error};
   }
-  if (std::ferror(file.get())) return MapError{MapErrorCode::file_unreadable, "", "cannot read " + path.string()};
-  if (text.size() > kMaxMapFileBytes)
-    return MapError{MapErrorCode::file_too_large, "", path.string() + " is over " + std::to_string(kMaxMapFileBytes) + " bytes"};
-  return load_map(text);
+  return load_map(file.text);
 }
 
 }  // namespace tickwire::world
