@@ -164,9 +164,11 @@ ServerStats Server::stats() const {
   s.holds_expired = p.room->holds_expired();
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
+  append_reasons(s.reasons, "transport", p.reliable->transport_counters());
   append_reasons(s.reasons, "session.drop", rs.drops());
   append_reasons(s.reasons, "offence", rs.offences());
   append_reasons(s.reasons, "kick", rs.kicks());
+  append_reasons(s.reasons, "disconnect", rs.session_ends());
   append_reasons(s.reasons, "resume.refusal", rs.resume_refusals());
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());

@@ -29,6 +29,27 @@ ReplicationServerConfig replication_config(const RoomServerConfig& config) {
   return c;
 }
 
+SessionEnd session_end_of(DisconnectCause cause) {
+  switch (cause) {
+    case DisconnectCause::timed_out: return SessionEnd::timed_out;
+    case DisconnectCause::server_disconnected: return SessionEnd::server_disconnected;
+    case DisconnectCause::server_stopped: return SessionEnd::server_stopped;
+    case DisconnectCause::sequence_exhausted: return SessionEnd::sequence_exhausted;
+    case DisconnectCause::none:
+    case DisconnectCause::client_disconnected: break;
+  }
+  return SessionEnd::client_disconnected;
+}
+
+// Packets of a link that only a broken or hostile peer sends (see is_hostile).
+uint64_t hostile_total(const TransportCounters& counters) {
+  uint64_t total = 0;
+  visit_nonzero(counters, [&](TransportReason reason, uint64_t count) {
+    if (is_hostile(reason)) total += count;
+  });
+  return total;
+}
+
 }  // namespace
 
 RoomServer::Connection::Connection(ReliableEndpoint& endpoint, OwnerId owner_id, SchemaCache& cache,
@@ -190,8 +211,14 @@ void RoomServer::take_events() {
       if (endpoint == nullptr) continue;  // already gone again within this update
       connections_[slot] = std::make_unique<Connection>(*endpoint, owner_of_slot(slot), cache_, config_);
       connections_[slot]->serial = next_serial_++;
+      connections_[slot]->client_id = event.netcode.client_id;
       connections_[slot]->peer.start(connections_[slot]->net);
     } else if (connections_[slot]) {
+      Connection& c = *connections_[slot];
+      if (!c.end) {
+        c.end = event.failure ? SessionEnd::link_failed : session_end_of(event.netcode.cause);
+        if (event.failure) c.end_detail = reason_name(*event.failure);
+      }
       close(slot);
     }
   }
@@ -204,6 +231,7 @@ void RoomServer::receive_all(MonoTime now) {
     receive_channel(slot, config_.reliable_channel, true, now);
     receive_channel(slot, config_.unreliable_channel, false, now);
     if (!connections_[slot] || connections_[slot]->peer.failure()) continue;
+    note_malformed_packets(slot);
     connections_[slot]->peer.poll(connections_[slot]->net);
     after_message(slot);
   }
@@ -252,8 +280,12 @@ void RoomServer::after_message(uint32_t slot) {
   Connection& c = *connections_[slot];
   if (c.superseded) return;  // dropped at the end of this pass already
   note_conduct(c);
-  if (c.peer.failure() || c.kicked) {
-    to_drop_.push_back(slot);
+  if (const auto failure = c.peer.failure()) {
+    end_session(slot, SessionEnd::peer_failed, reason_name(*failure));
+    return;
+  }
+  if (c.kicked) {
+    end_session(slot, SessionEnd::kicked, reason_name(*c.kicked));
     return;
   }
   if (!c.peer.ready() || c.admitted) return;
@@ -269,7 +301,7 @@ void RoomServer::admit(uint32_t slot) {
   const AdmissionGrants grants = read_admission_grants(transport_.netcode().client_user_data(netcode_slot));
   if (!admissions_open_ && grants.resume_token.empty()) {  // shed by the load ladder: new players only
     drops_.add(SessionDrop::admissions_closed);
-    to_drop_.push_back(slot);
+    end_session(slot, SessionEnd::admissions_closed);
     return;
   }
   // The player is who the connect token was issued to (its client id); a resumed session plays on
@@ -277,7 +309,7 @@ void RoomServer::admit(uint32_t slot) {
   auto pawn = seat(c, grants, fmt::format("{}", transport_.netcode().client_id(netcode_slot)));
   if (!pawn) {
     drops_.add(SessionDrop::admit_refused);
-    to_drop_.push_back(slot);
+    end_session(slot, SessionEnd::admit_refused);
     return;
   }
   c.admitted = true;
@@ -386,9 +418,32 @@ void RoomServer::note_conduct(Connection& c) {
   spdlog::warn("owner {} kicked ({}): its offences emptied the contract's bucket ({})", c.owner, reason_name(*c.kicked), counted);
 }
 
-// The session is gone (it disconnected or was dropped): its pawn, its replication, its relay rate.
+void RoomServer::end_session(uint32_t slot, SessionEnd end, std::string_view detail) {
+  Connection& c = *connections_[slot];
+  if (c.end) return;  // already on its way out, for the reason found first
+  c.end = end;
+  c.end_detail = detail;
+  to_drop_.push_back(slot);
+}
+
+void RoomServer::note_malformed_packets(uint32_t slot) {
+  Connection& c = *connections_[slot];
+  const ReliableEndpoint* endpoint = transport_.endpoint(slot);
+  if (endpoint == nullptr) return;
+  const uint64_t seen = hostile_total(endpoint->counters()) + hostile_total(c.net.counters());
+  if (seen <= c.hostile_seen) return;
+  if (c.admitted) offend(c, Offence::malformed_packet, seen - c.hostile_seen);
+  c.hostile_seen = seen;  // (after_message, next in the pass, ends the session its offences emptied)
+}
+
+// The session is gone (it disconnected or was dropped): its pawn, its replication, its relay rate,
+// and a line saying why.
 void RoomServer::close(uint32_t slot) {
   Connection& c = *connections_[slot];
+  const SessionEnd end = c.end.value_or(SessionEnd::client_disconnected);
+  session_ends_.add(end);
+  spdlog::info("owner {} (client {}) left: {}{}", c.owner, c.client_id, reason_name(end),
+               c.end_detail.empty() ? std::string() : fmt::format(" ({})", c.end_detail));
   if (c.admitted) {
     if (const RoomSession* session = room_.session(c.owner)) closed_offences_.merge(session->conduct.offences());
     if (c.kicked) {

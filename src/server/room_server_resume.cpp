@@ -68,7 +68,7 @@ void RoomServer::supersede(OwnerId holder) {
   replication_.remove_client(holder);
   old.admitted = false;  // close() has nothing left to do in the room
   old.superseded = true;
-  to_drop_.push_back(slot);
+  end_session(slot, SessionEnd::superseded);
   ++superseded_;
 }
 

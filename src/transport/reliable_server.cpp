@@ -77,14 +77,21 @@ void ReliableServer::take_netcode_events() {
 }
 
 void ReliableServer::open(uint32_t index) {
-  endpoints_[index].reset();  // never reuse a previous occupant's state
+  close(index);  // never reuse a previous occupant's state (its counts are kept)
   endpoints_[index].emplace(config_);
-  failures_[index].reset();
 }
 
 void ReliableServer::close(uint32_t index) {
+  if (endpoints_[index]) closed_transport_.merge(endpoints_[index]->counters());
   endpoints_[index].reset();
   failures_[index].reset();
+}
+
+TransportCounters ReliableServer::transport_counters() const {
+  TransportCounters total = closed_transport_;
+  for (const auto& e : endpoints_)
+    if (e) total.merge(e->counters());
+  return total;
 }
 
 void ReliableServer::deliver_payloads(MonoTime now) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tickwire/core/reasons.h"
@@ -23,6 +24,7 @@
 #include "tickwire/server/game_outbox.h"
 #include "tickwire/server/relay_gate.h"
 #include "tickwire/server/room.h"
+#include "tickwire/server/session_end.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_server.h"
 #include "tickwire/wire/codec.h"
@@ -124,6 +126,8 @@ class RoomServer : public TickObserver {
   // Every admitted session's offences, by reason, and the sessions kicked for them.
   ReasonCounters<Offence> offences() const;
   const ReasonCounters<KickReason>& kicks() const { return kicks_; }
+  // Every connection that ended, by why (each one also logged with its owner and client id).
+  const ReasonCounters<SessionEnd>& session_ends() const { return session_ends_; }
   const wire::DecodeErrorCounters& decode_errors() const { return decode_errors_; }
   // Connect-sequence refusals over every session, closed and live.
   ReasonCounters<PeerRefusal> refusals() const;
@@ -151,6 +155,10 @@ class RoomServer : public TickObserver {
     uint32_t scene_revision = 0;           // the newest sceneNodeState revision it was sent
     uint64_t serial = 0;                   // which connection of its slot (a held ticket goes to its own)
     bool superseded = false;               // its player came back on a new connection: dropped, nothing more read
+    uint64_t client_id = 0;                // the netcode client id its token named (the player)
+    std::optional<SessionEnd> end;         // why it is being let go (the first reason found stands)
+    std::string_view end_detail;           // the underlying reason's name, if there is one
+    uint64_t hostile_seen = 0;             // malformed packets of its link already counted as offences
   };
   // A ResumeTicket for one connection, held until its pawn's joining is durable.
   struct TicketOut {
@@ -166,6 +174,11 @@ class RoomServer : public TickObserver {
   // session whose offences ended it.
   void offend(Connection& c, Offence offence, uint64_t count = 1);
   void note_conduct(Connection& c);
+  // Malformed packets that passed its link's encryption (so they are its own, not a spoofer's)
+  // become offences of its session, and so can end it like any other misconduct.
+  void note_malformed_packets(uint32_t slot);
+  // The connection is to be let go at the end of this receive pass, for `end`.
+  void end_session(uint32_t slot, SessionEnd end, std::string_view detail = {});
   void note_input_rate(Connection& c, const protocol::InputFrame& frame);
   void send_game_messages();
   // Scene edits (room_server_scene.cpp): a gesture to the room, the refusals to their senders, the
@@ -210,6 +223,7 @@ class RoomServer : public TickObserver {
   ReasonCounters<SessionDrop> drops_;
   ReasonCounters<Offence> closed_offences_;  // of the sessions gone (the live ones' are in the room)
   ReasonCounters<KickReason> kicks_;
+  ReasonCounters<SessionEnd> session_ends_;
   ReasonCounters<GameMessageRefusal> game_message_refusals_;
   ReasonCounters<PeerRefusal> closed_refusals_;
   wire::DecodeErrorCounters decode_errors_;

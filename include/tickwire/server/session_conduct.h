@@ -1,8 +1,9 @@
 // SessionConduct: what one admitted session did that an honest client never does, and when that
 // is enough to end it. Every offence (a message past its rate, a body that does not decode, a
-// message a client may not send, inputs past the queue) is counted by reason and takes a token from
-// a bucket of the contract's kickAfterOffences refilled at offencesForgivenPerSecond; the session
-// that empties it is kicked, the reason named in the server's stats. Bounded work per offence.
+// message a client may not send, inputs past the queue, a malformed packet on its own link) is
+// counted by reason and takes a token from a bucket of the contract's kickAfterOffences refilled at
+// offencesForgivenPerSecond; the session that empties it is kicked, the reason named in the
+// server's stats. Bounded work per offence.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@ TW_REASONS(Offence,
            edit_unauthorized,  // a scene edit from a session admitted without world authority
            edit_rate,          // scene edit gestures past the contract's rate
            undecodable,        // a body that does not decode as its message's shape
+           malformed_packet,   // a packet inside its link's encryption that broke the transport's rules
            unexpected)         // a message a client never sends
 
 // Why the server ended a session itself.

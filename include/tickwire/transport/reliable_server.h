@@ -48,6 +48,9 @@ class ReliableServer {
   bool poll_event(ReliableServerEvent& out);
   uint64_t events_dropped() const { return events_dropped_; }
   const ReliableLinkCounters& counters() const { return counters_; }
+  // Every connection's transport counters summed: the connections gone (kept at close) and the
+  // live ones, so a drop's reason outlives the client that caused it.
+  TransportCounters transport_counters() const;
   NetcodeServer& netcode() { return server_; }
 
  private:
@@ -65,6 +68,7 @@ class ReliableServer {
   RingBuffer<ReliableServerEvent, kMaxEvents> events_;
   uint64_t events_dropped_ = 0;
   ReliableLinkCounters counters_;
+  TransportCounters closed_transport_;  // of the endpoints closed so far
 };
 
 }  // namespace tickwire

@@ -57,4 +57,27 @@ constexpr bool is_fatal(TransportReason reason) {
          reason == TransportReason::stale_fragment_set || reason == TransportReason::fragment_set_gap;
 }
 
+// True for the reasons an honest peer never causes, whatever the network does to its packets (loss,
+// duplication, reordering): bytes that do not decode, caps broken, channels misused. They arrive
+// inside the link's encryption, so they are the peer's own; the server counts them against it.
+constexpr bool is_hostile(TransportReason reason) {
+  using R = TransportReason;
+  switch (reason) {
+    case R::malformed_packet:
+    case R::too_many_entries:
+    case R::unknown_channel:
+    case R::wrong_channel_kind:
+    case R::message_too_large:
+    case R::fragment_count_over_cap:
+    case R::fragment_id_out_of_range:
+    case R::fragment_empty:
+    case R::block_too_large:
+    case R::fragment_overflows_block:
+    case R::envelope_malformed:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace tickwire
