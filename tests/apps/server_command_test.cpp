@@ -1,9 +1,10 @@
 // `tickwire server` and `tickwire bot` as the README shows them, on loopback: a game's own protocol
 // id and a 30 Hz world lane; bots with that id play, a bot with another id is refused, and the
 // server's JSON stats lines say why by name (netcode.reject.request_wrong_protocol) on stdout,
-// with its logs on stderr. `use` bots (README: their final line counts the server's answers) press
-// the map's buttons, and their taken uses are the server's (game.use.taken). `--pawn-body dynamic`
-// demotes the bots' requested prediction: counted once, and they predict nothing.
+// with its logs on stderr, and each player's departure by why (disconnect.client_disconnected).
+// `use` bots (README: their final line counts the server's answers) press the map's buttons, and
+// their taken uses are the server's (game.use.taken). `--pawn-body dynamic` demotes the bots'
+// requested prediction: counted once, and they predict nothing.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -97,6 +98,8 @@ TEST(ServerCommand, AGamesProtocolIdAndWorldLaneAndRefusalsByName) {
   ASSERT_TRUE(final_line.is_object()) << server.output();
   EXPECT_GE(final_line["reasons"].value("netcode.reject.request_wrong_protocol", 0), 1)
       << "the refusal is seen from outside, by name";
+  EXPECT_EQ(final_line["reasons"].value("disconnect.client_disconnected", 0), 2)
+      << "the two players' departures, counted by why: " << server.output();
   EXPECT_EQ(final_line["world"]["time_scale"].get<double>(), 0.5) << "the world settings the room runs under";
   EXPECT_EQ(final_line["world"]["forgiveness"].get<double>(), 1.0);
   // stdout holds only JSON lines: every line parses.
