@@ -32,7 +32,8 @@ constexpr std::size_t kBigMessageBytes = 1000;  // two never share a 1,200-byte 
 // `loss` share of the rest; counts what it dropped and which of those carried a big message.
 class DroppingSink final : public PacketSink {
  public:
-  DroppingSink(SimSocket& socket, Address to, double loss, uint64_t seed) : socket_(socket), to_(to), loss_(loss), rng_(seed) {}
+  DroppingSink(SimSocket& socket, Address to, double loss, uint64_t seed)
+      : socket_(socket), to_(to), loss_(loss), rng_(seed) {}
   void on_packet(uint16_t sequence, std::span<const uint8_t> payload) override {
     ++written_;
     if (drop_.erase(sequence) > 0 || rng_.chance(loss_)) {
@@ -185,12 +186,14 @@ SaturatedRun saturate(const LinkModel& link, double loss, uint64_t seed, int tic
   }
   EXPECT_EQ(pair.received, sent) << "seed=" << seed;
   const ConnectionStats s = pair.a.stats();
-  std::printf("[ loss ] seed %llu loss %.0f%% each way: %u messages, %llu big packets dropped, %llu ack packets dropped, "
-              "%llu resends (%llu fast), %llu packets lost as the sender saw it, rtt %.1f ms\n",
+  std::printf("[ loss ] seed %llu loss %.0f%% each way: %u messages, %llu big packets dropped, "
+              "%llu ack packets dropped, %llu resends (%llu fast), %llu packets lost as the sender saw it, "
+              "rtt %.1f ms\n",
               static_cast<unsigned long long>(seed), loss * 100, sent,
               static_cast<unsigned long long>(pair.to_b->dropped_big()),
               static_cast<unsigned long long>(pair.to_a->dropped()), static_cast<unsigned long long>(s.resends),
-              static_cast<unsigned long long>(s.fast_resends), static_cast<unsigned long long>(s.packets_lost), s.rtt_ms);
+              static_cast<unsigned long long>(s.fast_resends), static_cast<unsigned long long>(s.packets_lost),
+              s.rtt_ms);
   return SaturatedRun{pair.to_b->dropped_big(), pair.to_a->dropped(), s.resends, s.fast_resends, pair.received};
 }
 
