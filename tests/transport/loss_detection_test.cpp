@@ -1,6 +1,8 @@
-// Fast loss detection on the ack bits: a packet is lost once three packets sent after it were acked,
-// or once it is older than the time threshold with a later packet acked (QUIC's two rules); each is
-// declared once, bytes in flight follow, and acks for packets we never sent move nothing.
+// Fast loss detection on the ack bits: on a path that has not reordered, a packet is lost as soon as
+// one packet sent after it is acked; once the path has reordered, only when three (then more) later
+// packets were acked or it is older than the time threshold with a later packet acked (QUIC's two
+// rules); each is declared once, bytes in flight follow, and acks for packets we never sent move
+// nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,6 +36,32 @@ void send(AckTracker& t, int count, MonoTime now) {
   for (int i = 0; i < count; ++i) t.on_sent(now, 100, true, 0, 0);
 }
 
+// Two packets, the second acked first and the first acked after all: the path reorders, and the
+// thresholds are now 6 packets and 1.5x the time threshold. Returns the next sequence.
+uint16_t show_reordering(AckTracker& t, MonoTime now) {
+  send(t, 2, now);
+  EXPECT_EQ(lost_after(t, acking(1, {}), now, Duration::seconds(1)), (std::vector<uint16_t>{0}));
+  EXPECT_TRUE(lost_after(t, acking(1, {0}), now, Duration::seconds(1)).empty());
+  EXPECT_EQ(t.reorder_steps(), 1u);
+  EXPECT_EQ(t.loss_packet_threshold(), 6);
+  EXPECT_EQ(t.bytes_in_flight(), 0u);
+  return 2;
+}
+
+TEST(LossDetection, OnAPathThatKeepsOrderOneLaterAckMakesAGapALoss) {
+  AckTracker t;
+  EXPECT_EQ(t.loss_packet_threshold(), kOrderedPathLossThreshold);
+  // One write of five packets: the 4th is missing behind the acked 5th, long before any timer.
+  send(t, 5, at_ms(0));
+  EXPECT_EQ(lost_after(t, acking(4, {0, 1, 2}), at_ms(1), Duration::seconds(1)), (std::vector<uint16_t>{3}));
+  // The next write's only packet is acked, the one before it is not: lost at once too.
+  send(t, 2, at_ms(16));
+  EXPECT_EQ(lost_after(t, acking(6, {0, 1, 2, 4}), at_ms(17), Duration::seconds(1)), (std::vector<uint16_t>{5}));
+  EXPECT_EQ(t.bytes_in_flight(), 0u);
+  EXPECT_EQ(t.spurious_losses(), 0u);
+  EXPECT_EQ(t.reorder_steps(), 0u);
+}
+
 TEST(LossDetection, AGapBehindThreeLaterAcksIsLostAtOnce) {
   AckTracker t;
   send(t, 10, at_ms(0));
@@ -50,24 +78,27 @@ TEST(LossDetection, AGapBehindThreeLaterAcksIsLostAtOnce) {
   EXPECT_EQ(t.bytes_in_flight(), 0u);
 }
 
-TEST(LossDetection, ARecentGapWaitsForTheTimeThresholdOrMoreAcks) {
+TEST(LossDetection, OnAPathThatReorderedARecentGapWaitsForTheTimeThresholdOrMoreAcks) {
   AckTracker t;
-  send(t, 4, at_ms(0));
-  const Duration threshold = Duration::milliseconds(10);
-  EXPECT_TRUE(lost_after(t, acking(2, {1}), at_ms(5), threshold).empty()) << "only two later packets acked";
-  EXPECT_EQ(lost_after(t, acking(2, {1}), at_ms(10), threshold), (std::vector<uint16_t>{0}));
-  // Packet 3 was sent before nothing acked: it is never judged by these rules (its timer covers it).
-  EXPECT_TRUE(lost_after(t, acking(2, {1}), at_ms(50), threshold).empty());
+  ASSERT_EQ(show_reordering(t, at_ms(0)), 2);  // 0 and 1 are acked
+  send(t, 4, at_ms(0));                         // 2..5
+  const Duration threshold = Duration::milliseconds(10);  // 15 ms after one reordering
+  EXPECT_TRUE(lost_after(t, acking(4, {0, 1, 3}), at_ms(5), threshold).empty()) << "only two later packets acked";
+  EXPECT_EQ(lost_after(t, acking(4, {0, 1, 3}), at_ms(15), threshold), (std::vector<uint16_t>{2}));
+  // Packet 5 was sent before nothing acked: it is never judged by these rules (its timer covers it).
+  EXPECT_TRUE(lost_after(t, acking(4, {0, 1, 3}), at_ms(50), threshold).empty());
   EXPECT_EQ(t.bytes_in_flight(), 100u);
 }
 
-TEST(LossDetection, ReorderingWithinTheThresholdsIsNotLoss) {
+TEST(LossDetection, OnAPathThatReorderedReorderingWithinTheThresholdsIsNotLoss) {
   AckTracker t;
-  send(t, 6, at_ms(0));
-  EXPECT_TRUE(lost_after(t, acking(2, {1}), at_ms(1), Duration::milliseconds(10)).empty());
-  // 0 arrives late but before the thresholds: acked, never declared lost.
-  EXPECT_TRUE(lost_after(t, acking(5, {0, 1, 2, 3, 4}), at_ms(2), Duration::milliseconds(10)).empty());
+  ASSERT_EQ(show_reordering(t, at_ms(0)), 2);
+  send(t, 6, at_ms(0));  // 2..7
+  EXPECT_TRUE(lost_after(t, acking(4, {0, 1, 3}), at_ms(1), Duration::milliseconds(10)).empty());
+  // 2 arrives late but before the thresholds: acked, never declared lost.
+  EXPECT_TRUE(lost_after(t, acking(7, {0, 1, 2, 3, 4, 5, 6}), at_ms(2), Duration::milliseconds(10)).empty());
   EXPECT_EQ(t.bytes_in_flight(), 0u);
+  EXPECT_EQ(t.spurious_losses(), 1u) << "only the one that showed the reordering";
 }
 
 TEST(LossDetection, APathThatReordersWidensTheThresholds) {

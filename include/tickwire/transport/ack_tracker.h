@@ -1,6 +1,6 @@
 // Packet-level acknowledgement: the sequence numbers we send and the records of what we sent, the
 // sequences we received and the ack + 32 ack bits we report back, which of our packets the peer's
-// headers newly acknowledge, which are lost (a gap behind later acked packets, so their content can
+// headers newly acknowledge, which are lost (a gap behind a later acked packet, so their content can
 // be resent at once), the bytes still in flight, and a loss estimate from packets that aged out.
 #pragma once
 
@@ -18,10 +18,17 @@
 namespace tickwire {
 
 inline constexpr std::size_t kLossWindowPackets = 256;
-// A packet is lost once this many packets sent after it were acked (reordering tolerated below it).
+// While the path has never reordered, a packet is lost as soon as one packet sent after it is acked:
+// packets leave in sequence order, so on a path that keeps order a later one arriving first means
+// the earlier one is gone (a tick's last packets would otherwise wait a tick for the next write's
+// acks, or several ticks at a few packets a tick).
+inline constexpr int32_t kOrderedPathLossThreshold = 1;
+// Once it has reordered, a packet is lost once this many packets sent after it were acked
+// (reordering tolerated below it).
 inline constexpr int32_t kLossPacketThreshold = 3;
 // Each packet declared lost that is acked after all (the path reorders) doubles the packet threshold
-// and adds half the time threshold again, at most this many times (3 -> 24 packets, 2.5x the time).
+// and adds half the time threshold again, at most this many times (1 -> 6 -> 12 -> 24 packets, 2.5x
+// the time): a path that reordered once never goes back to the ordered-path threshold.
 inline constexpr uint8_t kMaxReorderSteps = 3;
 // Sequences one header acknowledges: `ack` and the 32 below it.
 inline constexpr uint16_t kAckedPerHeader = 33;
@@ -82,8 +89,8 @@ class AckTracker {
   }
 
   // ---- fast loss detection: calls on_lost(sequence, record) once for each unacked ack-eliciting
-  // packet sent before the newest acked one that is kLossPacketThreshold packets or `time_threshold`
-  // behind it (QUIC's two thresholds), oldest first. Bounded by the sent-packet window.
+  // packet sent before the newest acked one that is loss_packet_threshold() packets or
+  // `time_threshold` behind it (QUIC's two thresholds), oldest first. Bounded by the sent-packet window.
   template <class OnLost>
   void detect_losses(MonoTime now, Duration time_threshold, OnLost&& on_lost) {
     if (!has_largest_acked_) return;
@@ -93,7 +100,7 @@ class AckTracker {
     for (std::size_t step = 0; step < kSentPacketWindow && sequence_less_than(lost_cursor_, largest_acked_); ++step) {
       SentPacketRecord* record = sent_.find(lost_cursor_);
       if (record != nullptr && record->ack_eliciting && !record->acked && !record->lost) {
-        const bool by_count = sequence_difference(largest_acked_, lost_cursor_) >= (kLossPacketThreshold << reorder_steps_);
+        const bool by_count = sequence_difference(largest_acked_, lost_cursor_) >= loss_packet_threshold();
         const bool by_time = now - record->sent_at >= time_threshold + time_threshold * reorder_steps_ / 2;
         if (!by_count && !by_time) return;
         give_up(*record);
@@ -112,6 +119,10 @@ class AckTracker {
   // Packets detect_losses declared lost that were acked after all, and how far the thresholds grew.
   uint64_t spurious_losses() const { return spurious_losses_; }
   uint8_t reorder_steps() const { return reorder_steps_; }
+  // Later packets acked that make a gap a loss: kOrderedPathLossThreshold until the path reorders.
+  int32_t loss_packet_threshold() const {
+    return reorder_steps_ == 0 ? kOrderedPathLossThreshold : kLossPacketThreshold << reorder_steps_;
+  }
 
  private:
   template <class OnAcked>
