@@ -28,7 +28,10 @@ if [[ "$installed" != "$listed" ]]; then
   exit 1
 fi
 echo "installed_package_test: $(echo "$installed" | wc -l) public headers installed"
-PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig" pkg-config --cflags --libs tickwire >/dev/null
+pc_libs="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig" pkg-config --cflags --libs tickwire)"
+for lib in -ltickwire -lsodium -lcrypto; do  # the static library's own dependencies come with it
+  [[ " $pc_libs " == *" $lib "* ]] || { echo "installed_package_test: tickwire.pc does not give $lib" >&2; exit 1; }
+done
 
 launchers=()
 if [[ -n "$launcher" ]]; then

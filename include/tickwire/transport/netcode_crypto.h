@@ -1,6 +1,6 @@
-// The three libsodium primitives the netcode 1.02 standard names, behind one small seam: XChaCha20-
-// Poly1305 for the private connect token, ChaCha20-Poly1305 IETF for packets and challenge tokens
-// (nonce = four zero bytes then the 64-bit sequence, little-endian), and key/nonce randomness.
+// The three primitives the netcode 1.02 standard names, behind one small seam: XChaCha20-Poly1305 for
+// the private connect token and key/nonce randomness (libsodium), ChaCha20-Poly1305 IETF for packets and
+// challenge tokens (OpenSSL or libsodium; nonce = four zero bytes then the 64-bit sequence, little-endian).
 #pragma once
 
 #include <array>
@@ -17,7 +17,7 @@ using Mac = std::array<uint8_t, kMacBytes>;
 using TokenNonce = std::array<uint8_t, kConnectTokenNonceBytes>;
 using PacketNonce = std::array<uint8_t, kPacketNonceBytes>;
 
-// Initialises libsodium once per process (idempotent, thread-safe); every function below calls it.
+// Initialises libsodium once per process (idempotent, thread-safe); each libsodium call below makes it.
 void ensure_crypto_ready();
 
 // Cryptographic randomness (libsodium), for keys and nonces only: never for simulation decisions.
@@ -29,12 +29,12 @@ uint64_t random_u64();
 // challenge tokens.
 PacketNonce sequence_nonce(uint64_t sequence);
 
-// ChaCha20-Poly1305 IETF. Encrypts `message` into out[0 .. message.size() + kMacBytes); out may
-// alias message (in place). Returns false only when out is too small.
+// ChaCha20-Poly1305 IETF (OpenSSL from 128 bytes, else libsodium: packet_aead.h). Encrypts `message` into
+// out[0 .. message.size() + kMacBytes); out may alias message exactly, never partially. False: out too small.
 bool aead_encrypt(std::span<uint8_t> out, std::span<const uint8_t> message, std::span<const uint8_t> additional,
                   uint64_t sequence, const Key& key);
-// Decrypts ciphertext||mac into out[0 .. ciphertext.size() - kMacBytes); out may alias the input.
-// Returns false when the MAC does not verify (or the sizes are impossible).
+// Decrypts ciphertext||mac into out[0 .. ciphertext.size() - kMacBytes); out may alias the input exactly.
+// False when the MAC does not verify (out then holds no unverified plaintext) or a size is impossible.
 [[nodiscard]] bool aead_decrypt(std::span<uint8_t> out, std::span<const uint8_t> ciphertext_with_mac,
                                 std::span<const uint8_t> additional, uint64_t sequence, const Key& key);
 
