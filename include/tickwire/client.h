@@ -139,7 +139,8 @@ class Client {
   std::span<const uint32_t> changing_objects() const;
 
   // A game message (type >= 256) to another client, through the server, which never reads it.
-  // False when it could not be queued (not playing, or the channel is full).
+  // False when it could not be queued (not playing, or the channel is full). Unreliable ones may be
+  // lost and may arrive out of order (a late one inside the channel's window), never twice.
   bool send_to(OwnerId target, MessageType type, std::span<const uint8_t> payload, bool reliable = true);
   // The next game message for this client (from another client, or from the server: from 0),
   // oldest first.

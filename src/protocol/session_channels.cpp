@@ -10,6 +10,7 @@ EndpointConfig session_endpoint_config() {
   config.channels[kSessionReliableChannel] = ChannelConfig::reliable_with_blocks(kSessionMaxBlockBytes);
   ChannelConfig unreliable = ChannelConfig::unreliable();
   unreliable.unreliable_queue_messages = kSessionUnreliableQueueMessages;
+  unreliable.unreliable_receive_window = kSessionUnreliableReceiveWindow;
   unreliable.send_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
   unreliable.receive_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
   config.channels[kSessionUnreliableChannel] = unreliable;

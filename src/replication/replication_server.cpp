@@ -355,6 +355,7 @@ ClientMessages ReplicationServer::finish(Client& c, std::size_t bytes) {
   s.last_snapshot_tick = tick_;
   ++s.snapshots_sent;
   s.fragments_sent += sliced.fragment_count;
+  if (sliced.fragment_count > 0) ++s.fragment_sets_sent;
   s.snapshot_bytes += bytes;
   if (c.last_baseline_age != 0) {
     ++s.delta_snapshots;
@@ -372,6 +373,7 @@ void ReplicationServer::unsent(uint8_t owner) {
   ++s.unsent;
   --s.snapshots_sent;
   s.fragments_sent -= c->last_fragments;
+  if (c->last_fragments > 0) --s.fragment_sets_sent;
   s.snapshot_bytes -= c->last_bytes;
   if (c->last_baseline_age != 0) {
     --s.delta_snapshots;

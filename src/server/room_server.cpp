@@ -339,8 +339,10 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       protocol::InputFrame frame;
       if (!wire::decode_counted(message.body, frame, decode_errors_).ok()) break;
       c.inputs_received += frame.inputs.size();
-      if (frame.held) replication_.on_held(c.owner, *frame.held);
-      note_input_rate(c, frame);
+      // A late frame's inputs still go to the queue, which judges each by its sequence (applied,
+      // waiting or new); only its held report is stale, older than one already taken.
+      const bool newest = note_input_rate(c, frame);
+      if (frame.held && newest) replication_.on_held(c.owner, *frame.held);
       (void)room_.receive_input(c.owner, frame);
       return;
     }
@@ -382,13 +384,14 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
 // An input frame's new sequences (past the newest seen) spend the connection's sequence bucket;
 // a frame that outruns it is one offence. Overflowing the queue is not: an honest client on a link
 // that stalls overflows it (its inputs are counted by the queue, never an offence).
-void RoomServer::note_input_rate(Connection& c, const protocol::InputFrame& frame) {
-  if (frame.inputs.empty()) return;
+bool RoomServer::note_input_rate(Connection& c, const protocol::InputFrame& frame) {
+  if (frame.inputs.empty()) return true;
   const uint32_t last = frame.first_sequence + static_cast<uint32_t>(frame.inputs.size() - 1);
-  if (c.newest_input && static_cast<int32_t>(last - *c.newest_input) <= 0) return;
+  if (c.newest_input && static_cast<int32_t>(last - *c.newest_input) <= 0) return last == *c.newest_input;
   const uint32_t fresh = c.newest_input ? last - *c.newest_input : static_cast<uint32_t>(frame.inputs.size());
   c.newest_input = last;
   if (!c.input_sequences.take(now_, static_cast<double>(fresh))) offend(c, Offence::input_rate);
+  return true;
 }
 
 void RoomServer::offend(Connection& c, Offence offence, uint64_t count) {

@@ -49,6 +49,7 @@ void validate_channel(const ChannelConfig& c, uint32_t max_packet_bytes) {
   TW_ASSERT(c.receive_queue_bytes >= c.max_message_bytes, "the receive pool must hold the largest message");
   if (c.kind == ChannelKind::unreliable) {
     TW_ASSERT(c.unreliable_queue_messages > 0, "an unreliable channel needs a queue");
+    TW_ASSERT(c.unreliable_receive_window <= kMaxUnreliableReceiveWindow, "unreliable_receive_window over its cap");
     return;
   }
   TW_ASSERT(c.send_queue_messages > 0 && c.send_queue_messages <= 32768, "send_queue_messages out of range");

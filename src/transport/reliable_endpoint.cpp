@@ -466,6 +466,7 @@ ConnectionStats ReliableEndpoint::stats() const {
       cs.receive_queue_messages = ch.unreliable->queued_receive_messages();
       cs.receive_queue_bytes = ch.unreliable->queued_receive_bytes();
       cs.delivered = ch.unreliable->delivered();
+      cs.late_taken = ch.unreliable->late_taken();
     }
   }
   return s;

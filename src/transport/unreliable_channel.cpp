@@ -1,4 +1,5 @@
-// Unreliable channel: two fixed rings over two fixed pools; "full" always means "drop the oldest".
+// Unreliable channel: two fixed rings over two fixed pools; "full" always means "drop the oldest";
+// the receive window is one 64-bit mask of the ids behind the newest received.
 #include "tickwire/transport/unreliable_channel.h"
 
 #include "tickwire/core/assert.h"
@@ -13,6 +14,7 @@ UnreliableChannel::UnreliableChannel(const ChannelConfig& config, uint8_t channe
       receive_pool_(config.receive_queue_bytes, config.pool_chunk_bytes),
       delivery_(config.max_message_bytes) {
   TW_ASSERT(config.kind == ChannelKind::unreliable, "an unreliable channel needs an unreliable config");
+  TW_ASSERT(config.unreliable_receive_window <= kMaxUnreliableReceiveWindow, "the receive window is one 64-bit mask");
   send_.items.resize(config.unreliable_queue_messages);
   receive_.items.resize(config.unreliable_queue_messages);
 }
@@ -78,15 +80,45 @@ void UnreliableChannel::on_message(uint16_t message_id, std::span<const uint8_t>
     counters.add(TransportReason::message_too_large);
     return;
   }
-  if (has_received_ && !sequence_greater_than(message_id, newest_received_)) {
-    counters.add(TransportReason::stale_unreliable);
-    return;
-  }
-  has_received_ = true;
-  newest_received_ = message_id;
+  if (!admit(message_id, counters)) return;
   const bool stored =
       receive_.push(receive_pool_, message_id, bytes, {}, counters, TransportReason::unreliable_receive_full);
   TW_ASSERT(stored, "the receive pool holds at least one largest message");
+}
+
+bool UnreliableChannel::admit(uint16_t message_id, TransportCounters& counters) {
+  if (!has_received_) {
+    has_received_ = true;
+    newest_received_ = message_id;
+    return true;
+  }
+  const int32_t ahead = sequence_difference(message_id, newest_received_);
+  if (ahead > 0) {
+    // The old newest becomes `ahead` behind the new one; the mask slides with it.
+    const auto shift = static_cast<uint32_t>(ahead);
+    const uint64_t slid = shift >= 64 ? 0 : seen_behind_ << shift;
+    const uint64_t old_newest = shift > 64 ? 0 : uint64_t{1} << (shift - 1);
+    seen_behind_ = slid | old_newest;
+    newest_received_ = message_id;
+    return true;
+  }
+  const auto behind = static_cast<uint32_t>(-ahead);
+  if (behind == 0) {
+    counters.add(TransportReason::duplicate_unreliable);
+    return false;
+  }
+  if (behind > config_.unreliable_receive_window) {
+    counters.add(TransportReason::stale_unreliable);
+    return false;
+  }
+  const uint64_t bit = uint64_t{1} << (behind - 1);
+  if ((seen_behind_ & bit) != 0) {
+    counters.add(TransportReason::duplicate_unreliable);
+    return false;
+  }
+  seen_behind_ |= bit;
+  ++late_taken_;
+  return true;
 }
 
 std::optional<std::span<const uint8_t>> UnreliableChannel::receive() {

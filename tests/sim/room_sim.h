@@ -111,9 +111,9 @@ inline void check_room_update(const Room& room, const RoomUpdate& update, MonoTi
 }
 
 struct SimSessionClient {
-  SimSessionClient(SimWorld& world, const Address& address, SchemaCache& cache, const SessionClientConfig& config)
-      : socket(world.net.bind(address)), netcode(*socket), reliable(netcode, session_endpoint_config()),
-        session(reliable, cache, config) {}
+  SimSessionClient(SimWorld& world, const Address& address, SchemaCache& cache, const SessionClientConfig& config,
+                   const EndpointConfig& endpoint = session_endpoint_config())
+      : socket(world.net.bind(address)), netcode(*socket), reliable(netcode, endpoint), session(reliable, cache, config) {}
   std::unique_ptr<SimSocket> socket;
   NetcodeClient netcode;
   ReliableClient reliable;
@@ -148,7 +148,8 @@ class RoomSim {
   SimSessionClient& add_client(double input_rate = 1.0, SessionClientConfig config = {}, SchemaCache* cache = nullptr) {
     const uint32_t i = static_cast<uint32_t>(clients.size());
     if (config.vocabulary == GameVocabulary{}) config.vocabulary = room.contract().vocabulary;
-    clients.push_back(std::make_unique<SimSessionClient>(world, client_address(i), cache ? *cache : client_cache, config));
+    clients.push_back(
+        std::make_unique<SimSessionClient>(world, client_address(i), cache ? *cache : client_cache, config, client_endpoint));
     SimSessionClient& c = *clients.back();
     c.input_rate = input_rate;
     c.next_frame = world.now;
@@ -199,6 +200,8 @@ class RoomSim {
   }
 
   std::function<MonoTime(MonoTime due)> wake = [](MonoTime due) { return due; };
+  // The channel layout of clients added from now on (a receive-side setting may differ from the server's).
+  EndpointConfig client_endpoint = session_endpoint_config();
   // Called with every snapshot a client accepts (null: nothing more than the built-in checks).
   std::function<void(SimSessionClient&, const protocol::Snapshot&)> on_snapshot;
   SimWorld world;

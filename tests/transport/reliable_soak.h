@@ -1,12 +1,14 @@
 // Test-only: the soak scenario shared by the quick and the long runs. Two endpoints over SimNetwork
 // exchange random-sized reliable messages and blocks (two reliable channels, both directions) and
 // unreliable messages, then stop and drain. Checked throughout: every reliable message arrives
-// exactly once, in order, byte for byte; unreliable ones only ever newer; every acked packet really
+// exactly once, in order, byte for byte; unreliable ones at most once, never further behind the
+// newest taken than the receive window; every acked packet really
 // arrived; queues stay within their caps and no endpoint memory is added after start-up.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -76,9 +78,14 @@ class SoakStream {
     while (auto m = to.receive(1)) {
       ASSERT_TRUE(message_intact(*m));
       const uint32_t index = message_index(*m);
-      ASSERT_TRUE(!unreliable_any_ || index > unreliable_newest_) << "an unreliable message went backwards";
+      const uint32_t window = soak_config().channels[1].unreliable_receive_window;
+      ASSERT_TRUE(!unreliable_any_ || index > unreliable_newest_ || unreliable_newest_ - index <= window)
+          << "an unreliable message from behind the window";
+      if (unreliable_seen_.size() <= index) unreliable_seen_.resize(index + 1);
+      ASSERT_FALSE(unreliable_seen_[index]) << "an unreliable message taken twice";
+      unreliable_seen_[index] = true;
       unreliable_any_ = true;
-      unreliable_newest_ = index;
+      unreliable_newest_ = std::max(unreliable_newest_, index);
       ++unreliable_received_;
     }
   }
@@ -118,6 +125,7 @@ class SoakStream {
   uint32_t unreliable_next_ = 0;
   uint32_t unreliable_newest_ = 0;
   bool unreliable_any_ = false;
+  std::vector<bool> unreliable_seen_;  // by index (test-only: grows with the run)
   uint64_t unreliable_received_ = 0;
   uint64_t blocks_ = 0;
   bool stopped_ = false;

@@ -69,6 +69,7 @@ TW_REASONS(SnapshotHold,
 struct ReplicationClientStats {
   uint64_t snapshots_sent = 0;
   uint64_t fragments_sent = 0;
+  uint64_t fragment_sets_sent = 0;  // of snapshots_sent, those sent as fragments
   uint64_t snapshot_bytes = 0;     // encoded snapshot bytes (id byte included), fragment headers not
   uint64_t delta_snapshots = 0;    // of snapshots_sent, coded against a frame the client held
   uint64_t baseline_age_ticks = 0;  // summed over delta_snapshots

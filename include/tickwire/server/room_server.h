@@ -179,7 +179,9 @@ class RoomServer : public TickObserver {
   void note_malformed_packets(uint32_t slot);
   // The connection is to be let go at the end of this receive pass, for `end`.
   void end_session(uint32_t slot, SessionEnd end, std::string_view detail = {});
-  void note_input_rate(Connection& c, const protocol::InputFrame& frame);
+  // Paces the sequences a frame advances; false for a frame older than the newest one taken (the
+  // unreliable channel delivers a late one): its held report is then older than one already taken.
+  bool note_input_rate(Connection& c, const protocol::InputFrame& frame);
   void send_game_messages();
   // Scene edits (room_server_scene.cpp): a gesture to the room, the refusals to their senders, the
   // edit set to every session that has not been sent its revision (a late joiner included).

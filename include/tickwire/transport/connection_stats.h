@@ -21,6 +21,7 @@ struct ChannelStats {
   uint64_t delivered = 0;       // messages handed to the app
   uint64_t resends = 0;         // reliable messages and fragments sent again
   uint64_t fast_resends = 0;    // of those, sent again because later packets' acks showed a gap
+  uint64_t late_taken = 0;      // unreliable messages taken behind the newest, inside the receive window
 };
 
 struct ConnectionStats {

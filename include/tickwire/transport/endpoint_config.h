@@ -19,6 +19,7 @@ inline constexpr std::size_t kReceivedPacketWindow = 256;    // received-packet 
 inline constexpr std::size_t kSentContentRecords = 4096;     // what-was-in-which-packet records
 inline constexpr std::size_t kAckNoticeQueueCap = 1024;      // acked-packet / acked-message notices
 inline constexpr uint32_t kMaxFragmentsCap = 4096;           // hard ceiling for max_fragments
+inline constexpr uint32_t kMaxUnreliableReceiveWindow = 64;  // ids an unreliable receiver remembers (one 64-bit mask)
 
 enum class ChannelKind : uint8_t { none = 0, reliable_ordered, unreliable };
 
@@ -49,6 +50,10 @@ struct ChannelConfig {
 
   // unreliable: newest wins on both queues
   uint32_t unreliable_queue_messages = 8;
+  // unreliable, receive side only (the peers need not agree): a message up to this many ids behind
+  // the newest received is still taken if not yet seen, so a late one is not a lost one. 0 takes
+  // only messages newer than every one received (newest wins), at most kMaxUnreliableReceiveWindow.
+  uint32_t unreliable_receive_window = 32;
 
   static ChannelConfig reliable();
   static ChannelConfig reliable_with_blocks(uint32_t max_block_bytes);

@@ -22,7 +22,8 @@ TW_REASONS(TransportReason,
   wrong_channel_kind,      // e.g. a fragment on an unreliable channel, or a reliable message on one
   message_too_large,       // an entry longer than its channel's max_message_bytes
   duplicate_message,       // a reliable message already held or delivered (normal)
-  stale_unreliable,        // an unreliable message older than the newest delivered (normal)
+  stale_unreliable,        // an unreliable message further behind the newest received than the window (normal)
+  duplicate_unreliable,    // an unreliable message already received (normal under duplication)
   unreliable_receive_full, // the unreliable receive queue was full: its oldest message dropped
   // fragments of large blocks
   fragment_count_over_cap,   // a set declaring more fragments than max_fragments

@@ -1,6 +1,9 @@
-// An unreliable channel, both directions: newest wins and nothing is ever resent. A message not
-// written in the write_packets call after it was queued is discarded (counted), a full queue drops
-// its oldest, and the receiver delivers only messages newer than any it has already taken.
+// An unreliable channel, both directions: nothing is ever resent. A message not written in the
+// write_packets call after it was queued is discarded (counted), a full queue drops its oldest. The
+// receiver keeps a small window of ids seen (unreliable_receive_window): it takes each message once,
+// newer than the newest or late within the window, and delivers in arrival order, so a message that
+// was overtaken is late, not lost, and freshness stays the consumer's decision (a snapshot's tick, an
+// input's sequence). Window 0 takes only newer messages: newest wins.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +32,7 @@ class UnreliableChannel {
   void on_message(uint16_t message_id, std::span<const uint8_t> bytes, TransportCounters& counters);
   // The oldest held message; bytes valid until the next receive().
   std::optional<std::span<const uint8_t>> receive();
+  uint64_t late_taken() const { return late_taken_; }  // taken behind the newest, inside the window
 
   uint32_t queued_send_messages() const { return static_cast<uint32_t>(send_.count); }
   uint32_t queued_receive_messages() const { return static_cast<uint32_t>(receive_.count); }
@@ -53,6 +57,9 @@ class UnreliableChannel {
               TransportCounters& counters, TransportReason full_reason);
   };
 
+  // Takes `message_id` into the window; false (counted) for a duplicate or one behind the window.
+  bool admit(uint16_t message_id, TransportCounters& counters);
+
   ChannelConfig config_;
   uint8_t channel_;
   ChunkPool send_pool_;
@@ -62,8 +69,10 @@ class UnreliableChannel {
   std::vector<uint8_t> delivery_;
   uint16_t next_id_ = 0;
   uint16_t newest_received_ = 0;
+  uint64_t seen_behind_ = 0;  // bit k: id newest_received_ - (k + 1) was taken
   bool has_received_ = false;
   uint64_t delivered_ = 0;
+  uint64_t late_taken_ = 0;
 };
 
 }  // namespace tickwire
