@@ -1,6 +1,8 @@
 // Registers every subcommand and holds the exit code they report.
 #include "commands.h"
 
+#include "number_checks.h"
+
 namespace tickwire::cli {
 namespace {
 int g_exit_code = 0;

@@ -7,8 +7,6 @@
 namespace tickwire::cli {
 
 void register_all(CLI::App& app);
-// Adds a finite-number check to every floating-point option of `app` and its subcommands.
-void require_finite_numbers(CLI::App& app);
 void set_exit_code(int code);
 int exit_code();
 

@@ -11,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
-
 namespace tickwire::cli {
 namespace {
 

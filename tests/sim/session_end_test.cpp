@@ -21,12 +21,17 @@ uint64_t reason(const Server& server, std::string_view name) {
   return 0;
 }
 
+// Three honest clients on `sim`, run until they are in (false if one is not).
+bool seat_three(GameSim& sim) {
+  for (int i = 0; i < 3; ++i) sim.add_client(GameClientSetup{});
+  sim.run_for(Duration::seconds(2));
+  return sim.all_welcomed();
+}
+
 TEST(SessionEnd, AClientSendingMalformedPacketsOnItsOwnLinkIsKickedByName) {
   const uint64_t seed = test_seed(2301);
   GameSim sim(seed, GameSimConfig{}, 3);
-  for (int i = 0; i < 3; ++i) sim.add_client(GameClientSetup{});
-  sim.run_for(Duration::seconds(2));
-  ASSERT_TRUE(sim.all_welcomed()) << "seed=" << seed;
+  ASSERT_TRUE(seat_three(sim)) << "seed=" << seed;
   EXPECT_EQ(reason(*sim.facade, "offence.malformed_packet"), 0u) << "honest links send nothing malformed";
   // Client 0 turns hostile: each frame, payloads inside its netcode encryption that the reliability
   // layer cannot read (a header past every field's range), a few a frame, sustained.
@@ -52,9 +57,7 @@ TEST(SessionEnd, AClientSendingMalformedPacketsOnItsOwnLinkIsKickedByName) {
 TEST(SessionEnd, EachDepartureIsCountedByWhy) {
   const uint64_t seed = test_seed(2302);
   GameSim sim(seed, GameSimConfig{}, 4);
-  for (int i = 0; i < 3; ++i) sim.add_client(GameClientSetup{});
-  sim.run_for(Duration::seconds(2));
-  ASSERT_TRUE(sim.all_welcomed()) << "seed=" << seed;
+  ASSERT_TRUE(seat_three(sim)) << "seed=" << seed;
   sim.clients[0]->facade->disconnect(sim.world.now);  // says goodbye
   sim.restart_client(1, 9001, {});                      // its process dies silently; a new one joins
   sim.run_for(Duration::seconds(12));                    // past the token's 10 s timeout
