@@ -39,18 +39,6 @@ double wall_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-TickFigure figure_of(std::vector<double> samples) {
-  TickFigure f;
-  if (samples.empty()) return f;
-  std::sort(samples.begin(), samples.end());
-  double sum = 0;
-  for (double s : samples) sum += s;
-  f.mean = sum / static_cast<double>(samples.size());
-  f.p99 = samples[std::min(samples.size() - 1, samples.size() * 99 / 100)];
-  f.max = samples.back();
-  return f;
-}
-
 // The room's policy for the scenario: its rates, radius, lanes and budget, two kinds.
 NetcodeContract contract_of(const ServerCostRequest& r) {
   RoomPolicy policy;

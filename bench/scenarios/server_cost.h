@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tick_figure.h"
 #include "tickwire/replication/builder/client_snapshot_builder.h"
 
 namespace tickwire::bench {
@@ -32,11 +33,6 @@ struct ServerCostRequest {
   uint32_t max_fit_frames = ClientSnapshotBuilderConfig{}.max_fit_frames;  // the room's default
   bool verify = true;  // decode every body (untimed) and compare with the frame the client holds
   uint64_t seed = 1;
-};
-
-// mean / p99 / max over ticks.
-struct TickFigure {
-  double mean = 0, p99 = 0, max = 0;
 };
 
 struct ServerCostResult {

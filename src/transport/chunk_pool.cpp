@@ -1,4 +1,5 @@
-// The chunk pool: a free list threaded through the link array, messages stored as chains.
+// The chunk pool: a list of released chunks threaded through the link array, never-used chunks
+// handed out in order after them, messages stored as chains.
 #include "tickwire/transport/chunk_pool.h"
 
 #include <algorithm>
@@ -8,32 +9,40 @@
 
 namespace tickwire {
 
-ChunkPool::ChunkPool(std::size_t capacity_bytes, std::size_t chunk_bytes) : chunk_bytes_(chunk_bytes) {
+ChunkPool::ChunkPool(std::size_t capacity_bytes, std::size_t chunk_bytes)
+    : chunk_bytes_(chunk_bytes), chunk_count_(chunk_bytes > 0 ? (capacity_bytes + chunk_bytes - 1) / chunk_bytes : 0) {
   TW_ASSERT(chunk_bytes > 0, "chunk_bytes must be positive");
-  const std::size_t chunks = (capacity_bytes + chunk_bytes - 1) / chunk_bytes;
-  TW_ASSERT(chunks < kNoChunk, "pool too large");
-  data_.assign(chunks * chunk_bytes, 0);
-  next_.resize(chunks);
-  for (std::size_t i = 0; i < chunks; ++i) next_[i] = i + 1 < chunks ? static_cast<uint32_t>(i + 1) : kNoChunk;
-  free_head_ = chunks > 0 ? 0 : kNoChunk;
-  free_chunks_ = chunks;
+  TW_ASSERT(chunk_count_ < kNoChunk, "pool too large");
+  data_.reset(new uint8_t[chunk_count_ * chunk_bytes_]);  // default-initialised: untouched until used
+  next_.reset(new uint32_t[chunk_count_]);
+  free_chunks_ = chunk_count_;
+}
+
+uint32_t ChunkPool::take_chunk() {
+  if (free_head_ != kNoChunk) {
+    const uint32_t chunk = free_head_;
+    free_head_ = next_[chunk];
+    return chunk;
+  }
+  TW_ASSERT(fresh_ < chunk_count_, "take_chunk with no chunk free");
+  return fresh_++;
 }
 
 bool ChunkPool::store(std::span<const uint8_t> head, std::span<const uint8_t> body, Handle& out) {
   const std::size_t total = head.size() + body.size();
   const std::size_t need = chunks_for(total);
   if (need > free_chunks_) return false;
-  // Take `need` chunks off the free list; they stay linked in order and become the chain.
-  out.first = need > 0 ? free_head_ : kNoChunk;
+  // Take `need` free chunks and link them in order: they become the chain.
+  out.first = kNoChunk;
   out.bytes = static_cast<uint32_t>(total);
-  uint32_t chunk = free_head_;
   uint32_t last = kNoChunk;
   for (std::size_t k = 0; k < need; ++k) {
+    const uint32_t chunk = take_chunk();
+    if (last == kNoChunk) out.first = chunk;
+    else next_[last] = chunk;
     last = chunk;
-    chunk = next_[chunk];
   }
   if (last != kNoChunk) next_[last] = kNoChunk;
-  free_head_ = chunk;
   free_chunks_ -= need;
   // Fill the chain: head, then body.
   uint32_t cursor = out.first;
@@ -46,7 +55,7 @@ bool ChunkPool::store(std::span<const uint8_t> head, std::span<const uint8_t> bo
         in_chunk = 0;
       }
       const std::size_t n = std::min(chunk_bytes_ - in_chunk, part.size() - done);
-      std::memcpy(data_.data() + static_cast<std::size_t>(cursor) * chunk_bytes_ + in_chunk, part.data() + done, n);
+      std::memcpy(data_.get() + static_cast<std::size_t>(cursor) * chunk_bytes_ + in_chunk, part.data() + done, n);
       done += n;
       in_chunk += n;
     }
@@ -80,7 +89,7 @@ void ChunkPool::copy_out(const Handle& h, std::size_t offset, std::span<uint8_t>
   std::size_t done = 0;
   while (done < out.size()) {
     const std::size_t n = std::min(chunk_bytes_ - in_chunk, out.size() - done);
-    std::memcpy(out.data() + done, data_.data() + static_cast<std::size_t>(chunk) * chunk_bytes_ + in_chunk, n);
+    std::memcpy(out.data() + done, data_.get() + static_cast<std::size_t>(chunk) * chunk_bytes_ + in_chunk, n);
     done += n;
     in_chunk = 0;
     chunk = next_[chunk];

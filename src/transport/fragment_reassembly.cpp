@@ -12,7 +12,7 @@ namespace tickwire {
 FragmentReassembly::FragmentReassembly(uint32_t max_block_bytes, uint32_t max_fragments)
     : max_block_bytes_(max_block_bytes),
       max_fragments_(max_fragments),
-      buffer_(max_block_bytes),
+      buffer_(new uint8_t[max_block_bytes]),  // untouched until a block arrives: a connection costs no 64 KiB up front
       offsets_(max_fragments),
       lengths_(max_fragments),
       received_(max_fragments) {
@@ -20,7 +20,7 @@ FragmentReassembly::FragmentReassembly(uint32_t max_block_bytes, uint32_t max_fr
 }
 
 std::size_t FragmentReassembly::memory_bytes() const {
-  return buffer_.size() + offsets_.size() * sizeof(uint32_t) + lengths_.size() * sizeof(uint16_t) + received_.size();
+  return max_block_bytes_ + offsets_.size() * sizeof(uint32_t) + lengths_.size() * sizeof(uint16_t) + received_.size();
 }
 
 TransportReason FragmentReassembly::check_caps(const FragmentHeader& f, std::size_t length) const {
@@ -74,7 +74,7 @@ FragmentReassembly::Result FragmentReassembly::add(uint16_t message_id, const Fr
     return {Outcome::rejected, R::fragment_set_mismatch};
   }
   if (overlaps_neighbours(i, f.offset, bytes.size())) return {Outcome::rejected, R::fragment_overlap};
-  std::memcpy(buffer_.data() + f.offset, bytes.data(), bytes.size());
+  std::memcpy(buffer_.get() + f.offset, bytes.data(), bytes.size());
   received_[i] = 1;
   offsets_[i] = f.offset;
   lengths_[i] = static_cast<uint16_t>(bytes.size());

@@ -1,7 +1,7 @@
 // `tickwire bench` as the README and docs/benchmarks.md show it, short: server-cost at its default
 // client count (a room's most, 255) decodes every body exactly, a count past what a room serves is
-// refused by the command line rather than aborting in the bench, and the three bandwidth scenarios
-// run and decode exactly.
+// refused by the command line rather than aborting in the bench, the bandwidth scenarios run and
+// decode exactly, and the full-stack room bench runs as docs/benchmarks.md shows it.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +42,37 @@ TEST(BenchCommand, EveryBandwidthScenarioDecodesExactly) {
     EXPECT_EQ(s["client"]["mismatches"], 0) << s["scenario"];
     EXPECT_EQ(s["client"]["decode_errors"], 0) << s["scenario"];
   }
+}
+
+TEST(BenchCommand, TheRoomBenchRunsItsClientsOverBothTransports) {
+  const test::CliRun run = run_cli({"bench", "room", "--clients", "4,8", "--ticks", "30", "--json"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  const nlohmann::json report = nlohmann::json::parse(run.output, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << run.output;
+  EXPECT_TRUE(report["correct"].get<bool>());
+  ASSERT_EQ(report["runs"].size(), 4u);  // sim and udp, 4 and 8 clients
+  for (const auto& r : report["runs"]) {
+    EXPECT_EQ(r["joined"], r["clients"]) << r["transport"];
+    EXPECT_GT(r["server_ms"]["mean"].get<double>(), 0.0) << r["transport"];
+  }
+  ASSERT_EQ(report["capacity"].size(), 2u);
+  EXPECT_EQ(report["capacity"][0]["largest_held"], 8);
+}
+
+TEST(BenchCommand, TheRoomBenchTakesALinkProfileAndRefusesAnUnknownOne) {
+  const test::CliRun run = run_cli({"bench", "room", "--clients", "4", "--ticks", "30", "--transport", "sim",
+                                    "--link", "broadband"});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  EXPECT_NE(run.output.find("largest N held"), std::string::npos) << run.output;
+  const test::CliRun unknown = run_cli({"bench", "room", "--link", "carrier-pigeon"});
+  ASSERT_TRUE(WIFEXITED(unknown.status));
+  EXPECT_NE(WEXITSTATUS(unknown.status), 0);
+}
+
+TEST(BenchCommand, ServerCostTakesOneClientCount) {
+  const test::CliRun run = run_cli({"bench", "server-cost", "--clients", "8,16", "--ticks", "12"});
+  ASSERT_TRUE(WIFEXITED(run.status));
+  EXPECT_EQ(WEXITSTATUS(run.status), 2);
 }
 
 }  // namespace

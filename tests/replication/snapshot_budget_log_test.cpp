@@ -1,6 +1,8 @@
 // The snapshot budget log writes a line when the snapshot's composition changes (entity count, or
 // a budget crossing: whole <-> fragmented, a new fragment count, the ceiling), never merely because
-// a tick passed, plus one diagnostics line per interval carrying bytes, fragments and entities.
+// a tick passed, plus one diagnostics line per interval carrying bytes, fragments and entities. A
+// crossing is info (the ceiling a warning); a count changed within the budget is debug, since under
+// interest management a crowd changes some client's count every tick.
 #include "tickwire/replication/budget/snapshot_budget_log.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +38,8 @@ struct Step {
   bool new_line;  // the first tick of this step changes the composition
 };
 
-TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
+// Runs the steps through a log whose logger is at `level`; returns the lines it wrote.
+std::vector<std::string> run_steps(spdlog::level::level_enum level) {
   const SnapshotFragmentBudget budget = test::default_budget();
   const std::size_t slice = budget.max_slice_bytes();
   const Step steps[] = {
@@ -52,6 +55,7 @@ TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
       {50, 12, 300, true},                                // an entity more
   };
   Captured captured;
+  captured.logger->set_level(level);
   SnapshotBudgetLogConfig config;
   config.diagnostics_interval = Duration::seconds(60);  // none in this run
   SnapshotBudgetLog log(budget, config, captured.logger);
@@ -71,14 +75,30 @@ TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
   EXPECT_EQ(log.composition_lines(), expected_lines);
   EXPECT_EQ(log.composition_lines(), 7u);
   EXPECT_EQ(log.diagnostics_lines(), 0u);
-  const std::vector<std::string> lines = captured.lines();
+  EXPECT_EQ(slicer.over_ceiling(), 100u);
+  return captured.lines();
+}
+
+TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
+  const std::vector<std::string> lines = run_steps(spdlog::level::debug);
   ASSERT_EQ(lines.size(), 7u);
   EXPECT_NE(lines[0].find("10 entities, 400 bytes, whole"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("[debug]"), std::string::npos) << lines[1];
   EXPECT_NE(lines[2].find("3 fragments of up to 1087 bytes"), std::string::npos) << lines[2];
   EXPECT_NE(lines[4].find("past the ceiling of 16 fragments (17392 bytes): not sent"), std::string::npos) << lines[4];
   EXPECT_NE(lines[4].find("[warning]"), std::string::npos) << lines[4];
   EXPECT_NE(lines[6].find("12 entities"), std::string::npos) << lines[6];
-  EXPECT_EQ(slicer.over_ceiling(), 100u);
+}
+
+TEST(SnapshotBudgetLog, AtInfoOnlyTheCrossingsOfTheBudgetAreWritten) {
+  const std::vector<std::string> lines = run_steps(spdlog::level::info);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_NE(lines[0].find("10 entities, 400 bytes, whole"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("11 entities"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("3 fragments"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("4 fragments"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[3].find("[warning]"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[4].find("11 entities, 300 bytes, whole"), std::string::npos) << lines[4];
 }
 
 TEST(SnapshotBudgetLog, DiagnosticsLineOncePerIntervalWithTheDetail) {

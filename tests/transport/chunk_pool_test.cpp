@@ -79,5 +79,28 @@ TEST(ChunkPool, RandomStoresAndReleasesNeverLeakOrCorrupt) {
   EXPECT_TRUE(pool.can_store(pool.capacity_bytes()));
 }
 
+// Chunks are handed out released-first, then never-used: a chain may mix both, and every chunk of
+// the cap is reachable whatever the order of stores and releases.
+TEST(ChunkPool, AChainMixesReleasedAndNeverUsedChunksAndTheWholeCapIsReachable) {
+  ChunkPool pool(64, 16);  // four chunks
+  ChunkPool::Handle a, b, c, d;
+  ASSERT_TRUE(pool.store({}, test::make_message(1, 16), a));  // chunk 0
+  ASSERT_TRUE(pool.store({}, test::make_message(2, 32), b));  // chunks 1, 2
+  pool.release(a);
+  const std::vector<uint8_t> mixed = test::make_message(3, 32);
+  ASSERT_TRUE(pool.store({}, mixed, c));  // released chunk 0, then never-used chunk 3
+  EXPECT_EQ(read_all(pool, c), mixed);
+  EXPECT_EQ(read_all(pool, b), test::make_message(2, 32));
+  EXPECT_EQ(pool.used_bytes(), 64u);
+  EXPECT_FALSE(pool.can_store(1));
+  EXPECT_FALSE(pool.store({}, test::make_message(4, 1), d));
+  pool.release(b);
+  pool.release(c);
+  const std::vector<uint8_t> whole = test::make_message(5, 64);
+  ASSERT_TRUE(pool.store({}, whole, d));
+  EXPECT_EQ(read_all(pool, d), whole);
+  EXPECT_EQ(pool.used_bytes(), pool.capacity_bytes());
+}
+
 }  // namespace
 }  // namespace tickwire

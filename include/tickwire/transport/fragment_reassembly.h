@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,7 +36,7 @@ class FragmentReassembly {
   uint16_t message_id() const { return message_id_; }
   MonoTime last_progress() const { return last_progress_; }
   // The reassembled block; valid while complete().
-  std::span<const uint8_t> block() const { return {buffer_.data(), block_bytes_}; }
+  std::span<const uint8_t> block() const { return {buffer_.get(), block_bytes_}; }
 
   // Checks the fragment alone against the caps (no set needed); count_ when it passes.
   TransportReason check_caps(const FragmentHeader& f, std::size_t length) const;
@@ -49,7 +50,7 @@ class FragmentReassembly {
 
   uint32_t max_block_bytes_;
   uint32_t max_fragments_;
-  std::vector<uint8_t> buffer_;
+  std::unique_ptr<uint8_t[]> buffer_;  // not initialised: a block's bytes are all written before it completes
   std::vector<uint32_t> offsets_;
   std::vector<uint16_t> lengths_;
   std::vector<uint8_t> received_;

@@ -21,9 +21,13 @@ SnapshotBudgetLog::SnapshotBudgetLog(const SnapshotFragmentBudget& budget, const
 void SnapshotBudgetLog::record(MonoTime now, Tick tick, const SnapshotComposition& composition) {
   const Shape shape{composition.entity_count, composition.slice.outcome, composition.slice.fragment_count};
   if (!has_shape_ || !(shape == shape_)) {
+    // A crossing of the budget (whole <-> fragmented, a new fragment count, the ceiling) is the
+    // operator's news; a count that changed within it is routine under interest management (a crowd
+    // walking through each other's radius changes some client's count every tick), so it is debug.
+    const bool crossed = !has_shape_ || shape.outcome != shape_.outcome || shape.fragment_count != shape_.fragment_count;
     has_shape_ = true;
     shape_ = shape;
-    log_composition(tick, composition);
+    log_composition(tick, composition, crossed);
   }
   if (!window_open_) {
     window_open_ = true;
@@ -47,19 +51,21 @@ void SnapshotBudgetLog::record(MonoTime now, Tick tick, const SnapshotCompositio
   }
 }
 
-void SnapshotBudgetLog::log_composition(Tick tick, const SnapshotComposition& c) {
+void SnapshotBudgetLog::log_composition(Tick tick, const SnapshotComposition& c, bool crossed) {
   ++composition_lines_;
+  const spdlog::level::level_enum level = crossed ? spdlog::level::info : spdlog::level::debug;
   switch (c.slice.outcome) {
     case SliceOutcome::whole:
-      logger_->info("snapshot composition at tick {}: {} entities, {} bytes, whole (budget {} bytes)", tick.value(),
-                    c.entity_count, c.snapshot_bytes, budget_.whole_max_bytes());
+      logger_->log(level, "snapshot composition at tick {}: {} entities, {} bytes, whole (budget {} bytes)",
+                   tick.value(), c.entity_count, c.snapshot_bytes, budget_.whole_max_bytes());
       return;
     case SliceOutcome::fragmented:
-      logger_->info("snapshot composition at tick {}: {} entities, {} bytes, {} fragments of up to {} bytes",
-                    tick.value(), c.entity_count, c.snapshot_bytes, c.slice.fragment_count, budget_.max_slice_bytes());
+      logger_->log(level, "snapshot composition at tick {}: {} entities, {} bytes, {} fragments of up to {} bytes",
+                   tick.value(), c.entity_count, c.snapshot_bytes, c.slice.fragment_count, budget_.max_slice_bytes());
       return;
     case SliceOutcome::over_ceiling:
-      logger_->warn(
+      logger_->log(
+          crossed ? spdlog::level::warn : spdlog::level::debug,
           "snapshot composition at tick {}: {} entities, {} bytes, past the ceiling of {} fragments ({} bytes): "
           "not sent",
           tick.value(), c.entity_count, c.snapshot_bytes, protocol::MaxSnapshotFragments, budget_.ceiling_bytes());

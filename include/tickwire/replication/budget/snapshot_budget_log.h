@@ -1,6 +1,7 @@
 // The server's snapshot budget in the log: a full-state snapshot has the same shape tick after
 // tick, so one line per composition change (a different entity count, or a crossing of the budget:
 // whole <-> fragmented, a new fragment count, the ceiling) and a periodic diagnostics line with the detail.
+// A crossing is info (the ceiling a warning); a count changed within the budget is debug.
 #pragma once
 
 #include <cstddef>
@@ -55,7 +56,7 @@ class SnapshotBudgetLog {
     uint64_t snapshots = 0, whole = 0, fragmented = 0, over_ceiling = 0;
     uint64_t total_bytes = 0, max_bytes = 0, total_fragments = 0, max_fragments = 0;
   };
-  void log_composition(Tick tick, const SnapshotComposition& composition);
+  void log_composition(Tick tick, const SnapshotComposition& composition, bool crossed);
   void log_diagnostics(MonoTime now, Tick tick, const SnapshotComposition& last);
 
   SnapshotFragmentBudget budget_;
