@@ -10,6 +10,7 @@
 
 #include "delta_coding.h"
 #include "delta_prediction.h"
+#include "fine_residual.h"
 #include "history_fit.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/replication/frames/replica_kinds.h"
@@ -28,13 +29,37 @@ struct FinePrediction {
   int64_t value = 0;
   std::size_t context = kUnfittedContext;
   bool negate = false;
+  uint32_t lean = 0;  // |fraction| in 1/256 (0..128): the residual's centre leans this far down
 };
 
 inline FinePrediction fine_prediction(int64_t q8) {
   const int64_t value = (q8 + 128) >> 8;
   const int64_t fraction = q8 - value * 256;  // -128..127
   const int64_t lean = fraction < 0 ? -fraction : fraction;
-  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0};
+  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0, static_cast<uint32_t>(lean)};
+}
+
+// A fitted value, exact: the residual against the fitted prediction (negated when it leans up, as
+// code_int32) as one symbol of the fixed table at the axis's spread and the prediction's lean, or
+// the escape and then the residual whole with the context's integer model.
+template <class C, class I>
+void code_fitted_int32(C& c, FineScale& scale, UIntModel& escape, I& value, const FinePrediction& p) {
+  constexpr int64_t kPredictionLimit = int64_t{1} << 40;
+  const int64_t predicted = p.value < -kPredictionLimit ? -kPredictionLimit : (p.value > kPredictionLimit ? kPredictionLimit : p.value);
+  int64_t residual = p.negate ? predicted - static_cast<int64_t>(value) : static_cast<int64_t>(value) - predicted;
+  const uint32_t lean_bucket = p.lean / kLeanBucketQ8 < kLeanBuckets ? p.lean / kLeanBucketQ8 : kLeanBuckets - 1;
+  unsigned symbol = residual >= -kFineReach && residual <= kFineReach ? static_cast<unsigned>(residual + kFineReach) : kFineEscape;
+  c.fixed_symbol(kFineTable[scale.bucket()][lean_bucket], symbol);
+  if (symbol == kFineEscape) {
+    c.sint(escape, residual, 43);
+  } else if constexpr (C::kDecoding) {
+    residual = static_cast<int64_t>(symbol) - kFineReach;
+  }
+  scale.update(residual, p.lean);
+  const int64_t v = p.negate ? predicted - residual : predicted + residual;
+  const bool fits = v >= INT32_MIN && v <= INT32_MAX;
+  c.require(fits, DeltaRefusal::value_out_of_range);
+  if constexpr (C::kDecoding) value = fits ? static_cast<int32_t>(v) : 0;
 }
 
 // Which of a record's field groups differ from its reference: one symbol of a 16-symbol table,
@@ -52,6 +77,8 @@ struct RecordModels {
   UIntModel object_index, scale, look, channel;
   // Per axis or component, by the prediction's context (FinePrediction).
   std::array<std::array<UIntModel, kPredictionContexts>, 3> position, rotation;
+  // Per axis or component: the spread of fitted residuals so far.
+  std::array<FineScale, 3> position_scale, rotation_scale;
 
   static RecordModels fresh();
 };
@@ -137,7 +164,13 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
     use_fit = code_fitted(c, m.position_fitted, residuals_cost(s.position, fitted), residuals_cost(s.position, plain));
   }
   const std::array<FinePrediction, 3>& p = use_fit ? fitted : plain;
-  for (std::size_t i = 0; i < 3; ++i) code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (use_fit) {
+      code_fitted_int32(c, m.position_scale[i], m.position[i][p[i].context], s.position[i], p[i]);
+    } else {
+      code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+    }
+  }
 }
 
 // A predicted rotation's steps for the dropped index `largest`: fine (a fit) or plain.
@@ -184,7 +217,11 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   }
   const std::array<FinePrediction, 3> steps = predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds));
   for (std::size_t i = 0; i < 3; ++i) {
-    code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
+    if (use_fit) {
+      code_fitted_int32(c, m.rotation_scale[i], m.rotation[i][steps[i].context], s.rotation[i], steps[i]);
+    } else {
+      code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
+    }
     c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);
   }
 }
