@@ -27,9 +27,9 @@ constexpr AdaptiveCdf groups_prior() {
 constexpr AdaptiveCdf step_prior(uint64_t kept) {
   std::array<uint64_t, kCdfSymbols> weight{};
   weight[static_cast<std::size_t>(RecordStep::kept)] = kept * 4096;
-  weight[static_cast<std::size_t>(RecordStep::changed)] = (4096 - kept) * 2048;
-  weight[static_cast<std::size_t>(RecordStep::added)] = (4096 - kept) * 512;
-  weight[static_cast<std::size_t>(RecordStep::removed)] = (4096 - kept) * 1536;
+  weight[static_cast<std::size_t>(RecordStep::changed)] = (4096 - kept) * 3328;
+  weight[static_cast<std::size_t>(RecordStep::added)] = (4096 - kept) * 256;
+  weight[static_cast<std::size_t>(RecordStep::removed)] = (4096 - kept) * 512;
   return AdaptiveCdf::with_weights(weight, true);
 }
 
@@ -43,6 +43,7 @@ RecordModels RecordModels::fresh() {
   }
   m.groups = groups_prior();
   m.position_fitted = BitModel::with_p1(3500);
+  m.added_like_previous = BitModel::with_p1(2048);
   m.rotation_fitted = BitModel::with_p1(3500);
   m.bits_same = BitModel::with_p1(kOften);
   m.payload_same.fill(BitModel::with_p1(kLikely));
@@ -83,7 +84,7 @@ const FrameModels& FrameModels::fresh() {
     for (std::size_t context = 0; context < kept.size(); ++context) m.step[context].fill(step_prior(kept[context]));
     m.end = BitModel::with_p1(1024);
     m.fit = BitModel::with_p1(2048);
-    m.fit_frame = BitModel::with_p1(kOften);
+    m.fit_frame = BitModel::with_p1(3900);  // a held frame is named: most frames are held
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();
     m.world = WorldModels::fresh();

@@ -21,9 +21,11 @@ namespace tickwire::delta {
 
 // A fitted prediction carries 8 bits below the unit: the residual is coded against the nearest
 // integer, in a context by how far the fraction leans (4 contexts) or the unfitted one, and
-// negated when it leans up, so the likely miss by one always takes the same code.
-inline constexpr std::size_t kPredictionContexts = 5;
+// negated when it leans up, so the likely miss by one always takes the same code. An added record,
+// predicted from the record before it in the frame, has a context of its own.
+inline constexpr std::size_t kPredictionContexts = 6;
 inline constexpr std::size_t kUnfittedContext = 4;
+inline constexpr std::size_t kAddedContext = 5;
 
 struct FinePrediction {
   int64_t value = 0;
@@ -70,6 +72,7 @@ struct RecordModels {
   AdaptiveCdf groups;  // the FieldGroup mask
   BitModel head_same, flags_same, shape_same, largest_predicted;
   BitModel position_fitted, rotation_fitted;
+  BitModel added_like_previous;  // an added record is coded against the one before it
   BitModel scale_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
@@ -84,14 +87,38 @@ struct RecordModels {
 };
 
 // What a record is coded against. `base` is never null; `older` only with an active extrapolation;
-// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline).
+// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline). An added
+// record's `base` is the record before it in the frame (else a default state) and its `older` the
+// one before that: neighbours in id order are often alike (one kind, a row of a grid).
 struct RecordRefs {
   const ReplicaState* base = nullptr;
   const ReplicaState* older = nullptr;
   Extrapolation ex;
   const ReplicaKinds* kinds = nullptr;
   const RecordFit* fit = nullptr;
+  std::size_t plain_context = kUnfittedContext;  // kAddedContext for an added record
 };
+
+// An added record's references: `previous` and `before` are the frame's records before it (null:
+// none), the position carried on by their step, the rotation by their turn. bit(like_previous)
+// says whether it is coded against them (the encoder asks it when `previous` has the record's form
+// and kind) or against a default state, as a record unlike its neighbour is cheaper.
+template <class C>
+RecordRefs added_refs(C& c, BitModel& like_previous, const ReplicaState& record, const ReplicaState* previous,
+                      const ReplicaState* before, const ReplicaKinds& kinds) {
+  static const ReplicaState kNothing{};
+  RecordRefs r{&kNothing, nullptr, Extrapolation{}, &kinds, nullptr, kAddedContext};
+  if (previous == nullptr) return r;
+  bool like = previous->form == record.form && previous->kind == record.kind;
+  c.bit(like_previous, like);
+  if (!like) return r;
+  r.base = previous;
+  if (before != nullptr && before->form == previous->form) {
+    r.older = before;
+    r.ex = Extrapolation::over(1, 1);
+  }
+  return r;
+}
 
 inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
   return a.wire_id == b.wire_id && a.channel_count == b.channel_count && a.bits == b.bits &&
@@ -143,7 +170,7 @@ int64_t residuals_cost(const std::array<T, N>& values, const std::array<FinePred
 // When the record has a fit, bit(fitted) says which prediction a group uses; the encoder picks
 // the two-frame one only when it saves more than kFitPreferenceBits (a fit follows smooth
 // motion, the two-frame one recovers sooner from a bounce; a steady choice keeps the bit cheap).
-inline constexpr int64_t kFitPreferenceBits = 6;
+inline constexpr int64_t kFitPreferenceBits = 12;
 template <class C>
 bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
   bool fitted = fitted_cost <= plain_cost + kFitPreferenceBits;
@@ -157,6 +184,7 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   std::array<FinePrediction, 3> plain{}, fitted{};
   for (std::size_t i = 0; i < 3; ++i) {
     plain[i].value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
+    plain[i].context = r.plain_context;
   }
   bool use_fit = false;
   if (r.fit != nullptr) {
@@ -174,14 +202,15 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
 }
 
 // A predicted rotation's steps for the dropped index `largest`: fine (a fit) or plain.
-inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step) {
+inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step,
+                                                     std::size_t plain_context = kUnfittedContext) {
   std::array<FinePrediction, 3> steps{};
   if (fine) {
     const std::array<int64_t, 3> q8 = steps_q8_of(q, largest, max_step);
     for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(q8[i]);
   } else {
     const std::array<int32_t, 3> plain = steps_of(q, largest, max_step);
-    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
+    for (std::size_t i = 0; i < 3; ++i) steps[i] = FinePrediction{plain[i], plain_context, false, 0};
   }
   return steps;
 }
@@ -215,7 +244,8 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
-  const std::array<FinePrediction, 3> steps = predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds));
+  const std::array<FinePrediction, 3> steps =
+      predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds), r.plain_context);
   for (std::size_t i = 0; i < 3; ++i) {
     if (use_fit) {
       code_fitted_int32(c, m.rotation_scale[i], m.rotation[i][steps[i].context], s.rotation[i], steps[i]);
