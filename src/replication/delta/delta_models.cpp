@@ -82,7 +82,7 @@ const FrameModels& FrameModels::fresh() {
     // By the keep context: no older frame, the record was still, it was changing.
     const std::array<uint64_t, 3> kept = {kOften, 4000, 600};
     for (std::size_t context = 0; context < kept.size(); ++context) m.step[context].fill(step_prior(kept[context]));
-    m.end = BitModel::with_p1(1024);
+    m.end = BitModel::with_p1(512);
     m.fit = BitModel::with_p1(2048);
     m.fit_frame = BitModel::with_p1(3900);  // a held frame is named: most frames are held
     m.record = RecordModels::fresh();
