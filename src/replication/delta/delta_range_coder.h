@@ -30,8 +30,8 @@ struct BitModel {
     return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
   }
   void update(unsigned bit) {
-    // The adaptation shift by decisions seen: 2, 3, 3, 4, then 4 for good (a nibble each).
-    constexpr uint32_t kShiftBySeen = 0x44332u;
+    // The adaptation shift by decisions seen: 2, 2, 3, 3, then 4 for good (a nibble each).
+    constexpr uint32_t kShiftBySeen = 0x43322u;
     constexpr uint8_t kLastSeen = 4;
     const unsigned shift = (kShiftBySeen >> (4u * seen)) & 0xFu;
     seen = static_cast<uint8_t>(seen + (seen < kLastSeen ? 1 : 0));

@@ -69,7 +69,7 @@ void code_fitted_int32(C& c, FineScale& scale, UIntModel& escape, I& value, cons
 enum FieldGroup : unsigned { kLookChanged = 1, kRotationChanged = 2, kPositionChanged = 4, kExtrasChanged = 8 };
 
 struct RecordModels {
-  AdaptiveCdf groups;  // the FieldGroup mask
+  std::array<AdaptiveCdf, 2> groups;  // the FieldGroup mask, by whether the reference has a rotation
   BitModel head_same, flags_same, shape_same, largest_predicted;
   BitModel position_fitted, rotation_fitted;
   BitModel added_like_previous;  // an added record is coded against the one before it
@@ -304,7 +304,7 @@ unsigned code_groups(C& c, RecordModels& m, const ReplicaState& b, const S& s) {
              (s.rotation_largest == b.rotation_largest && same_steps(s.rotation, b.rotation) ? 0u : kRotationChanged) |
              (s.yaw == b.yaw && s.pitch == b.pitch ? 0u : kLookChanged);
   }
-  c.symbol(m.groups, groups);
+  c.symbol(m.groups[b.has_rotation ? 1 : 0], groups);
   return groups;
 }
 
