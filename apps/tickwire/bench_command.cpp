@@ -100,6 +100,7 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--json", args->json, "print JSON instead of tables");
   cmd->add_option("--trace", args->request.trace_path, "cubes: replay this TWCUBES1 trace instead of simulating");
   cmd->add_option("--write-trace", args->request.write_trace_path, "cubes: write the simulated trace (TWCUBES1)");
+  cmd->add_option("--cube-spacing", args->request.cube_spacing_m, "cubes: the simulated grid's spacing in metres (default 1.5; 1 to 8)");
   cmd->add_option("--ticks", args->ticks, "ticks per scenario (default: lights 600, cubes 900, bodies 1800, props 1800, server-cost and room 600)");
   cmd->add_option("--seed", args->request.seed, "seed for loss, the cube drive, the bodies' paths and the props' bots");
   cmd->callback([args] {

@@ -31,13 +31,21 @@ BandwidthResult run_lights(const BenchRequest& request) {
 // The scene is simulated (or read) first, then replayed: the encoder never steers the physics.
 std::string run_cubes(const BenchRequest& request, std::vector<BandwidthResult>& out) {
   CubeTrace trace;
+  const float spacing_m = request.cube_spacing_m.value_or(CubeSceneConfig::kDefaultSpacingM);
+  if (!(spacing_m >= CubeSceneConfig::kMinSpacingM && spacing_m <= CubeSceneConfig::kMaxSpacingM)) {
+    return fmt::format("--cube-spacing {} m: the grid's spacing must lie in [{}, {}] m", spacing_m,
+                       CubeSceneConfig::kMinSpacingM, CubeSceneConfig::kMaxSpacingM);
+  }
+  if (!request.trace_path.empty() && request.cube_spacing_m) {
+    return "--cube-spacing shapes a simulated scene; a replayed --trace has its own";
+  }
   if (!request.trace_path.empty()) {
     const TraceLoad load = read_cube_trace_file(request.trace_path, trace);
     if (!load.ok) return load.error;
     if (trace.frames() < 2) return request.trace_path + ": a replay needs at least two frames";
   } else {
     const uint32_t ticks = request.ticks.value_or(kCubesDefaultTicks);
-    trace = simulate_cube_scene(CubeSceneConfig{request.seed, ticks + 1, 60});
+    trace = simulate_cube_scene(CubeSceneConfig{request.seed, ticks + 1, 60, spacing_m});
     if (!request.write_trace_path.empty()) {
       const TraceLoad written = write_cube_trace_file(request.write_trace_path, trace);
       if (!written.ok) return written.error;

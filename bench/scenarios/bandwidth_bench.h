@@ -20,6 +20,7 @@ struct BenchRequest {
   uint64_t seed = 1;                 // loss, the cube scene's drive and the bodies' paths
   std::string trace_path;            // cubes: replay this TWCUBES1 file instead of simulating
   std::string write_trace_path;      // cubes: also write the simulated trace there
+  std::optional<float> cube_spacing_m;  // cubes: the simulated grid's spacing (default 1.5 m)
 };
 
 struct BenchRun {

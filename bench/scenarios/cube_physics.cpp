@@ -8,13 +8,13 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include "tickwire/core/assert.h"
 #include "tickwire/core/rng.h"
 
 namespace tickwire::bench {
 namespace {
 
 constexpr int kGridSide = 30;
-constexpr float kGridSpacingM = 1.5f;
 constexpr float kCubeHalfM = 0.5f;
 constexpr float kPlayerHalfM = 1.0f;
 constexpr float kCubeMassKg = 1.0f;
@@ -34,7 +34,7 @@ constexpr uint32_t kSettleSteps = 60;  // the grid settles onto the floor before
 
 class CubeWorld {
  public:
-  explicit CubeWorld(uint64_t seed);
+  CubeWorld(uint64_t seed, float spacing_m);
   ~CubeWorld();
   CubeWorld(const CubeWorld&) = delete;
   CubeWorld& operator=(const CubeWorld&) = delete;
@@ -65,7 +65,9 @@ class CubeWorld {
   btVector3 waypoint_{0, 0, 0};
 };
 
-CubeWorld::CubeWorld(uint64_t seed) : rng_(seed) {
+CubeWorld::CubeWorld(uint64_t seed, float spacing_m) : rng_(seed) {
+  TW_ASSERT(spacing_m >= CubeSceneConfig::kMinSpacingM && spacing_m <= CubeSceneConfig::kMaxSpacingM,
+            "a cube grid spacing the scene allows");
   world_.setGravity(btVector3(0, 0, -9.81f));
   add_plane(btVector3(0, 0, 1), 0);                  // floor, z = 0
   add_plane(btVector3(0, 0, -1), -kBoundsTopM);      // ceiling, z = 32
@@ -76,10 +78,10 @@ CubeWorld::CubeWorld(uint64_t seed) : rng_(seed) {
   btRigidBody* player = add_body(&player_shape_, kPlayerMassKg, btVector3(-kWanderM - 4, 0, kPlayerHalfM));
   player->setActivationState(DISABLE_DEACTIVATION);
   player->setDamping(0.3f, 0.6f);
-  const float first = -0.5f * kGridSpacingM * static_cast<float>(kGridSide - 1);
+  const float first = -0.5f * spacing_m * static_cast<float>(kGridSide - 1);
   for (int row = 0; row < kGridSide; ++row) {
     for (int col = 0; col < kGridSide; ++col) {
-      const float x = first + kGridSpacingM * static_cast<float>(col), y = first + kGridSpacingM * static_cast<float>(row);
+      const float x = first + spacing_m * static_cast<float>(col), y = first + spacing_m * static_cast<float>(row);
       add_body(&cube_shape_, kCubeMassKg, btVector3(x, y, kCubeHalfM));
     }
   }
@@ -170,7 +172,7 @@ void CubeWorld::record(CubeTrace& trace) const {
 }  // namespace
 
 CubeTrace simulate_cube_scene(const CubeSceneConfig& config) {
-  CubeWorld world(config.seed);
+  CubeWorld world(config.seed, config.spacing_m);
   CubeTrace trace;
   trace.cubes = world.cubes();
   trace.hz = config.hz;

@@ -110,8 +110,8 @@ TEST(PrecisionCheck, AngleBetweenRotationsIgnoresSign) {
 }
 
 TEST(CubePhysics, TheSameSeedGivesTheSameTraceBitForBit) {
-  const CubeTrace a = simulate_cube_scene(CubeSceneConfig{3, 40, 60});
-  const CubeTrace b = simulate_cube_scene(CubeSceneConfig{3, 40, 60});
+  const CubeTrace a = simulate_cube_scene(CubeSceneConfig{3, 40, 60, CubeSceneConfig::kDefaultSpacingM});
+  const CubeTrace b = simulate_cube_scene(CubeSceneConfig{3, 40, 60, CubeSceneConfig::kDefaultSpacingM});
   ASSERT_EQ(a.cubes, 901u);
   ASSERT_EQ(a.frames(), 40u);
   EXPECT_TRUE(serialize_cube_trace(a) == serialize_cube_trace(b));
@@ -122,6 +122,25 @@ TEST(CubePhysics, TheSameSeedGivesTheSameTraceBitForBit) {
     ASSERT_LT(p.pz, 32.0f);
     ASSERT_LT(std::fabs(p.px), 256.0f);
   }
+}
+
+// The grid's spacing is a scene parameter (`--cube-spacing`): frame 0 stands the cubes that far
+// apart, and a spacing the scene cannot hold is refused by the bench, not simulated.
+TEST(CubePhysics, TheGridStandsAtTheRequestedSpacing) {
+  const CubeTrace trace = simulate_cube_scene(CubeSceneConfig{3, 2, 60, 2.5f});
+  ASSERT_EQ(trace.cubes, 901u);
+  const CubePose& first = trace.at(0, 1);
+  const CubePose& next = trace.at(0, 2);  // the same row, one column on
+  EXPECT_NEAR(next.px - first.px, 2.5f, 0.01f);
+  EXPECT_NEAR(next.py - first.py, 0.0f, 0.01f);
+  BenchRequest request;
+  request.which = "cubes";
+  request.ticks = 2;
+  request.cube_spacing_m = 0.5f;  // the 1 m cubes would overlap
+  EXPECT_FALSE(run_bandwidth_benches(request).error.empty());
+  request.cube_spacing_m = 2.0f;
+  request.trace_path = "unused.twcubes";  // a replayed trace has its own spacing
+  EXPECT_FALSE(run_bandwidth_benches(request).error.empty());
 }
 
 CubeTrace small_trace() {
@@ -183,7 +202,7 @@ TEST(CubeTrace, MalformedFilesAreRefusedWithAReason) {
 
 TEST(CubeTrace, AFileTraceReplaysThroughTheBench) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() / "tickwire_bench_trace_test.twcubes";
-  const CubeTrace trace = simulate_cube_scene(CubeSceneConfig{5, 31, 60});
+  const CubeTrace trace = simulate_cube_scene(CubeSceneConfig{5, 31, 60, CubeSceneConfig::kDefaultSpacingM});
   ASSERT_TRUE(write_cube_trace_file(path.string(), trace).ok);
   BenchRequest request;
   request.which = "cubes";

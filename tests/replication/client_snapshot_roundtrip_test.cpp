@@ -159,9 +159,9 @@ TEST(ClientSnapshotBuilder, ATickAllocatesNothingAfterWarmUp) {
       ASSERT_TRUE(rig.builder.build(p.view, MonoTime::from_ns(t * 16'666'667), p.state, body).ok());
     }
   };
-  for (int64_t t = 1; t <= 200; ++t) run_tick(t);
+  for (int64_t t = 1; t <= 400; ++t) run_tick(t);
   const uint64_t before = test::allocation_count();
-  for (int64_t t = 201; t <= 300; ++t) run_tick(t);
+  for (int64_t t = 401; t <= 600; ++t) run_tick(t);
   if (test::allocation_counting()) {
     EXPECT_EQ(test::allocation_count(), before);
   }

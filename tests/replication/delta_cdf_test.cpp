@@ -16,7 +16,9 @@ namespace {
 
 // The update as documented, one bound at a time in plain integers: the vector code must agree.
 AdaptiveCdf reference_update(AdaptiveCdf m, unsigned symbol) {
-  constexpr std::array<int32_t, 7> kShiftBySeen = {2, 3, 3, 3, 3, 3, 4};
+  constexpr std::array<int32_t, 7> kSmoothShiftBySeen = {2, 3, 3, 3, 3, 3, 4};
+  constexpr std::array<int32_t, 7> kSharpShiftBySeen = {1, 1, 2, 2, 3, 3, 4};
+  const std::array<int32_t, 7>& kShiftBySeen = m.sharp ? kSharpShiftBySeen : kSmoothShiftBySeen;
   const int32_t shift = kShiftBySeen[m.seen < kShiftBySeen.size() ? m.seen : kShiftBySeen.size() - 1];
   if (m.seen + 1u < kShiftBySeen.size()) ++m.seen;
   for (std::size_t i = 0; i < kCdfSymbols; ++i) {

@@ -45,6 +45,11 @@ class Crafter {
     delta::RecordRefs refs{&base, nullptr, {}, &kinds};
     delta::code_record(io_, models_.record, refs, s);
   }
+  // An addition after `previous` (null: the frame's first record), coded as the encoder would.
+  void add(const ReplicaState* previous, ReplicaState s, const ReplicaKinds& kinds) {
+    const delta::RecordRefs refs = delta::added_refs(io_, models_.record.added_like_previous, s, previous, nullptr, kinds);
+    delta::code_record(io_, models_.record, refs, s);
+  }
   std::vector<uint8_t> finish() {
     io_.finish();
     return bytes_;
@@ -160,7 +165,7 @@ TEST(SnapshotDeltaHostile, PastTheBaselineOnlyAdditionsFollow) {
   for (int k = 0; k < 3; ++k) c.step(RecordStep::kept);
   c.end(false);
   c.gap(2);
-  c.record(ReplicaState{}, fresh, f.kinds);
+  c.add(&f.baseline.states[2], fresh, f.kinds);
   c.end(true);
   ReplicaFrame out;
   ASSERT_TRUE(decode_snapshot_delta(c.finish(), 10, {&f.baseline, nullptr}, f.kinds, out).ok());

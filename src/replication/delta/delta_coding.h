@@ -102,6 +102,7 @@ class EncodeIO {
 
   void bit(BitModel& m, bool& b) { rc_.encode(m, b ? 1u : 0u); }
   void symbol(AdaptiveCdf& m, unsigned& s) { rc_.encode_cdf(m, s); }  // s < kCdfSymbols
+  void fixed_symbol(const std::array<uint16_t, kCdfSymbols>& below, unsigned& s) { rc_.encode_bounds(below, s); }
   void raw(uint64_t& v, unsigned bits) {
     for (unsigned done = 0; done < bits; done += 16) {
       const unsigned take = bits - done < 16 ? bits - done : 16;
@@ -163,6 +164,7 @@ class DecodeIO {
 
   void bit(BitModel& m, bool& b) { b = rc_.decode(m) != 0; }
   void symbol(AdaptiveCdf& m, unsigned& s) { s = rc_.decode_cdf(m); }
+  void fixed_symbol(const std::array<uint16_t, kCdfSymbols>& below, unsigned& s) { s = rc_.decode_bounds(below); }
   void raw(uint64_t& v, unsigned bits) {
     v = 0;
     for (unsigned done = 0; done < bits; done += 16) {

@@ -10,13 +10,14 @@ constexpr uint32_t kLikely = 3900;  // of 4096: "same" almost always
 constexpr uint32_t kOften = 3000;
 
 // The field groups' prior: each group changes on its own, with these chances (of 256): extras
-// seldom, a position mostly, a rotation about half the time, the look now and then.
-constexpr AdaptiveCdf groups_prior() {
-  constexpr std::array<uint64_t, 4> kChanged = {69, 144, 194, 37};  // by bit: look, rotation, position, extras
+// seldom, a position mostly, the look now and then, and a rotation, for a record that has one,
+// mostly (a moving body turns) and otherwise hardly ever (only with its shape).
+constexpr AdaptiveCdf groups_prior(bool has_rotation) {
+  const std::array<uint64_t, 4> changed = {69, has_rotation ? 144u : 8u, 194, 37};  // by bit: look, rotation, position, extras
   std::array<uint64_t, kCdfSymbols> weight{};
   for (std::size_t mask = 0; mask < kCdfSymbols; ++mask) {
     uint64_t w = 1;
-    for (std::size_t g = 0; g < kChanged.size(); ++g) w *= ((mask >> g) & 1u) != 0 ? kChanged[g] : 256 - kChanged[g];
+    for (std::size_t g = 0; g < changed.size(); ++g) w *= ((mask >> g) & 1u) != 0 ? changed[g] : 256 - changed[g];
     weight[mask] = w;
   }
   return AdaptiveCdf::with_weights(weight, true);
@@ -27,9 +28,9 @@ constexpr AdaptiveCdf groups_prior() {
 constexpr AdaptiveCdf step_prior(uint64_t kept) {
   std::array<uint64_t, kCdfSymbols> weight{};
   weight[static_cast<std::size_t>(RecordStep::kept)] = kept * 4096;
-  weight[static_cast<std::size_t>(RecordStep::changed)] = (4096 - kept) * 2048;
-  weight[static_cast<std::size_t>(RecordStep::added)] = (4096 - kept) * 512;
-  weight[static_cast<std::size_t>(RecordStep::removed)] = (4096 - kept) * 1536;
+  weight[static_cast<std::size_t>(RecordStep::changed)] = (4096 - kept) * 3328;
+  weight[static_cast<std::size_t>(RecordStep::added)] = (4096 - kept) * 256;
+  weight[static_cast<std::size_t>(RecordStep::removed)] = (4096 - kept) * 512;
   return AdaptiveCdf::with_weights(weight, true);
 }
 
@@ -41,8 +42,9 @@ RecordModels RecordModels::fresh() {
                       &m.count_same, &m.largest_predicted}) {
     *b = BitModel::with_p1(kLikely);
   }
-  m.groups = groups_prior();
+  m.groups = {groups_prior(false), groups_prior(true)};
   m.position_fitted = BitModel::with_p1(3500);
+  m.added_like_previous = BitModel::with_p1(2048);
   m.rotation_fitted = BitModel::with_p1(3500);
   m.bits_same = BitModel::with_p1(kOften);
   m.payload_same.fill(BitModel::with_p1(kLikely));
@@ -81,9 +83,9 @@ const FrameModels& FrameModels::fresh() {
     // By the keep context: no older frame, the record was still, it was changing.
     const std::array<uint64_t, 3> kept = {kOften, 4000, 600};
     for (std::size_t context = 0; context < kept.size(); ++context) m.step[context].fill(step_prior(kept[context]));
-    m.end = BitModel::with_p1(1024);
+    m.end = BitModel::with_p1(512);
     m.fit = BitModel::with_p1(2048);
-    m.fit_frame = BitModel::with_p1(kOften);
+    m.fit_frame = BitModel::with_p1(3900);  // a held frame is named: most frames are held
     m.record = RecordModels::fresh();
     m.owner = OwnerModels::fresh();
     m.world = WorldModels::fresh();

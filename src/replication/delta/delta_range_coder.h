@@ -30,8 +30,8 @@ struct BitModel {
     return BitModel{static_cast<uint16_t>(kProbOne - p1_per_4096), 0};
   }
   void update(unsigned bit) {
-    // The adaptation shift by decisions seen: 2, 3, 3, 4, then 4 for good (a nibble each).
-    constexpr uint32_t kShiftBySeen = 0x44332u;
+    // The adaptation shift by decisions seen: 2, 2, 3, 3, then 4 for good (a nibble each).
+    constexpr uint32_t kShiftBySeen = 0x43322u;
     constexpr uint8_t kLastSeen = 4;
     const unsigned shift = (kShiftBySeen >> (4u * seen)) & 0xFu;
     seen = static_cast<uint8_t>(seen + (seen < kLastSeen ? 1 : 0));
@@ -61,12 +61,16 @@ class RangeEncoder {
   // One symbol of m (below kCdfSymbols) in one step, no division: the range splits into kCdfTotal
   // units, the symbol takes its frequency's worth, the last symbol the rest (the remainder too).
   void encode_cdf(AdaptiveCdf& m, unsigned symbol) {
+    encode_bounds(m.below, symbol);
+    m.update(symbol);
+  }
+  // One symbol of a fixed distribution (its bounds as AdaptiveCdf keeps them), nothing learnt.
+  void encode_bounds(const std::array<uint16_t, kCdfSymbols>& below, unsigned symbol) {
     TW_ASSERT(symbol < kCdfSymbols, "a symbol past its distribution");
     const uint32_t unit = range_ >> kCdfBits;
-    const uint32_t start = unit * m.below[symbol];
+    const uint32_t start = unit * below[symbol];
     low_ += start;
-    range_ = symbol + 1 < kCdfSymbols ? unit * m.below[symbol + 1] - start : range_ - start;
-    m.update(symbol);
+    range_ = symbol + 1 < kCdfSymbols ? unit * below[symbol + 1] - start : range_ - start;
     normalize();
   }
   // The low `bits` bits of value as one equiprobable symbol of 2^bits (bits <= kMaxDirectBits):
@@ -164,13 +168,17 @@ class RangeDecoder {
   // The symbol whose part of the range holds the code: a count over the bounds (no search loop
   // that could run on; a code past the range decodes as the last symbol and stays corrupt).
   unsigned decode_cdf(AdaptiveCdf& m) {
+    const unsigned symbol = decode_bounds(m.below);
+    m.update(symbol);
+    return symbol;
+  }
+  unsigned decode_bounds(const std::array<uint16_t, kCdfSymbols>& below) {
     const uint32_t unit = range_ >> kCdfBits;
     unsigned symbol = 0;
-    for (std::size_t s = 1; s < kCdfSymbols; ++s) symbol += unit * m.below[s] <= code_ ? 1u : 0u;
-    const uint32_t start = unit * m.below[symbol];
+    for (std::size_t s = 1; s < kCdfSymbols; ++s) symbol += unit * below[s] <= code_ ? 1u : 0u;
+    const uint32_t start = unit * below[symbol];
     code_ -= start;
-    range_ = symbol + 1 < kCdfSymbols ? unit * m.below[symbol + 1] - start : range_ - start;
-    m.update(symbol);
+    range_ = symbol + 1 < kCdfSymbols ? unit * below[symbol + 1] - start : range_ - start;
     normalize();
     return symbol;
   }

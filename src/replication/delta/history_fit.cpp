@@ -17,6 +17,9 @@ constexpr int64_t kMinNorm = kOne >> 12;               // a degenerate polynomia
 constexpr int64_t kMaxFitStep = int64_t{1} << 24;      // quanta from the baseline: past it, no fit
 constexpr int kRotationSumShift = 4;                   // rotation vectors are summed in Q24
 constexpr int64_t kMaxWeight = int64_t{1} << 28;       // 16: past it a fit amplifies noise, not signal
+// A rotation path's components stay within 32 rad (Q28), so 31 weighted terms fit 63 bits; a spin
+// that turns further within the window is past what its frames can show.
+constexpr int64_t kMaxPathQ28 = int64_t{32} << 28;
 
 int fit_degree(std::span<const int32_t> taus) {
   int32_t span = 0;
@@ -128,13 +131,20 @@ int64_t fit_position_q8(const RecordFit& fit, std::size_t axis) {
 Quat30 fit_rotation(const RecordFit& fit, const ReplicaKinds& kinds) {
   const ReplicaState& b = *fit.states[0];
   const Quat30 base = quat30_of(b.rotation_largest, b.rotation, max_step_of(b, kinds));
-  const Quat30 back = conjugate(base);
-  // Each frame's rotation from the baseline's, as a rotation vector: a steady spin is a line.
-  std::array<int64_t, 3> sum{};
+  // The path back from the baseline, unwrapped: each frame's rotation from the next newer one is
+  // small, and their running sum follows the spin however far it turns (a rotation vector taken
+  // straight from the baseline's bends wherever the axis moves, and folds past half a turn).
+  std::array<int64_t, 3> sum{}, path{};
+  Quat30 newer_back = conjugate(base);
   for (uint32_t i = 1; i < fit.n; ++i) {
     const ReplicaState& s = *fit.states[i];
-    const RotationVector r = rotation_log(quat_multiply(quat30_of(s.rotation_largest, s.rotation, max_step_of(s, kinds)), back));
-    for (std::size_t k = 0; k < 3; ++k) sum[k] += fit.weights->w[i] * (r[k] >> kRotationSumShift);
+    const Quat30 q = quat30_of(s.rotation_largest, s.rotation, max_step_of(s, kinds));
+    const RotationVector r = rotation_log(quat_multiply(q, newer_back));
+    newer_back = conjugate(q);
+    for (std::size_t k = 0; k < 3; ++k) {
+      path[k] = std::clamp(path[k] + r[k], -kMaxPathQ28, kMaxPathQ28);
+      sum[k] += fit.weights->w[i] * (path[k] >> kRotationSumShift);
+    }
   }
   RotationVector fitted{};
   for (std::size_t k = 0; k < 3; ++k) fitted[k] = div_round(sum[k], int64_t{1} << (kFitWeightBits - kRotationSumShift));

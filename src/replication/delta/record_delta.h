@@ -10,6 +10,7 @@
 
 #include "delta_coding.h"
 #include "delta_prediction.h"
+#include "fine_residual.h"
 #include "history_fit.h"
 #include "tickwire/protocol/constants.h"
 #include "tickwire/replication/frames/replica_kinds.h"
@@ -20,21 +21,47 @@ namespace tickwire::delta {
 
 // A fitted prediction carries 8 bits below the unit: the residual is coded against the nearest
 // integer, in a context by how far the fraction leans (4 contexts) or the unfitted one, and
-// negated when it leans up, so the likely miss by one always takes the same code.
-inline constexpr std::size_t kPredictionContexts = 5;
+// negated when it leans up, so the likely miss by one always takes the same code. An added record,
+// predicted from the record before it in the frame, has a context of its own.
+inline constexpr std::size_t kPredictionContexts = 6;
 inline constexpr std::size_t kUnfittedContext = 4;
+inline constexpr std::size_t kAddedContext = 5;
 
 struct FinePrediction {
   int64_t value = 0;
   std::size_t context = kUnfittedContext;
   bool negate = false;
+  uint32_t lean = 0;  // |fraction| in 1/256 (0..128): the residual's centre leans this far down
 };
 
 inline FinePrediction fine_prediction(int64_t q8) {
   const int64_t value = (q8 + 128) >> 8;
   const int64_t fraction = q8 - value * 256;  // -128..127
   const int64_t lean = fraction < 0 ? -fraction : fraction;
-  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0};
+  return {value, static_cast<std::size_t>(lean >= 96 ? 3 : lean / 32), fraction > 0, static_cast<uint32_t>(lean)};
+}
+
+// A fitted value, exact: the residual against the fitted prediction (negated when it leans up, as
+// code_int32) as one symbol of the fixed table at the axis's spread and the prediction's lean, or
+// the escape and then the residual whole with the context's integer model.
+template <class C, class I>
+void code_fitted_int32(C& c, FineScale& scale, UIntModel& escape, I& value, const FinePrediction& p) {
+  constexpr int64_t kPredictionLimit = int64_t{1} << 40;
+  const int64_t predicted = p.value < -kPredictionLimit ? -kPredictionLimit : (p.value > kPredictionLimit ? kPredictionLimit : p.value);
+  int64_t residual = p.negate ? predicted - static_cast<int64_t>(value) : static_cast<int64_t>(value) - predicted;
+  const uint32_t lean_bucket = p.lean / kLeanBucketQ8 < kLeanBuckets ? p.lean / kLeanBucketQ8 : kLeanBuckets - 1;
+  unsigned symbol = residual >= -kFineReach && residual <= kFineReach ? static_cast<unsigned>(residual + kFineReach) : kFineEscape;
+  c.fixed_symbol(kFineTable[scale.bucket()][lean_bucket], symbol);
+  if (symbol == kFineEscape) {
+    c.sint(escape, residual, 43);
+  } else if constexpr (C::kDecoding) {
+    residual = static_cast<int64_t>(symbol) - kFineReach;
+  }
+  scale.update(residual, p.lean);
+  const int64_t v = p.negate ? predicted - residual : predicted + residual;
+  const bool fits = v >= INT32_MIN && v <= INT32_MAX;
+  c.require(fits, DeltaRefusal::value_out_of_range);
+  if constexpr (C::kDecoding) value = fits ? static_cast<int32_t>(v) : 0;
 }
 
 // Which of a record's field groups differ from its reference: one symbol of a 16-symbol table,
@@ -42,9 +69,10 @@ inline FinePrediction fine_prediction(int64_t q8) {
 enum FieldGroup : unsigned { kLookChanged = 1, kRotationChanged = 2, kPositionChanged = 4, kExtrasChanged = 8 };
 
 struct RecordModels {
-  AdaptiveCdf groups;  // the FieldGroup mask
+  std::array<AdaptiveCdf, 2> groups;  // the FieldGroup mask, by whether the reference has a rotation
   BitModel head_same, flags_same, shape_same, largest_predicted;
   BitModel position_fitted, rotation_fitted;
+  BitModel added_like_previous;  // an added record is coded against the one before it
   BitModel scale_same;
   std::array<BitModel, 4> payload_same;
   BitModel wire_same, count_same, bits_same;
@@ -52,19 +80,45 @@ struct RecordModels {
   UIntModel object_index, scale, look, channel;
   // Per axis or component, by the prediction's context (FinePrediction).
   std::array<std::array<UIntModel, kPredictionContexts>, 3> position, rotation;
+  // Per axis or component: the spread of fitted residuals so far.
+  std::array<FineScale, 3> position_scale, rotation_scale;
 
   static RecordModels fresh();
 };
 
 // What a record is coded against. `base` is never null; `older` only with an active extrapolation;
-// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline).
+// `fit`, when set, predicts instead of `older` (ex.ahead: the ticks since the baseline). An added
+// record's `base` is the record before it in the frame (else a default state) and its `older` the
+// one before that: neighbours in id order are often alike (one kind, a row of a grid).
 struct RecordRefs {
   const ReplicaState* base = nullptr;
   const ReplicaState* older = nullptr;
   Extrapolation ex;
   const ReplicaKinds* kinds = nullptr;
   const RecordFit* fit = nullptr;
+  std::size_t plain_context = kUnfittedContext;  // kAddedContext for an added record
 };
+
+// An added record's references: `previous` and `before` are the frame's records before it (null:
+// none), the position carried on by their step, the rotation by their turn. bit(like_previous)
+// says whether it is coded against them (the encoder asks it when `previous` has the record's form
+// and kind) or against a default state, as a record unlike its neighbour is cheaper.
+template <class C>
+RecordRefs added_refs(C& c, BitModel& like_previous, const ReplicaState& record, const ReplicaState* previous,
+                      const ReplicaState* before, const ReplicaKinds& kinds) {
+  static const ReplicaState kNothing{};
+  RecordRefs r{&kNothing, nullptr, Extrapolation{}, &kinds, nullptr, kAddedContext};
+  if (previous == nullptr) return r;
+  bool like = previous->form == record.form && previous->kind == record.kind;
+  c.bit(like_previous, like);
+  if (!like) return r;
+  r.base = previous;
+  if (before != nullptr && before->form == previous->form) {
+    r.older = before;
+    r.ex = Extrapolation::over(1, 1);
+  }
+  return r;
+}
 
 inline bool same_payload(const ReplicaPayload& a, const ReplicaPayload& b) {
   return a.wire_id == b.wire_id && a.channel_count == b.channel_count && a.bits == b.bits &&
@@ -116,7 +170,7 @@ int64_t residuals_cost(const std::array<T, N>& values, const std::array<FinePred
 // When the record has a fit, bit(fitted) says which prediction a group uses; the encoder picks
 // the two-frame one only when it saves more than kFitPreferenceBits (a fit follows smooth
 // motion, the two-frame one recovers sooner from a bounce; a steady choice keeps the bit cheap).
-inline constexpr int64_t kFitPreferenceBits = 6;
+inline constexpr int64_t kFitPreferenceBits = 12;
 template <class C>
 bool code_fitted(C& c, BitModel& m, int64_t fitted_cost, int64_t plain_cost) {
   bool fitted = fitted_cost <= plain_cost + kFitPreferenceBits;
@@ -130,6 +184,7 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   std::array<FinePrediction, 3> plain{}, fitted{};
   for (std::size_t i = 0; i < 3; ++i) {
     plain[i].value = r.older != nullptr ? r.ex.predict(b.position[i], r.older->position[i]) : b.position[i];
+    plain[i].context = r.plain_context;
   }
   bool use_fit = false;
   if (r.fit != nullptr) {
@@ -137,18 +192,25 @@ void code_position(C& c, RecordModels& m, const RecordRefs& r, S& s) {
     use_fit = code_fitted(c, m.position_fitted, residuals_cost(s.position, fitted), residuals_cost(s.position, plain));
   }
   const std::array<FinePrediction, 3>& p = use_fit ? fitted : plain;
-  for (std::size_t i = 0; i < 3; ++i) code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (use_fit) {
+      code_fitted_int32(c, m.position_scale[i], m.position[i][p[i].context], s.position[i], p[i]);
+    } else {
+      code_int32(c, m.position[i][p[i].context], s.position[i], p[i].value, p[i].negate);
+    }
+  }
 }
 
 // A predicted rotation's steps for the dropped index `largest`: fine (a fit) or plain.
-inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step) {
+inline std::array<FinePrediction, 3> predicted_steps(const Quat30& q, bool fine, uint8_t largest, int32_t max_step,
+                                                     std::size_t plain_context = kUnfittedContext) {
   std::array<FinePrediction, 3> steps{};
   if (fine) {
     const std::array<int64_t, 3> q8 = steps_q8_of(q, largest, max_step);
     for (std::size_t i = 0; i < 3; ++i) steps[i] = fine_prediction(q8[i]);
   } else {
     const std::array<int32_t, 3> plain = steps_of(q, largest, max_step);
-    for (std::size_t i = 0; i < 3; ++i) steps[i].value = plain[i];
+    for (std::size_t i = 0; i < 3; ++i) steps[i] = FinePrediction{plain[i], plain_context, false, 0};
   }
   return steps;
 }
@@ -182,9 +244,14 @@ void code_rotation(C& c, RecordModels& m, const RecordRefs& r, S& s) {
   } else {
     code_raw(c, s.rotation_largest, 2);
   }
-  const std::array<FinePrediction, 3> steps = predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds));
+  const std::array<FinePrediction, 3> steps =
+      predicted_steps(predicted, use_fit, s.rotation_largest, max_step_of(s, *r.kinds), r.plain_context);
   for (std::size_t i = 0; i < 3; ++i) {
-    code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
+    if (use_fit) {
+      code_fitted_int32(c, m.rotation_scale[i], m.rotation[i][steps[i].context], s.rotation[i], steps[i]);
+    } else {
+      code_int32(c, m.rotation[i][steps[i].context], s.rotation[i], steps[i].value, steps[i].negate);
+    }
     c.require(s.rotation[i] >= -kMaxRotationStep && s.rotation[i] <= kMaxRotationStep, DeltaRefusal::value_out_of_range);
   }
 }
@@ -237,7 +304,7 @@ unsigned code_groups(C& c, RecordModels& m, const ReplicaState& b, const S& s) {
              (s.rotation_largest == b.rotation_largest && same_steps(s.rotation, b.rotation) ? 0u : kRotationChanged) |
              (s.yaw == b.yaw && s.pitch == b.pitch ? 0u : kLookChanged);
   }
-  c.symbol(m.groups, groups);
+  c.symbol(m.groups[b.has_rotation ? 1 : 0], groups);
   return groups;
 }
 

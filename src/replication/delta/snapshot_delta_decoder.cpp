@@ -31,23 +31,33 @@ struct Reader {
   void copy_run(const FrameView& base, std::size_t& i, uint64_t run) {
     for (uint64_t k = 0; k < run && push(base[i]); ++k) last_id = base[i++].id;
   }
-  // `from_baseline`: base is the baseline's record (a changed one), not a default state (an added one).
-  void record(const ReplicaState& base, uint32_t id, const ReplicaState* older_state, bool from_baseline) {
+  // A baseline record that changed, coded against it.
+  void changed(const ReplicaState& base, const ReplicaState* older_state) {
     if (!push(base)) return;
-    ReplicaState& s = out.states.back();
-    s.id = id;
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    if (from_baseline && window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) {
-      r.fit = &fit;
-    }
+    if (window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) r.fit = &fit;
+    code_record(c, m.record, r, out.states.back());
+    last_id = base.id;
+  }
+  // A record the baseline lacks, coded against the frame's records before it (copied: the push
+  // may move them).
+  void added(uint32_t id) {
+    const std::size_t n = out.states.size();
+    if (n > 0) added_previous = out.states[n - 1];
+    if (n > 1) added_before = out.states[n - 2];
+    const RecordRefs r = added_refs(c, m.record.added_like_previous, added_previous, n > 0 ? &added_previous : nullptr,
+                                    n > 1 ? &added_before : nullptr, kinds);
+    if (!push(*r.base)) return;
+    ReplicaState& s = out.states.back();
+    s.id = id;
     code_record(c, m.record, r, s);
     last_id = id;
   }
+  ReplicaState added_previous{}, added_before{};  // an addition's references, copied
 };
 
 void decode_records(Reader& rd) {
-  static const ReplicaState kNothing{};
   const FrameView& base = rd.refs.baseline;  // no baseline: empty
   const std::size_t nb = base.size();
   std::size_t i = 0;
@@ -78,7 +88,7 @@ void decode_records(Reader& rd) {
       rd.c.require(i == nb || id <= static_cast<int64_t>(base[i].id), DeltaRefusal::id_out_of_order);
       rd.c.require(i == nb || id != static_cast<int64_t>(base[i].id), DeltaRefusal::duplicate_id);
       if (rd.c.failed()) return;
-      rd.record(kNothing, static_cast<uint32_t>(id), nullptr, false);
+      rd.added(static_cast<uint32_t>(id));
       continue;
     }
     TW_ASSERT(i < nb, "a change or removal is decoded only at a baseline record");
@@ -86,7 +96,7 @@ void decode_records(Reader& rd) {
     if (op == RecordOp::removed) {
       rd.last_id = b.id;
     } else {
-      rd.record(b, b.id, rd.older.find(b.id, b), true);
+      rd.changed(b, rd.older.find(b.id, b));
     }
   }
   rd.c.require(false, DeltaRefusal::too_many_records);

@@ -37,15 +37,20 @@ struct Walk {
     if (base != nullptr) code_step(c, m, keep_context(older, *base), previous, s);
     if (s != RecordStep::kept) previous = op_of(s);
   }
-  // `from_baseline`: base is the baseline's record (a changed one), not a default state (an added one).
-  void record(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state, bool from_baseline) {
+  // A baseline record that changed, coded against it.
+  void changed(const ReplicaState& current, const ReplicaState& base, const ReplicaState* older_state) {
     RecordRefs r{&base, older_state, refs.ex, &kinds};
     if (older_state == nullptr) r.ex.active = false;
-    if (from_baseline && window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) {
-      r.fit = &fit;
-    }
+    if (window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) r.fit = &fit;
     code_record(c, m.record, r, current);
     charge(current.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
+  }
+  // A record the baseline lacks, coded against the frame's records before it (`at`: its index).
+  void added(const FrameView& cur, std::size_t at) {
+    const RecordRefs r = added_refs(c, m.record.added_like_previous, cur[at], at > 0 ? &cur[at - 1] : nullptr,
+                                    at > 1 ? &cur[at - 2] : nullptr, kinds);
+    code_record(c, m.record, r, cur[at]);
+    charge(cur[at].form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
   }
 };
 
@@ -63,7 +68,6 @@ std::size_t equal_tail(const FrameView& base, const FrameView& cur) {
 }
 
 void encode_records(Walk& w, const FrameView& cur) {
-  static const ReplicaState kNothing{};
   const FrameView& base = w.refs.baseline;  // no baseline: empty
   const std::size_t nc = cur.size(), nb = base.size();
   const std::size_t tail = equal_tail(base, cur);
@@ -103,14 +107,14 @@ void encode_records(Walk& w, const FrameView& cur) {
     } else if (step == RecordStep::changed) {
       w.charge(w.stats.skip_bits);
       const ReplicaState& b = base[i++];
-      w.record(cur[j], b, w.older.find(b.id, b), true);
+      w.changed(cur[j], b, w.older.find(b.id, b));
       w.last_id = cur[j++].id;
       ++w.stats.changed;
     } else {
       uint64_t gap = static_cast<uint64_t>(static_cast<int64_t>(cur[j].id) - w.last_id - 1);
       w.c.uint(w.m.id_gap, gap, 33);
       w.charge(w.stats.skip_bits);
-      w.record(cur[j], kNothing, nullptr, false);
+      w.added(cur, j);
       w.last_id = cur[j++].id;
       ++w.stats.added;
     }
