@@ -4,14 +4,13 @@
 // is kicked. Shared by the quick run (tests/sim/flood_test.cpp) and the minute-long soak.
 #pragma once
 
-#include <malloc.h>
-
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
 #include "game_profiles.h"
+#include "heap_in_use.h"
 #include "tickwire/protocol/ping.h"
 #include "tickwire/wire/codec.h"
 #include "tickwire/wire/typed_channel.h"
@@ -32,8 +31,6 @@ struct FloodFigures {
   std::size_t heap_at_end_bytes = 0;
   std::vector<ReasonCount> reasons;             // the server's
 };
-
-inline std::size_t heap_in_use() { return mallinfo2().uordblks; }
 
 // A ping as a client's build would send it: laid out by hand (sequence u32, sentAtUs u64, isReply
 // bool, little-endian), because GCC 12 misjudges the inlined encoder's buffer in this header and

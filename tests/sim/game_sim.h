@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -216,6 +217,20 @@ class GameSim {
     return *clients[i];
   }
 
+  // Client i's process stops dead (no frame runs; its socket stays bound and silent) until thawed:
+  // a frozen tab, a debugger, a machine asleep.
+  void freeze_client(std::size_t i) { clients[i]->next_frame = MonoTime::from_ns(std::numeric_limits<int64_t>::max()); }
+  void thaw_client(std::size_t i) { clients[i]->next_frame = world.now; }
+
+  // Datagrams waiting in the receive queues of every socket the sim bound (a frozen or dead
+  // client's fill until the server lets it go): memory the network holds, not the system.
+  std::size_t datagrams_waiting() const {
+    std::size_t waiting = server_socket->queued();
+    for (const auto& c : clients) waiting += c->socket->queued();
+    for (const auto& c : dead_clients_) waiting += c->socket->queued();
+    return waiting;
+  }
+
   bool all_welcomed() const {
     return std::all_of(clients.begin(), clients.end(), [](const auto& c) { return c->client.session().welcomed(); });
   }
@@ -230,6 +245,7 @@ class GameSim {
         if (update_wall_ms != nullptr && update.ticks_run > 0)
           update_wall_ms->push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
         check_room_update(room, update, world.now, invariants);
+        if (after_update) after_update(update);
         server_wake_ = std::max(wake(room.next_due()), world.now + Duration::microseconds(1));
       }
     }
@@ -263,6 +279,14 @@ class GameSim {
 
   // Called after each client frame (every client, in time order).
   std::function<void(SimGameClient&)> after_frame;
+  // Set: when the server's host really wakes for a due time, at or after it (a collector's pause, a
+  // busy host), before server_wake_every's rounding.
+  std::function<MonoTime(MonoTime due)> wake_late;
+  // Called after each server update, once the built-in invariants were checked (the swarm judges
+  // its own there).
+  std::function<void(const RoomUpdate&)> after_update;
+  // Called with every input a pawn's tick took (fresh or not), as the room hands it to the game.
+  std::function<void(EntityRef, const TickInput&)> on_input;
   // Set: the real (wall) time each server update that ran a tick took, in ms (a cost figure).
   std::vector<double>* update_wall_ms = nullptr;
 
@@ -299,12 +323,14 @@ class GameSim {
   MonoTime server_wake_;
 
   MonoTime wake(MonoTime due) const {
+    if (wake_late && due > world.now) due = std::max(due, wake_late(due));
     const int64_t every = config_.server_wake_every.ns();
     if (every == 0 || due <= world.now) return due;
     return MonoTime::from_ns((due.ns() + every - 1) / every * every);
   }
 
   void note_applied(EntityRef pawn, const TickInput& input) {
+    if (on_input) on_input(pawn, input);
     if (!input.fresh()) return;
     for (auto& c : clients) {
       if (!c->client.session().welcomed() || c->pawn() != pawn) continue;

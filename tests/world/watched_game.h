@@ -12,8 +12,8 @@
 namespace tickwire::test {
 
 // The reference game as the room sees it, with a hook after each tick's world step (the tick's
-// state is final; its snapshot is written next), one on each input a pawn applied, and one on each
-// shot the room hands over (before the game traces it).
+// state is final; its snapshot is written next), one on each input a pawn applied, one on each
+// shot the room hands over (before the game traces it) and one adding records to each tick's.
 class WatchedGame final : public Simulation {
  public:
   explicit WatchedGame(world::ReferenceGame& game) : game_(game) {}
@@ -31,7 +31,10 @@ class WatchedGame final : public Simulation {
   }
   protocol::PawnDetail pawn_detail(EntityRef pawn) const override { return game_.pawn_detail(pawn); }
   protocol::ClaimOutcome claim_outcome(EntityRef pawn) const override { return game_.claim_outcome(pawn); }
-  void write_records(Tick tick, TickRecords& out) const override { game_.write_records(tick, out); }
+  void write_records(Tick tick, TickRecords& out) const override {
+    game_.write_records(tick, out);
+    if (more_records) more_records(tick, out);
+  }
   void write_rest_records(std::vector<protocol::Record>& out) const override { game_.write_rest_records(out); }
   uint64_t map_generation() const override { return game_.map_generation(); }
   void interact(EntityRef actor, EntityRef target, uint8_t action, Tick tick) override {
@@ -60,6 +63,7 @@ class WatchedGame final : public Simulation {
   std::function<void(EntityRef, const TickInput&)> on_input;
   std::function<void(Tick)> after_tick;
   std::function<void(EntityRef, const FireShot&, Tick)> on_fire;  // before the game traces it
+  std::function<void(Tick, TickRecords&)> more_records;  // records of the test's own after the game's, each tick
 
  private:
   world::ReferenceGame& game_;

@@ -46,6 +46,9 @@ class DeltaSnapshotReader {
   // The snapshot set aside for a rest table that has since arrived, decoded (once), or false.
   bool read_set_aside(protocol::Snapshot& out);
   protocol::SnapshotsHeld report() const { return held_.report(rest_.revision()); }
+  // The decoded frame of `tick` as this client holds it (null: not held), to judge against the
+  // frame the server sent (the whole-system sims do, every frame).
+  const ReplicaFrame* held(uint32_t tick) const { return held_.find(tick); }
   const RestTableAssembler& rest_table() const { return rest_; }
   const ReasonCounters<DeltaDrop>& drops() const { return drops_; }
   uint64_t records_ignored() const { return records_ignored_; }  // of unregistered kinds
