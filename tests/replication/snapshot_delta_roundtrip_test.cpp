@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "replica_frame_support.h"
@@ -123,6 +124,35 @@ TEST(SnapshotDeltaRoundTrip, UnchangedRecordsCostLittle) {
   EXPECT_LE(same.body.size(), 2u);
   EXPECT_EQ(same.stats.unchanged, current.states.size());
   expect_round_trip(current, {&baseline, nullptr}, kinds, "all unchanged");
+}
+
+// Fuzzing found it: a record whose scale went from -0 to +0 compared equal by value, so the
+// encoder called it kept and the decoder kept -0; the record added after it, coded against its
+// neighbour, then decoded one step off. Records are equal only bit for bit.
+TEST(SnapshotDeltaRoundTrip, SignedZerosAndNaNsAreKeptExactly) {
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  ReplicaState first;
+  first.id = 41;
+  first.form = ReplicaForm::object;
+  first.payload_count = 1;
+  first.has_scale = true;
+  first.scale = {2.0f, 1.0f, -0.0f};
+  first.payloads[0] = ReplicaPayload{1, 1, 8, 0, {std::numeric_limits<float>::quiet_NaN(), 0, 0, 0}};
+  ReplicaFrame baseline;
+  baseline.tick = 100;
+  baseline.states = {first};
+  ReplicaFrame current = baseline;
+  current.tick = 103;
+  current.states[0].scale[2] = 0.0f;
+  ReplicaState added = current.states[0];
+  added.id = 42;
+  added.scale[2] = -0.0f;
+  current.states.push_back(added);
+  EXPECT_FALSE(current.states[0] == baseline.states[0]) << "-0 and +0 differ";
+  EXPECT_TRUE(baseline.states[0] == baseline.states[0]) << "a NaN channel equals itself";
+  expect_round_trip(current, {&baseline, nullptr}, kinds, "-0 to +0, then an addition beside it");
+  current.states[0].payloads[0].channels[0] = -std::numeric_limits<float>::quiet_NaN();
+  expect_round_trip(current, {&baseline, nullptr}, kinds, "a NaN whose sign changed");
 }
 
 TEST(SnapshotDeltaRoundTrip, OlderFramesAreUsedOnlyWhenTheyQualify) {

@@ -57,20 +57,15 @@ struct ReplicaState {
   std::array<float, 3> scale{1, 1, 1};
   std::array<ReplicaPayload, 4> payloads{};
 
-  // Every field equal, as a defaulted == would say (floats by ==), asked in the order that finds a
-  // moving record's difference first: position and look, then rotation and the head, payloads
-  // last.
-  friend bool operator==(const ReplicaState& a, const ReplicaState& b) {
-    return same_steps(a.position, b.position) && a.yaw == b.yaw && a.pitch == b.pitch &&
-           same_steps(a.rotation, b.rotation) && a.id == b.id && a.form == b.form && a.kind == b.kind &&
-           a.object_index == b.object_index && a.flags == b.flags && a.has_transform == b.has_transform &&
-           a.has_rotation == b.has_rotation && a.rotation_largest == b.rotation_largest &&
-           a.has_scale == b.has_scale && a.scale == b.scale &&
-           a.payload_count == b.payload_count && a.payloads == b.payloads;
-  }
+  // Every field equal, floats by their bits (-0 is not +0, a NaN equals itself): the delta
+  // encoder's "kept" decision rests on this, and the decoder reproduces bits, not values. Asked
+  // in the order that finds a moving record's difference first: position and look, then rotation,
+  // the extras last as one run of bytes.
+  friend bool operator==(const ReplicaState& a, const ReplicaState& b);
 };
-// operator== names every field: a new field must join it (and this size).
-static_assert(sizeof(ReplicaState) == 136, "ReplicaState changed: update its operator==");
+// operator== and same_extras read the fields as two runs of bytes: a new field must keep them
+// free of padding (and change this size).
+static_assert(sizeof(ReplicaState) == 136, "ReplicaState changed: check its operator== and same_extras");
 static_assert(offsetof(ReplicaState, form) == 33 && offsetof(ReplicaState, object_index) == 40 &&
                   offsetof(ReplicaState, payloads) == 56 && sizeof(ReplicaPayload) == 20,
               "the extras must stay one run without padding");
@@ -93,6 +88,12 @@ inline bool same_extras(const ReplicaState& a, const ReplicaState& b) {
   uint64_t diff = word_diff(kBytes - 8);
   for (std::size_t at = 0; at + 8 <= kBytes; at += 8) diff |= word_diff(at);
   return diff == 0;
+}
+
+inline bool operator==(const ReplicaState& a, const ReplicaState& b) {
+  return same_steps(a.position, b.position) && a.yaw == b.yaw && a.pitch == b.pitch &&
+         same_steps(a.rotation, b.rotation) && a.id == b.id && a.rotation_largest == b.rotation_largest &&
+         same_extras(a, b);
 }
 
 // Starts fetching a state's cache lines (null: nothing). Always inlined: as a call of its own,
