@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -273,8 +274,30 @@ class GameSim {
       std::printf("%s all input->apply (server): %zu inputs, p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", name.c_str(),
                   apply_ms.size(), apply_ms[apply_ms.size() / 2], apply_ms[apply_ms.size() * 99 / 100], apply_ms.back());
     }
+    print_server_inputs(name);
     std::fflush(stdout);
     return all;
+  }
+
+  // The server's side of the clients' inputs: how its ticks were fed (fresh, a starved run's repeat
+  // or zeroed input) and every input it dropped, by reason (an overflow or a stale input is one the
+  // player pressed and the server never ran: a correction the client will see).
+  void print_server_inputs(const std::string& name) const {
+    uint64_t fresh = 0, repeated = 0, zeroed = 0;
+    std::map<std::string, uint64_t> drops;
+    for (const ClientLink& link : facade->clients()) {
+      fresh += link.fresh_ticks;
+      repeated += link.repeated_ticks;
+      zeroed += link.zeroed_ticks;
+      for (const ReasonCount& r : link.reasons) {
+        if (r.name.starts_with("input.drop.")) drops[r.name.substr(11)] += r.count;
+      }
+    }
+    std::string dropped;
+    for (const auto& [reason, count] : drops) dropped += " " + reason + " " + std::to_string(count);
+    std::printf("%s all server ticks: %llu fresh, %llu repeated, %llu zeroed; inputs dropped:%s\n", name.c_str(),
+                static_cast<unsigned long long>(fresh), static_cast<unsigned long long>(repeated),
+                static_cast<unsigned long long>(zeroed), dropped.empty() ? " none" : dropped.c_str());
   }
 
   // Called after each client frame (every client, in time order).
