@@ -165,6 +165,8 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["superseded"] = s.superseded;
   j["held_pawns"] = s.held_pawns;
   j["holds_expired"] = s.holds_expired;
+  j["world_frames"] = s.world_frames;
+  j["frame_states_copied"] = s.frame_states_copied;
   nlohmann::json reasons = nlohmann::json::object();
   for (const ReasonCount& r : s.reasons) reasons[r.name] = r.count;
   j["reasons"] = reasons;

@@ -39,6 +39,10 @@ constexpr ServerFigure kServerFigures[] = {
     {"tickwire_superseded_total", MetricType::counter, "Old connections dropped for a resumed one.", &ServerStats::superseded},
     {"tickwire_held_pawns", MetricType::gauge, "Pawns held now for players who left.", &ServerStats::held_pawns},
     {"tickwire_holds_expired_total", MetricType::counter, "Pawn holds that ran out.", &ServerStats::holds_expired},
+    {"tickwire_world_frames", MetricType::gauge, "Shared world frames allocated (each one tick's states).",
+     &ServerStats::world_frames},
+    {"tickwire_frame_states_copied_total", MetricType::counter, "States sent frames kept as their own copies, not shared.",
+     &ServerStats::frame_states_copied},
 };
 
 struct ClientFigure {

@@ -34,6 +34,9 @@ struct ServerStats {
   uint64_t superseded = 0;           // old connections dropped for their player's resumed one
   uint64_t held_pawns = 0;           // pawns held now for players who left
   uint64_t holds_expired = 0;        // holds that ran out (their players never came back)
+  // Snapshot frames: each tick's states are kept once, shared by every client's sent frames.
+  uint64_t world_frames = 0;         // shared frames allocated, each one tick's states (a high-water mark)
+  uint64_t frame_states_copied = 0;  // states sent frames kept as their own copies instead (a cost per client)
   // Every nonzero refusal, drop and kick counter, and the contract's facts an operator must see
   // (contract.prediction_demoted.<why>: 1 when the room's requested prediction was demoted).
   std::vector<ReasonCount> reasons;

@@ -252,6 +252,7 @@ bool ReplicationServer::build_delta(Client& c, MonoTime now, std::size_t& bytes)
       // after the welcome or a retake) rather than send the whole map every tick, which on a narrow
       // link never completes a fragment set, so the client never holds anything to code against.
       c.stats.holds.add(SnapshotHold::awaiting_rest_table);
+      builder_.expire(c.replication);  // nothing composed: what it was sent before still ages out
       return false;
     }
   }

@@ -121,6 +121,7 @@ class SwarmJudge {
   void after_update(const RoomUpdate& update) {
     deepest_update_ = std::max(deepest_update_, update.ticks_run);
     room_invariants(update);
+    shared_world_frames();
     const NetcodeContract& contract = sim_.room.contract();
     for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
       const RoomSession* s = sim_.room.session(static_cast<OwnerId>(owner));
@@ -174,6 +175,16 @@ class SwarmJudge {
   }
 
  private:
+  // The shared world frames never run dry and stay within what sent frames can hold, stalled
+  // clients or not (a pool-dry tick makes every client's frames copy their states).
+  void shared_world_frames() {
+    const ClientSnapshotBuilder& builder = sim_.server.replication().builder();
+    const uint64_t dry = builder.world_frame_events()[WorldFrameEvent::pool_dry];
+    if (dry > 0 || builder.world_frames() > kMaxHeldWorldFrames)
+      fail("memory bounded", fmt::format("shared world frames: {} allocated (at most {} held), {} ticks found none free",
+                                         builder.world_frames(), kMaxHeldWorldFrames, dry));
+  }
+
   void room_invariants(const RoomUpdate& update) {
     const RoomInvariants& now = sim_.invariants;  // GameSim's check_room_update ran just before
     const NetcodeContract& contract = sim_.room.contract();

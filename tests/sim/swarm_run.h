@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "crowd_records.h"
 #include "game_sim.h"
 #include "heap_in_use.h"
 #include "relay_ledger.h"
@@ -33,15 +34,15 @@ namespace tickwire::test {
 // walking bot meets objects it had not seen; a crowd the budget cannot carry leaves per-client
 // state copies in each sent frame, their vectors' capacity creeping up to the history's bound), so
 // it may grow this much, besides what the simulated sockets' receive queues took meanwhile (each
-// datagram counted at most kSwarmHeapPerDatagramBytes). It is not judged while a connection is
-// stalled (a frozen process, a crashed one the server has not let go): a client that acks nothing
-// pins the shared world frames, and past their pool every client's frames copy their states, a
-// bounded jump of megabytes. Leaks that outlive a run are the soak's to find (heap between seeds).
+// datagram counted at most kSwarmHeapPerDatagramBytes). It is judged with connections stalled too
+// (a frozen process, a crashed one the server has not let go): a client that acks nothing lets go of
+// its sent frames as they leave the baseline window, so it holds no more shared world frames than
+// one that acks, and the pool never runs dry (kMaxHeldWorldFrames). Leaks that outlive a run are
+// the soak's to find (heap between seeds).
 inline constexpr std::size_t kSwarmDrainHeapSlackBytes = 8u << 20;
 inline constexpr double kSwarmDrainHeapSlackFraction = 0.10;  // of the heap at the quiet end's start, when more
 inline constexpr std::size_t kSwarmHeapPerDatagramBytes = protocol::MaxPacketBytes + 256;
 inline constexpr double kSwarmRelaysPerSecond = 4.0;  // a chatty client's messages (the contract allows 60)
-inline constexpr uint32_t kCrowdFirstId = 3'000'000;   // the crowd's entity ids, past the game's
 
 struct SwarmResult {
   SwarmConfig config;
@@ -56,8 +57,9 @@ struct SwarmResult {
   uint32_t connections = 0;  // the run's members: one per connection a client opened
   std::size_t heap_at_drain_bytes = 0, heap_at_end_bytes = 0;
   std::size_t datagrams_at_drain = 0, datagrams_at_end = 0;  // waiting in the sim's sockets
-  // The most sessions the server held in the quiet end for a stalled client (its heap then not judged).
+  // The most sessions the server held in the quiet end for a stalled client.
   std::size_t stalled_connections = 0;
+  uint32_t world_frames = 0;  // the shared world frames the server allocated (their high-water mark)
   bool passed() const { return !violation.has_value(); }
 };
 
@@ -137,6 +139,7 @@ class SwarmRun {
     out.relays_misaddressed = ledger_.misaddressed();
     out.relay_gaps_excused = ledger_.excused_gaps();
     out.connections = next_member_;
+    out.world_frames = sim_.server.replication().builder().world_frames();
     return out;
   }
 
@@ -182,23 +185,9 @@ class SwarmRun {
     return due + Duration::from_seconds(swarm_detail::uniform(pause_rng_, 0.02, config_.server_pause_max.seconds_f()));
   }
 
-  // The crowd: each entity within 40 m of the first spawn point, somewhere new every tick (a hash of
-  // entity, tick and axis: no delta predicts it).
+  // The crowd: about the first spawn point, somewhere new every tick (crowd_records.h).
   void crowd(Tick tick, TickRecords& out) const {
-    const world::Vec3 centre = sim_.map.spawn_points()[0].position;
-    for (uint32_t i = 0; i < config_.crowd_entities; ++i) {
-      const auto jump_m = [&](uint64_t axis) {
-        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(tick.value() + 1) * 0xc2b2ae3d27d4eb4fULL ^ axis;
-        h ^= h >> 31;
-        h *= 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 29;
-        return static_cast<float>(h % 8000) / 100.0f - 40.0f;
-      };
-      protocol::EntityRecord entity;
-      entity.kind = world::kKindProp;
-      entity.position = {centre.x + jump_m(1), centre.y + 1.0f, centre.z + jump_m(3)};
-      out.add(protocol::Record{kCrowdFirstId + i, entity});
-    }
+    add_crowd_records(tick, sim_.map.spawn_points()[0].position, config_.crowd_entities, out);
   }
 
   InputSource input_of(std::size_t i) const {
@@ -319,7 +308,6 @@ class SwarmRun {
                                                  sim_.clients[*slot.sim_index]->facade->status().reason));
     }
     out.streams_judged = ledger_.judge_complete([this](uint32_t from, uint32_t to) { return settled(from) && settled(to, true); });
-    if (out.stalled_connections > 0) return;
     const std::size_t queued = out.datagrams_at_end > out.datagrams_at_drain ? out.datagrams_at_end - out.datagrams_at_drain : 0;
     const auto slack = std::max(kSwarmDrainHeapSlackBytes,
                                 static_cast<std::size_t>(kSwarmDrainHeapSlackFraction * static_cast<double>(out.heap_at_drain_bytes)));
@@ -382,12 +370,13 @@ inline std::string format_swarm_result(const SwarmResult& r) {
   return fmt::format("[ swarm ] seed={} {} ({:.1f} s simulated in {:.2f} s wall; {} connections, {} ticks, {} declared, "
                      "deepest update {}, most fragments {}; "
                      "{} frames compared ({} gone from the server), {} acks; relays {} sent {} received, {} misaddressed, "
-                     "{} excused, {} streams judged; heap {} -> {} B over the quiet end, datagrams waiting {} -> {}, {} stalled)",
+                     "{} excused, {} streams judged; heap {} -> {} B over the quiet end, datagrams waiting {} -> {}, {} stalled; "
+                     "{} world frames)",
                      r.config.seed, verdict, r.simulated_s, r.wall_s, r.connections, r.ticks, r.declared_ticks, r.deepest_update,
                      r.most_fragments,
                      r.frames_compared, r.frames_uncompared, r.acks_compared, r.relays_sent, r.relays_received,
                      r.relays_misaddressed, r.relay_gaps_excused, r.streams_judged, r.heap_at_drain_bytes, r.heap_at_end_bytes,
-                     r.datagrams_at_drain, r.datagrams_at_end, r.stalled_connections);
+                     r.datagrams_at_drain, r.datagrams_at_end, r.stalled_connections, r.world_frames);
 }
 
 // While alive, the default logger drops info lines (a seed's periodic snapshot diagnostics would

@@ -144,6 +144,8 @@ class ReplicationServer {
   const MapRestTable& rest_table() const { return rest_; }
   const TickInterest& interest() const { return interest_; }
   const SnapshotSlicer& slicer() const { return slicer_; }
+  // The per-client frame builder, for its world-frame sharing figures.
+  const ClientSnapshotBuilder& builder() const { return builder_; }
   uint64_t snapshots_built() const { return snapshots_built_; }
 
  private:

@@ -23,6 +23,7 @@ void SnapshotDiagnosticsWindow::add(const SnapshotDiagnostics& d) {
   records_sent += d.records_sent;
   unchanged += d.unchanged;
   removed += d.removed;
+  copied += d.copied;
   header_bits += d.header_bits;
   entity_bits += d.entity_bits;
   object_bits += d.object_bits;
@@ -47,12 +48,12 @@ std::string format_snapshot_diagnostics(uint16_t client, Tick tick, const Snapsh
       "snapshot diagnostics client {} at tick {}: {} snapshots ({} refused, {} fragmented, {} past the ceiling, {} "
       "without baseline); bytes mean {:.0f} max {} (header {:.1f}, entities {:.1f}, objects {:.1f}, removals {:.1f}, "
       "unchanged runs {:.1f}; records estimated {:.1f}, {} loose unestimated); records per snapshot: visible {:.1f}, selected {:.1f}, "
-      "skipped for budget {:.1f}, sent {:.1f}, unchanged {:.1f}, removed {:.1f}; baseline age mean {:.1f} max {} "
+      "skipped for budget {:.1f}, sent {:.1f}, unchanged {:.1f}, removed {:.1f}, kept as copies {:.1f}; baseline age mean {:.1f} max {} "
       "ticks; fragments mean {:.2f} max {}",
       client, tick.value(), w.snapshots, w.refused, w.fragmented, w.over_ceiling, w.without_baseline,
       mean(w.message_bytes), w.max_message_bytes, mean_bytes(w.header_bits), mean_bytes(w.entity_bits),
       mean_bytes(w.object_bits), mean_bytes(w.removal_bits), mean_bytes(w.skip_bits), mean(w.estimated_record_bytes), w.loose,
-      mean(w.visible), mean(w.selected), mean(w.skipped), mean(w.records_sent), mean(w.unchanged), mean(w.removed),
+      mean(w.visible), mean(w.selected), mean(w.skipped), mean(w.records_sent), mean(w.unchanged), mean(w.removed), mean(w.copied),
       mean(w.baseline_age_ticks), w.max_baseline_age_ticks, mean(w.fragments), w.max_fragments);
 }
 

@@ -92,6 +92,7 @@ void ClientSnapshotBuilder::begin_tick(const WorldTickFrame& tick) {
   // instead while every shared frame is still held).
   world_frame_.reset();  // the last tick's frame is free once no sent frame holds it
   world_frame_ = world_frames_.publish(tick.tick.wire_u32(), tick.frame->states);
+  if (!world_frame_ && world_frames_.max_frames() != 0) world_frame_events_.add(WorldFrameEvent::pool_dry);
   const std::vector<ReplicaState>& states = world_states();
   for (uint32_t i = 0; i < states.size(); ++i) {
     TW_ASSERT(i == 0 || states[i - 1].id < states[i].id, "world frame states must ascend by id");
@@ -365,8 +366,16 @@ void ClientSnapshotBuilder::prefetch(const ClientReplicationState& client) const
   // it saved (measured).
 }
 
+void ClientSnapshotBuilder::expire(ClientReplicationState& client) {
+  TW_ASSERT(in_tick_, "expire() before begin_tick()");
+  const SentFrameHistory::Expired expired = client.history.expire(tick_.tick);
+  if (expired.released != 0) world_frame_events_.add(WorldFrameEvent::released, expired.released);
+  if (expired.newest_copied != 0) world_frame_events_.add(WorldFrameEvent::newest_copied, expired.newest_copied);
+}
+
 const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientReplicationState& client) {
   TW_ASSERT(in_tick_, "compose() before begin_tick()");
+  expire(client);
   refs_ = client.history.references(tick_.tick, config_.max_baseline_age_ticks);
   composed_base_ = refs_.baseline != nullptr ? refs_.baseline->view() : FrameView(view.fallback);
   const SentFrame* newest = client.history.newest();
@@ -415,6 +424,7 @@ const SentFrame& ClientSnapshotBuilder::compose(const ClientView& view, ClientRe
     out.entities.push_back(FrameEntity{p.entity, p.entity == kNoEntity ? 0 : world_.incarnation(p.entity)});
   }
   point_at_copies(out);
+  diag.copied = static_cast<uint32_t>(out.copies.size());
   diag.frame_entities = static_cast<uint32_t>(picks_.size()) - diag.shared;
   diag.baseline_age_ticks = refs_.baseline ? static_cast<uint32_t>(tick_.tick - refs_.baseline->tick) : 0;
   const bool predict = config_.predict_from_older && refs_.baseline != nullptr && refs_.older != nullptr;
@@ -521,6 +531,7 @@ Result<ClientSnapshot> ClientSnapshotBuilder::publish(MonoTime now, ClientReplic
   refits_ = 0;
   client.window.add(diag);
   if (!coded) return coded.error();
+  states_copied_ += diag.copied;
   const SliceResult slice{diag.slice, diag.slice == SliceOutcome::fragmented ? diag.fragments : 0};
   client.budget_log.record(now, tick_.tick, SnapshotComposition{diag.frame_entities, diag.message_bytes, slice});
   const bool on_fallback = refs_.baseline == nullptr && composed_base_ && coded.value().used_baseline;

@@ -59,6 +59,17 @@ std::size_t SentFrameHistory::free_slot(const References& keep, const SentFrame*
   return pick;
 }
 
+// Empties a slot's frame, keeping its vectors' capacity (no allocation once warm), and lets go of
+// the world frames it pointed into.
+void SentFrameHistory::clear_slot(std::size_t i) {
+  SentFrame& slot = slots_[i];
+  slot.owner.reset();
+  slot.states.clear();
+  slot.entities.clear();
+  slot.sources.clear();
+  slot.copies.clear();
+}
+
 SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const SentFrame* newest) {
   TW_ASSERT(!begun_ || tick > last_tick_ || (tick == last_tick_ && !marks_[last_].valid),
             "sent frames must have increasing ticks (a discarded one may be begun again)");
@@ -67,12 +78,8 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
   const std::size_t pick = free_slot(keep, newest);
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
+  clear_slot(pick);
   slot.tick = tick;
-  slot.owner.reset();
-  slot.states.clear();  // keeps its capacity: no allocation once warm
-  slot.entities.clear();
-  slot.sources.clear();  // lets go of the world frames it pointed into
-  slot.copies.clear();
   marks_[pick] = SlotMark{tick, true, false};
   last_ = pick;
   newest_ = pick;
@@ -83,10 +90,27 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
 void SentFrameHistory::discard_last() {
   if (last_ >= slots_.size()) return;
   marks_[last_].valid = false;
+  clear_slot(last_);
   newest_ = SIZE_MAX;
   for (std::size_t i = 0; i < marks_.size(); ++i) {
     if (marks_[i].valid && (newest_ == SIZE_MAX || marks_[i].tick > marks_[newest_].tick)) newest_ = i;
   }
+}
+
+SentFrameHistory::Expired SentFrameHistory::expire(Tick now) {
+  Expired out;
+  for (std::size_t i = 0; i < marks_.size(); ++i) {
+    SlotMark& mark = marks_[i];
+    if (!mark.valid || now - mark.tick <= static_cast<int64_t>(kExpireAfterTicks)) continue;
+    if (i == newest_) {
+      out.newest_copied += slots_[i].own_states() ? 1u : 0u;
+      continue;
+    }
+    mark.valid = false;
+    clear_slot(i);
+    ++out.released;
+  }
+  return out;
 }
 
 bool SentFrameHistory::acknowledge(Tick tick) {
@@ -143,6 +167,17 @@ void SentFrame::assign(const ReplicaFrame& frame) {
   copies.assign(frame.states.begin(), frame.states.end());
   states.clear();
   for (const ReplicaState& state : copies) states.push_back(&state);
+}
+
+bool SentFrame::own_states() {
+  if (sources.empty()) return false;
+  std::vector<ReplicaState> own;
+  own.reserve(states.size());
+  for (const ReplicaState* state : states) own.push_back(*state);
+  copies.swap(own);  // the old copies go with `own`, read already
+  for (std::size_t i = 0; i < states.size(); ++i) states[i] = &copies[i];
+  sources.clear();
+  return true;
 }
 
 const std::shared_ptr<const WorldStates>* SentFrame::source_of(const ReplicaState* state) const {

@@ -31,6 +31,7 @@ struct SnapshotDiagnostics {
   uint32_t frame_entities = 0;   // entity states in the client's frame
   uint32_t shared = 0;           // shared states (map objects) in it, outside fitting
   uint32_t shared_bytes = 0;     // their estimated cost, taken from the budget first
+  uint32_t copied = 0;           // states the frame keeps as its own copies, not in a shared world frame
   uint32_t refits = 0;           // 1: the first fit spilled past one message (or a loose one past
                                  // the budget) and was fitted again
   bool loose = false;  // the budget was far from binding: nothing estimated, the coded size checked
@@ -56,7 +57,7 @@ struct SnapshotDiagnostics {
 // Sums of the per-tick diagnostics between two periodic lines.
 struct SnapshotDiagnosticsWindow {
   uint64_t snapshots = 0, refused = 0, fragmented = 0, over_ceiling = 0, without_baseline = 0;
-  uint64_t visible = 0, selected = 0, skipped = 0, records_sent = 0, unchanged = 0, removed = 0;
+  uint64_t visible = 0, selected = 0, skipped = 0, records_sent = 0, unchanged = 0, removed = 0, copied = 0;
   uint64_t header_bits = 0, entity_bits = 0, object_bits = 0, removal_bits = 0, skip_bits = 0;
   uint64_t message_bytes = 0, max_message_bytes = 0, estimated_record_bytes = 0, loose = 0;
   uint64_t baseline_age_ticks = 0, max_baseline_age_ticks = 0, fragments = 0, max_fragments = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tickwire/clock/time.h"
+#include "tickwire/core/reason_counters.h"
 #include "tickwire/core/status.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
@@ -99,7 +100,14 @@ class ClientSnapshotBuilder {
 
   // The client's frame for this tick (interest, budget, baseline carry-over), stored in its history
   // as unacknowledged. Does not encode: build() does both; tests call this to look at the choice.
+  // Expires the client's history first (expire()).
   const SentFrame& compose(const ClientView& view, ClientReplicationState& client);
+
+  // Lets go of the client's sent frames no delta can use any more (SentFrameHistory::expire), so a
+  // client whose frames stopped going out (it stopped acking) holds no older world frames than one
+  // served every tick and the pool cannot run dry (kMaxHeldWorldFrames). compose() does it; a
+  // caller that composes nothing for a client this tick calls it instead.
+  void expire(ClientReplicationState& client);
 
   // compose(), then encode(): what the room calls per client per tick.
   Result<ClientSnapshot> build(const ClientView& view, MonoTime now, ClientReplicationState& client,
@@ -118,6 +126,12 @@ class ClientSnapshotBuilder {
   void prefetch(const ClientReplicationState& client) const;
 
   const ClientSnapshotBuilderConfig& config() const { return config_; }
+  // How the world frames' sharing went: its rare events, the states sent frames kept as their own
+  // copies (a held state whose frame was too old to point into; every state of a pool-dry tick),
+  // and the shared frames allocated (each a tick's states: the pool's memory is this many frames).
+  const ReasonCounters<WorldFrameEvent>& world_frame_events() const { return world_frame_events_; }
+  uint64_t states_copied() const { return states_copied_; }
+  uint32_t world_frames() const { return world_frames_.frames(); }
   // The lanes from the next compose() on (a room under load slows its world lane, narrows its pose lane).
   void set_lanes(const LaneSchedule& lanes) { config_.priority.lanes = lanes; }
 
@@ -158,9 +172,11 @@ class ClientSnapshotBuilder {
   Result<DeltaBodyStats> code_frame(ClientReplicationState& client, std::vector<uint8_t>& body);
   Result<ClientSnapshot> publish(MonoTime now, ClientReplicationState& client, const Result<DeltaBodyStats>& coded);
 
-  // A held state's shared frame older than this is copied instead: the frames alive stay bounded
-  // by the baseline window and this age (SharedWorldFrames::kDefaultMaxFrames).
+  // A held state's shared frame older than this is copied instead: with the history's expiry, the
+  // frames held stay within its kExpireAfterTicks plus this age (kMaxHeldWorldFrames).
   static constexpr uint32_t kMaxSharedAgeTicks = static_cast<uint32_t>(protocol::MaxBaselineTicks);
+  static_assert(SentFrameHistory::kExpireAfterTicks + kMaxSharedAgeTicks + 2 <= kMaxHeldWorldFrames,
+                "the pool's bound counts the history's window and the held states' age");
 
   const InterestWorld& world_;
   const ReplicaKinds& kinds_;
@@ -206,6 +222,8 @@ class ClientSnapshotBuilder {
   FitStats fit_;
   std::vector<ClientPriorityState::Saved> saved_priority_;  // the set's accumulators before this tick's fit
   uint32_t refits_ = 0;
+  ReasonCounters<WorldFrameEvent> world_frame_events_;
+  uint64_t states_copied_ = 0;
 };
 
 }  // namespace tickwire

@@ -49,6 +49,9 @@ struct SentFrame {
   FrameView view() const { return FrameView(tick.wire_u32(), owner, states, world, this); }
   // Keeps `frame`'s owner detail and states as copies (a caller without shared world frames).
   void assign(const ReplicaFrame& frame);
+  // Copies every state it points to into `copies` and lets go of its shared world frames (false:
+  // it held none). Allocates: the rare path of a client whose frames stopped going out.
+  bool own_states();
   // The shared world frame `state` is in (null: one of the copies).
   const std::shared_ptr<const WorldStates>* source_of(const ReplicaState* state) const;
 };
@@ -57,6 +60,11 @@ class SentFrameHistory final : public ReferenceFrames {
  public:
   static constexpr uint32_t kMinFrames = 4;  // the new frame, the newest sent, a baseline and an older reference
   static constexpr uint32_t kMaxFrames = protocol::MaxBaselineTicks + 1;
+  // A frame more than kWindowTicks old is no baseline, older reference or fit frame any more; one
+  // more than kExpireAfterTicks old is dropped by expire() (a client served every tick has had it
+  // replaced by then: only a client whose frames stopped going out still has such a frame).
+  static constexpr uint32_t kWindowTicks = protocol::MaxBaselineTicks;
+  static constexpr uint32_t kExpireAfterTicks = kWindowTicks + 1;
 
   explicit SentFrameHistory(uint32_t frames = kMaxFrames);
 
@@ -75,8 +83,20 @@ class SentFrameHistory final : public ReferenceFrames {
   // `newest`. Ticks must increase from one call to the next, except that a tick whose frame was
   // just discarded may be begun again. The slot is valid (and ackable) once returned.
   SentFrame& begin(Tick tick, const References& keep, const SentFrame* newest);
-  // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked.
+  // Marks the last begin()'s frame as never sent (its snapshot was refused): it cannot be acked,
+  // and lets go of its world frames at once.
   void discard_last();
+
+  // Lets go of what no delta can use any more, so a client whose frames stop going out (a frozen or
+  // dead process, until its timeout) holds no older shared world frames than one served every tick:
+  // every frame more than kExpireAfterTicks before `now` is dropped (find() and acks no longer see
+  // it), but for the newest frame, which the next frame's held states are read from: it keeps its
+  // states as copies instead. Call before the frame of `now` is composed; idempotent.
+  struct Expired {
+    uint32_t released = 0;       // frames dropped
+    uint32_t newest_copied = 0;  // 1: the newest frame copied its states
+  };
+  Expired expire(Tick now);
 
   // The client received the frame of `tick` (every fragment of it). False when no frame of that
   // tick is held (too old, or never sent): a late or hostile ack changes nothing.
@@ -103,6 +123,7 @@ class SentFrameHistory final : public ReferenceFrames {
   };
   static bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks);
   std::size_t free_slot(const References& keep, const SentFrame* newest) const;
+  void clear_slot(std::size_t i);
 
   std::vector<SentFrame> slots_;
   std::vector<SlotMark> marks_;  // parallel to slots_
