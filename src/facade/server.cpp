@@ -162,9 +162,8 @@ ServerStats Server::stats() const {
   s.superseded = rs.superseded();
   s.held_pawns = p.room->held_pawns().size();
   s.holds_expired = p.room->holds_expired();
-  const ClientSnapshotBuilder& frames = rs.replication().builder();
-  s.world_frames = frames.world_frames();
-  s.frame_states_copied = frames.states_copied();
+  s.world_frames = rs.replication().world_frames();
+  s.frame_states_copied = rs.replication().frame_states_copied();
   append_reasons(s.reasons, "netcode.reject", p.netcode->rejects());
   append_reasons(s.reasons, "link", p.reliable->counters());
   append_reasons(s.reasons, "transport", p.reliable->transport_counters());
@@ -184,7 +183,7 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "relay.refusal", rs.relay().refusals());
   append_reasons(s.reasons, "game_message.refusal", rs.game_message_refusals());
   append_reasons(s.reasons, "interest.note", rs.replication().interest().note_refusals());
-  append_reasons(s.reasons, "replication.world_frames", frames.world_frame_events());
+  append_reasons(s.reasons, "replication.world_frames", rs.replication().world_frame_events());
   p.game->visit_game_reasons(
       [&](std::string_view name, uint64_t count) { s.reasons.push_back(ReasonCount{"game." + std::string(name), count}); });
   return s;

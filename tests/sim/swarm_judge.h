@@ -178,11 +178,11 @@ class SwarmJudge {
   // The shared world frames never run dry and stay within what sent frames can hold, stalled
   // clients or not (a pool-dry tick makes every client's frames copy their states).
   void shared_world_frames() {
-    const ClientSnapshotBuilder& builder = sim_.server.replication().builder();
-    const uint64_t dry = builder.world_frame_events()[WorldFrameEvent::pool_dry];
-    if (dry > 0 || builder.world_frames() > kMaxHeldWorldFrames)
+    const ReplicationServer& replication = sim_.server.replication();
+    const uint64_t dry = replication.world_frame_events()[WorldFrameEvent::pool_dry];
+    if (dry > 0 || replication.world_frames() > kMaxHeldWorldFrames)
       fail("memory bounded", fmt::format("shared world frames: {} allocated (at most {} held), {} ticks found none free",
-                                         builder.world_frames(), kMaxHeldWorldFrames, dry));
+                                         replication.world_frames(), kMaxHeldWorldFrames, dry));
   }
 
   void room_invariants(const RoomUpdate& update) {

@@ -139,7 +139,7 @@ class SwarmRun {
     out.relays_misaddressed = ledger_.misaddressed();
     out.relay_gaps_excused = ledger_.excused_gaps();
     out.connections = next_member_;
-    out.world_frames = sim_.server.replication().builder().world_frames();
+    out.world_frames = sim_.server.replication().world_frames();
     return out;
   }
 

@@ -144,8 +144,11 @@ class ReplicationServer {
   const MapRestTable& rest_table() const { return rest_; }
   const TickInterest& interest() const { return interest_; }
   const SnapshotSlicer& slicer() const { return slicer_; }
-  // The per-client frame builder, for its world-frame sharing figures.
-  const ClientSnapshotBuilder& builder() const { return builder_; }
+  // The world-frame sharing figures (the builder's; callers outside replication do not reach the
+  // snapshot producer itself): frames allocated, states copied into sent frames, pool events.
+  uint32_t world_frames() const { return builder_.world_frames(); }
+  uint64_t frame_states_copied() const { return builder_.states_copied(); }
+  const ReasonCounters<WorldFrameEvent>& world_frame_events() const { return builder_.world_frame_events(); }
   uint64_t snapshots_built() const { return snapshots_built_; }
 
  private:
