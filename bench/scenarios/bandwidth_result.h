@@ -12,15 +12,10 @@
 
 #include "bandwidth_scenario.h"
 #include "precision_check.h"
+#include "tick_figure.h"
 #include "tickwire/replication/delta/snapshot_delta_codec.h"
 
 namespace tickwire::bench {
-
-// mean / p99 / max of one per-tick quantity.
-struct Summary {
-  double mean = 0, p99 = 0, max = 0;
-  static Summary of(std::vector<double> samples);
-};
 
 // A goal from the issue, judged on the run's figure (benchmarks report goals; they never fail a test).
 struct Goal {

@@ -239,7 +239,7 @@ RoomBenchRun run_room(const RoomBenchRequest& request, uint32_t clients, RoomBen
     server_ms.push_back(ms);
   }
   const ClientTotals after = totals_of(rig.clients());
-  run.server_ms = figure_of(server_ms);
+  run.server_ms = Summary::of(server_ms);
   run.us_per_client_tick = run.server_ms.mean * 1e3 / clients;
   run.clients_ms_mean = (rig.clients_spent() - clients_before).seconds_f() * 1e3 / request.ticks;
   run.snapshot_bytes_mean = per(after.bytes - before.bytes, after.snapshots - before.snapshots);

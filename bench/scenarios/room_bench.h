@@ -37,7 +37,7 @@ struct RoomBenchRun {
   double join_ms_total = 0;       // the server's CPU while they all connected at once (handshakes, sessions)
   double join_ms_max = 0;         // its longest update then: what a burst of joins costs one tick
   uint32_t ticks = 0;             // server ticks measured
-  TickFigure server_ms;           // the server's update (receive, tick, snapshots, send): thread CPU
+  Summary server_ms;              // the server's update (receive, tick, snapshots, send): thread CPU
   double us_per_client_tick = 0;  // server_ms.mean per client, in microseconds
   double clients_ms_mean = 0;     // every client's frame per tick, for scale (not the server's cost)
   double snapshot_bytes_mean = 0; // per snapshot a client decoded

@@ -235,7 +235,7 @@ ServerCostResult ServerCostRun::run() {
     clients_total += wall2 - wall1;
   }
   const auto ticks = static_cast<double>(r_.ticks);
-  result.tick_ms = figure_of(tick_ms);
+  result.tick_ms = Summary::of(tick_ms);
   result.wall_mean_ms = wall_total / ticks;
   result.frame_ms = frame_total / ticks;
   result.clients_ms = clients_total / ticks;
@@ -245,7 +245,7 @@ ServerCostResult ServerCostRun::run() {
   result.visible_per_client = static_cast<double>(visible_) / builds;
   result.selected_per_client = static_cast<double>(selected_) / builds;
   result.skipped_per_client = static_cast<double>(skipped_) / builds;
-  const TickFigure bytes = figure_of(message_bytes_);
+  const Summary bytes = Summary::of(message_bytes_);
   result.message_bytes_mean = bytes.mean;
   result.message_bytes_max = bytes.max;
   result.baseline_age_mean = static_cast<double>(baseline_age_) / static_cast<double>(std::max<uint64_t>(1, snapshots_));

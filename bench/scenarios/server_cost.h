@@ -37,7 +37,7 @@ struct ServerCostRequest {
 
 struct ServerCostResult {
   ServerCostRequest request;
-  TickFigure tick_ms;        // the timed work per tick, this thread's CPU time
+  Summary tick_ms;           // the timed work per tick, this thread's CPU time
   double wall_mean_ms = 0;   // the same work in wall time
   double frame_ms = 0;       // per tick: quantizing the world frame once and moving the grid
   double clients_ms = 0;     // per tick: every client's interest, fit, delta encoding and message
