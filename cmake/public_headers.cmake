@@ -52,6 +52,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/server/fire_shot.h
   tickwire/server/simulation.h
   tickwire/server/tick_input.h
+  tickwire/snapshot_inspection.h
   tickwire/stats.h
   tickwire/tickwire_c.h
   tickwire/transport/address.h

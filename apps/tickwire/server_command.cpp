@@ -6,7 +6,8 @@
 // --store the room is durable (durable_server.h): recovered at start, kept while the lease holds,
 // drained (checkpointed, the lease given up) on SIGINT/SIGTERM. Its lifecycle (starting, ready,
 // allocated, draining, stopped) is in every stats line, and --ops serves it to an orchestrator with
-// /healthz, /readyz and /metrics (server_ops.h; docs/deployment.md).
+// /healthz, /readyz and /metrics (server_ops.h; docs/deployment.md). --http serves the live
+// dashboard beside those (server_dashboard.h; docs/dashboard.md).
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -24,6 +25,7 @@
 #include "durable_server.h"
 #include "pawn_body_option.h"
 #include "sample_stats.h"
+#include "server_dashboard.h"
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
@@ -61,6 +63,7 @@ struct ServerOptions {
   DurableOptions durable;
   double pawn_hold_s = 60;  // with --store: how long a departed player's pawn waits for its resume token
   std::string ops;          // HOST:PORT of the operator endpoint (/healthz, /readyz, /metrics); empty: none
+  std::string http;         // [HOST:]PORT of the dashboard (and the operator's routes); empty: none
   double drain_grace_s = 0; // how long a drain lets seated players play on before they are let go
 };
 
@@ -259,6 +262,14 @@ int run_server(const ServerOptions& o) {
     std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
     return stopped(3);
   }
+  std::unique_ptr<ServerDashboard> dashboard;
+  if (!o.http.empty()) {
+    dashboard = ServerDashboard::open(http_listen_address(o.http), server, map, ops.lend_routes(), error);
+    if (!dashboard) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return stopped(2);
+    }
+  }
   ops.move_to(fleet::LifecycleState::ready, &server, kept.get(), server.now());
   const MonoTime start = server.now();
   nlohmann::json ready = {{"type", "ready"},
@@ -269,6 +280,7 @@ int run_server(const ServerOptions& o) {
                                 {"prediction", prediction_json(server.contract().prediction)}};
   if (kept) ready["recovered"] = kept->recovery_json();
   if (!o.ops.empty()) ready["ops"] = ops.address();
+  if (dashboard) ready["http"] = dashboard->address();
   ready["lifecycle"] = ops.state_name();
   std::printf("%s\n", ready.dump().c_str());
   std::fflush(stdout);
@@ -280,6 +292,11 @@ int run_server(const ServerOptions& o) {
   const auto line = [&](const char* type, MonoTime at) {
     nlohmann::json j = stats_line(type, (at - start).seconds_f(), server, tally);
     if (kept) j["durable"] = kept->stats_json();
+    if (dashboard) {
+      j["dashboard"] = {{"pages", dashboard->pages_open()},
+                        {"lines", dashboard->lines_published()},
+                        {"publish_ms_total", dashboard->publish_us_total() / 1000.0}};
+    }
     j["lifecycle"] = ops.state_name();
     std::printf("%s\n", j.dump().c_str());
     std::fflush(stdout);
@@ -293,7 +310,8 @@ int run_server(const ServerOptions& o) {
     }
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
-    const MonoTime done = mono_now();
+    if (dashboard) dashboard->follow(server, woke, (mono_now() - woke).seconds_f() * 1e3);
+    const MonoTime done = mono_now();  // the dashboard's share counts in the tick cost
     ops.follow(server, kept.get(), done);
     if (update.ticks_run > 0) {
       tally.tick_cost_us.add((done - woke).seconds_f() * 1e6 / update.ticks_run);
@@ -361,6 +379,9 @@ void register_server(CLI::App& app) {
   cmd->add_option("--token-life", o.durable.token_life_s, "seconds a resume token is good for")->check(CLI::Range(1.0, 3600.0));
   cmd->add_option("--pawn-hold", o.pawn_hold_s, "seconds a departed player's pawn waits for its resume token (with --store)")
       ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--http", o.http,
+                  "serve the live dashboard (and /healthz, /readyz, /metrics) on this port of loopback, or on HOST:PORT")
+      ->check([](const std::string& v) { return http_listen_address(v).empty() ? "a PORT or a numeric HOST:PORT" : ""; });
   cmd->add_option("--ops", o.ops, "serve /healthz, /readyz and /metrics over HTTP on this numeric HOST:PORT (port 0: any free one)");
   cmd->add_option("--drain-grace", o.drain_grace_s,
                   "seconds a drain (SIGTERM) lets seated players play on before they are let go (0: none)")

@@ -30,6 +30,11 @@ bool ServerOps::serve(const std::string& listen, std::string& error) {
   return true;
 }
 
+std::vector<fleet::HttpRoute> ServerOps::lend_routes() {
+  routes_lent_ = true;
+  return board_.routes([] { return mono_now(); });
+}
+
 std::string ServerOps::address() const { return endpoint_ ? endpoint_->bound_address().to_string() : std::string(); }
 
 void ServerOps::follow(const Server& server, const DurableServer* kept, MonoTime now) {
@@ -51,8 +56,8 @@ bool ServerOps::move_to(LifecycleState state, const Server* server, const Durabl
 
 void ServerOps::publish(const Server* server, const DurableServer* kept, MonoTime now) {
   const bool seat_free = server != nullptr && server->clients().size() < client_slots_;
-  // Without --ops nobody reads the metrics: none are rendered (the board still keeps the cadence).
-  std::string metrics = endpoint_ ? render_server_metrics({lifecycle_, server, kept, target_tick_hz_, client_slots_}) : std::string();
+  // Without --ops or --http nobody reads the metrics: none are rendered (the board keeps the cadence).
+  std::string metrics = endpoint_ || routes_lent_ ? render_server_metrics({lifecycle_, server, kept, target_tick_hz_, client_slots_}) : std::string();
   board_.publish(now, std::move(metrics), seat_free);
 }
 

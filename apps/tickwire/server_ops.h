@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server_metrics.h"
 #include "tickwire/fleet/http_endpoint.h"
@@ -26,6 +27,9 @@ class ServerOps {
   // Starts serving /healthz, /readyz and /metrics on `listen`; false and `error` set when it cannot.
   bool serve(const std::string& listen, std::string& error);
   std::string address() const;  // where it serves ("" without --ops)
+  // The board's routes for another endpoint to serve (the dashboard's, --http); the metrics are
+  // rendered from here on.
+  std::vector<fleet::HttpRoute> lend_routes();
 
   const fleet::Lifecycle& lifecycle() const { return lifecycle_; }
   std::string_view state_name() const { return reason_name(lifecycle_.state()); }
@@ -47,6 +51,7 @@ class ServerOps {
   fleet::Lifecycle lifecycle_;
   fleet::LoopHeartbeat heartbeat_;
   fleet::OpsBoard board_;
+  bool routes_lent_ = false;
   std::unique_ptr<fleet::HttpEndpoint> endpoint_;  // last: stopped first, while the board still stands
 };
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/room_policy.h"
 #include "tickwire/server/simulation.h"
+#include "tickwire/snapshot_inspection.h"
 #include "tickwire/stats.h"
 #include "tickwire/transport/netcode_constants.h"
 #include "tickwire/transport/netcode_crypto.h"
@@ -112,6 +114,11 @@ class Server {
 
   ServerStats stats() const;
   std::vector<ClientLink> clients() const;
+  // The snapshot inspector: while on for a client, its snapshots' records are logged bit by bit
+  // (off costs nothing); snapshot_inspection() takes its newest snapshot apart (nullopt: no such
+  // admitted client, or no snapshot built for it yet).
+  void inspect_snapshots(OwnerId owner, bool on);
+  std::optional<SnapshotInspection> snapshot_inspection(OwnerId owner) const;
 
   // The machinery, for tools and tests that look deeper (internal headers).
   RoomServer& room_server();

@@ -49,6 +49,7 @@ struct ClientLink {
   std::string address;
   bool admitted = false;
   int64_t admitted_tick = 0;
+  uint32_t pawn_record_id = 0;  // its pawn's record (entity) id in the snapshots (0: none, a spectator)
   // The reliability layer.
   double rtt_ms = 0;
   double packet_loss = 0;

@@ -189,6 +189,46 @@ ServerStats Server::stats() const {
   return s;
 }
 
+void Server::inspect_snapshots(OwnerId owner, bool on) { parts_->room_server->inspect_records(owner, on); }
+
+std::optional<SnapshotInspection> Server::snapshot_inspection(OwnerId owner) const {
+  const auto* client = parts_->room_server->replication().replication(owner);
+  if (client == nullptr || client->last.tick.value() == 0) return std::nullopt;
+  const SnapshotDiagnostics& d = client->last;
+  SnapshotInspection s;
+  s.owner = owner;
+  s.tick = d.tick.value();
+  s.sent = d.sent;
+  s.visible = d.visible;
+  s.candidates = d.candidates;
+  s.selected = d.selected;
+  s.skipped = d.skipped;
+  s.held = d.held;
+  s.shared = d.shared;
+  s.header_bits = d.header_bits;
+  s.entity_bits = d.entity_bits;
+  s.object_bits = d.object_bits;
+  s.removal_bits = d.removal_bits;
+  s.skip_bits = d.skip_bits;
+  s.records_sent = d.records_sent;
+  s.unchanged = d.unchanged;
+  s.removed = d.removed;
+  s.message_bytes = d.message_bytes;
+  s.fragments = d.fragments;
+  s.baseline_age_ticks = d.baseline_age_ticks;
+  s.predict_age_ticks = d.predict_age_ticks;
+  s.budget_bytes = d.record_budget_bytes;
+  s.estimated_bytes = d.estimated_record_bytes;
+  if (const RecordBitsLog* log = client->record_bits.get()) {
+    s.records.reserve(log->records.size());
+    for (const RecordBits& r : log->records) {
+      s.records.push_back({r.id, r.kind, r.object_form, r.object_index, std::string(reason_name(r.coding)), r.bits});
+    }
+    s.records_past_cap = log->past_cap;
+  }
+  return s;
+}
+
 std::vector<ClientLink> Server::clients() const {
   const Parts& p = *parts_;
   std::vector<ClientLink> out;
@@ -209,6 +249,7 @@ std::vector<ClientLink> Server::clients() const {
     }
     if (const RoomSession* session = p.room->session(link.owner)) {
       link.admitted_tick = session->admitted_at.value();
+      link.pawn_record_id = session->pawn.handle().raw();
       link.has_depth = session->inputs.prepared_tick().has_value();
       link.queue_depth = session->inputs.report().queue_depth;
       const InputQueueStats& queue = session->inputs.queue().stats();

@@ -127,6 +127,16 @@ const ReplicationClientStats* ReplicationServer::stats(uint8_t owner) const {
   return clients_[owner] ? &clients_[owner]->stats : nullptr;
 }
 
+void ReplicationServer::inspect_records(uint8_t owner, bool on) {
+  if (!has_client(owner)) return;
+  std::unique_ptr<RecordBitsLog>& log = clients_[owner]->replication.record_bits;
+  if (!on) {
+    log.reset();
+  } else if (log == nullptr) {
+    log = std::make_unique<RecordBitsLog>();
+  }
+}
+
 const ClientReplicationState* ReplicationServer::replication(uint8_t owner) const {
   return clients_[owner] ? &clients_[owner]->replication : nullptr;
 }

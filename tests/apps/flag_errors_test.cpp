@@ -88,6 +88,9 @@ TEST(FlagErrors, TheServersOwnFlagsAreNamedNotThePolicy) {
   const Ran interval = run_shell("server --stats-interval nan");
   EXPECT_EQ(interval.exit_code, 2);
   EXPECT_NE(interval.output.find("--stats-interval: 'nan' is not a finite number"), std::string::npos) << interval.output;
+  const Ran http = run_shell("server --http nope");
+  EXPECT_EQ(http.exit_code, 2);
+  EXPECT_NE(http.output.find("--http: a PORT or a numeric HOST:PORT"), std::string::npos) << http.output;
   const Ran zero = run_shell("server --stats-interval 0");
   EXPECT_EQ(zero.exit_code, 2);
   EXPECT_NE(zero.output.find("--stats-interval: '0' is not above 0"), std::string::npos) << zero.output;

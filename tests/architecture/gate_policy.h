@@ -10,12 +10,13 @@ namespace tickwire::arch {
 // ---- Rules 1 and 2: the engine never includes the game; a module includes only modules at or below it.
 
 // Bottom-up (DESIGN.md "The shape of the system"): a module may include itself and the modules
-// before it. "facade" is include/tickwire/{server,client,stats,tickwire_c}.h and src/facade; world/
-// is the reference game, an ordinary user of the facade and the seams; apps/ assembles everything.
+// before it. "facade" is include/tickwire/{server,client,stats,tickwire_c}.h and src/facade;
+// dashboard/ draws what the facade reports (over the fleet's HTTP); world/ is the reference game,
+// an ordinary user of the facade and the seams; apps/ assembles everything.
 // A folder that is not here (a new module) fails the layering gate until it is given its place.
 inline constexpr std::string_view kModuleOrder[] = {
     "core", "clock", "transport", "wire", "protocol", "replication", "logic", "client", "server", "durable", "fleet",
-    "facade", "world", "apps",
+    "facade", "dashboard", "world", "apps",
 };
 inline constexpr std::string_view kGameModule = "world";  // the engine (every module below it but apps) never includes it
 inline constexpr std::string_view kAppModule = "apps";    // the app may include the game

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -45,18 +46,12 @@ class TcpProbe {
     return true;
   }
   // Reads until the server closes the connection (true) or `timeout_ms` passes (false).
-  bool read_until_closed(int timeout_ms) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return false;
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-      char buffer[4096];
-      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-      if (n <= 0) return true;  // closed (or reset): the answer, if any, is whole
-      received_.append(buffer, static_cast<std::size_t>(n));
-    }
+  bool read_until_closed(int timeout_ms) { return read_until(timeout_ms, [] { return false; }) == Read::closed; }
+  // Reads until `needle` has arrived at or after byte `from` of everything received (true), or the
+  // connection closes or `timeout_ms` passes (false): a stream's next event.
+  bool read_until_contains(std::string_view needle, int timeout_ms, std::size_t from = 0) {
+    const auto found = [&] { return received_.find(needle, std::min(from, received_.size())) != std::string::npos; };
+    return found() || read_until(timeout_ms, found) == Read::found;
   }
   const std::string& received() const { return received_; }
   void close() {
@@ -65,6 +60,23 @@ class TcpProbe {
   }
 
  private:
+  enum class Read { found, closed, timed_out };
+  template <class Found>
+  Read read_until(int timeout_ms, Found found) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return Read::timed_out;
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+      if (n <= 0) return Read::closed;  // closed (or reset): the answer, if any, is whole
+      received_.append(buffer, static_cast<std::size_t>(n));
+      if (found()) return Read::found;
+    }
+  }
+
   int fd_ = -1;
   std::string received_;
 };

@@ -122,6 +122,9 @@ class ReplicationServer {
   const ReplicationLimits& limits() const { return limits_; }
   // A spectator's interest centre (a client without a pawn record).
   void set_view_centre(uint8_t owner, float x_m, float z_m);
+  // Whether the client's coded records are logged bit by bit (ClientReplicationState::record_bits,
+  // from its next snapshot on): the snapshot inspector's switch; off costs nothing.
+  void inspect_records(uint8_t owner, bool on);
 
   // Once per tick, before the clients: the game's records (kept by the caller until the tick's
   // builds are done) and its map objects, retaken when their generation moved or a named one vanished.

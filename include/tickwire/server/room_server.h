@@ -106,11 +106,15 @@ class RoomServer : public TickObserver {
 
   Room& room() { return room_; }
   const Room& room() const { return room_; }
+  // The newest tick's records as the game wrote them (what its snapshots were cut from).
+  const TickRecords& tick_records() const { return records_; }
   ReliableServer& transport() { return transport_; }
   const ReplicationServer& replication() const { return replication_; }
   // The room under load (seed 003, "Load ladders"): its snapshots at tighter limits (held within the
   // contract's), and whether new players are admitted (a player resuming its held pawn always is).
   void set_replication_limits(const ReplicationLimits& limits) { replication_.set_limits(limits); }
+  // The snapshot inspector's switch: the client's records are logged bit by bit while on.
+  void inspect_records(OwnerId owner, bool on) { replication_.inspect_records(owner, on); }
   // Closed, a newcomer's connection request is answered with a denied packet at the handshake
   // (netcode's request_denied_by_server) and one that got past it is dropped at admission
   // (session.drop.admissions_closed); a request carrying a resume token is let through.

@@ -492,6 +492,7 @@ Result<DeltaBodyStats> ClientSnapshotBuilder::code_frame(ClientReplicationState&
   if (diag.predict_age_ticks != 0) refs.older = refs_.older->view();
   refs.history = &client.history;
   refs.max_fit_frames = config_.max_fit_frames;
+  refs.record_bits = client.record_bits.get();
   const Result<DeltaBodyStats> encoded = encode_snapshot_delta(composed_->view(), refs, kinds_, body);
   if (!encoded) {
     client.history.discard_last();

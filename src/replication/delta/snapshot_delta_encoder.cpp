@@ -25,12 +25,23 @@ struct Walk {
   RecordOp previous = RecordOp::changed;
   int64_t last_id = -1;
   std::size_t mark = 0;
+  RecordBitsLog* log = nullptr;  // the inspector's per-record figures (null: not asked)
 
-  // Adds the bits spent since the last call to `section`.
-  void charge(std::size_t& section) {
+  // Adds the bits spent since the last call to `section`; returns them.
+  std::size_t charge(std::size_t& section) {
     const std::size_t now = c.bits_so_far();
-    if (now > mark) section += now - mark;
+    const std::size_t spent = now > mark ? now - mark : 0;
+    section += spent;
     mark = now;
+    return spent;
+  }
+  void log_record(const ReplicaState& r, RecordCoding coding, std::size_t bits) {
+    if (log == nullptr) return;
+    log->add(RecordBits{r.id, r.kind, r.form == ReplicaForm::object, r.object_index, coding, static_cast<uint32_t>(bits)});
+  }
+  // Charges a record's own bits to its form's section, and logs them when asked.
+  void charge_record(const ReplicaState& r, RecordCoding coding) {
+    log_record(r, coding, charge(r.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits));
   }
   // The step at baseline record `base`; past the baseline (null) an addition, coded by nothing.
   void step(const ReplicaState* base, RecordStep s) {
@@ -43,14 +54,14 @@ struct Walk {
     if (older_state == nullptr) r.ex.active = false;
     if (window.frames() != 0 && kind_fits(base, kinds) && window.gather(base, fit)) r.fit = &fit;
     code_record(c, m.record, r, current);
-    charge(current.form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
+    charge_record(current, RecordCoding::changed);
   }
   // A record the baseline lacks, coded against the frame's records before it (`at`: its index).
   void added(const FrameView& cur, std::size_t at) {
     const RecordRefs r = added_refs(c, m.record.added_like_previous, cur[at], at > 0 ? &cur[at - 1] : nullptr,
                                     at > 1 ? &cur[at - 2] : nullptr, kinds);
     code_record(c, m.record, r, cur[at]);
-    charge(cur[at].form == ReplicaForm::object ? stats.object_bits : stats.entity_bits);
+    charge_record(cur[at], RecordCoding::added);
   }
 };
 
@@ -101,8 +112,9 @@ void encode_records(Walk& w, const FrameView& cur) {
     }
     may_end = true;
     if (step == RecordStep::removed) {
-      w.last_id = base[i++].id;
-      w.charge(w.stats.removal_bits);
+      const ReplicaState& gone = base[i++];
+      w.last_id = gone.id;
+      w.log_record(gone, RecordCoding::removed, w.charge(w.stats.removal_bits));
       ++w.stats.removed;
     } else if (step == RecordStep::changed) {
       w.charge(w.stats.skip_bits);
@@ -173,6 +185,8 @@ Result<DeltaBodyStats> encode_snapshot_delta(const FrameView& current, DeltaRefs
   code_fit_window(c, models, body, refs.history, fit, current.tick(), window, stride);
   stats.fit_frames = window.frames();
   Walk walk{c, models, body, kinds, stats, OlderCursor(body.older), window};
+  walk.log = refs.record_bits;
+  if (walk.log != nullptr) walk.log->clear();
   walk.charge(stats.header_bits);
   encode_records(walk, current);
   c.finish();

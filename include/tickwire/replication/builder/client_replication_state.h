@@ -11,6 +11,7 @@
 #include "tickwire/replication/frames/sent_frame_history.h"
 #include "tickwire/replication/budget/snapshot_budget_log.h"
 #include "tickwire/replication/budget/snapshot_diagnostics.h"
+#include "tickwire/replication/delta/record_bits.h"
 
 namespace spdlog {
 class logger;
@@ -51,6 +52,9 @@ class ClientReplicationState {
   uint32_t peak_message_bytes = 0;
   SnapshotDiagnostics last;         // the newest build's figures
   SnapshotDiagnosticsWindow window;  // sums since the caller last formatted and reset it
+  // While someone inspects this client's snapshots: each coded record's bits in the newest body
+  // (null otherwise: the encoder then logs nothing).
+  std::unique_ptr<RecordBitsLog> record_bits;
 };
 
 }  // namespace tickwire

@@ -15,6 +15,7 @@
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/record_batch.h"
 #include "tickwire/replication/delta/delta_refusal.h"
+#include "tickwire/replication/delta/record_bits.h"
 #include "tickwire/replication/frames/record_quantizer.h"
 #include "tickwire/replication/frames/reference_frames.h"
 #include "tickwire/replication/frames/replica_kinds.h"
@@ -38,6 +39,8 @@ struct DeltaRefs {
   // The encoder fits over at most this many history frames (every k-th held one, spanning the
   // window): fewer cost less time per record and predict a little worse. 0: no fit.
   uint32_t max_fit_frames = 31;
+  // Encoder only: when given, cleared and filled with each coded record's bits (the inspector's).
+  RecordBitsLog* record_bits = nullptr;
 };
 
 // Bits spent per section of one body (the snapshot diagnostics).

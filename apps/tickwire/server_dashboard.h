@@ -1,0 +1,60 @@
+// `tickwire server --http [HOST:]PORT`: the live dashboard for the reference game's room. It gives
+// the dashboard (dashboard/dashboard.h) the map's static scene once (its boxes and its objects'
+// keys, kinds and places, for the top-down view), and from the loop, while a page is open, the
+// room's newest records, the clients' net graph and the tick cost; and it switches the snapshot
+// inspector's record log on for the one client a page inspects. /healthz, /readyz and /metrics
+// are served beside it (the operator's board).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tickwire/dashboard/dashboard.h"
+#include "tickwire/dashboard/net_graph.h"
+#include "tickwire/dashboard/room_view.h"
+#include "tickwire/server.h"
+#include "tickwire/world/map.h"
+
+namespace tickwire::cli {
+
+// "PORT" (loopback) or "HOST:PORT" as given to --http, as the numeric HOST:PORT to listen on; empty
+// when it is neither.
+std::string http_listen_address(const std::string& flag);
+// The map's static scene for the top-down view: {"name","bounds":[minx,minz,maxx,maxz],"boxes":[[minx,
+// minz,maxx,maxz]...],"objects":[{"index","key","kind","x","z"}...],"interest_radius_m"}.
+std::string map_layout_json(const world::Map& map, double interest_radius_m);
+
+class ServerDashboard {
+ public:
+  static std::unique_ptr<ServerDashboard> open(const std::string& listen, const Server& server, const world::Map& map,
+                                               std::vector<fleet::HttpRoute> ops_routes, std::string& error);
+
+  // Once per loop iteration, after the update: `tick_cost_ms` is what the iteration's ticks cost.
+  void follow(Server& server, MonoTime now, double tick_cost_ms);
+  std::string address() const { return dashboard_->endpoint().bound_address().to_string(); }
+  uint32_t pages_open() const { return dashboard_->pages_open(); }
+  uint64_t lines_published() const { return dashboard_->lines_published(); }
+  double publish_us_total() const { return publish_us_total_; }
+
+ private:
+  ServerDashboard(std::unique_ptr<dashboard::Dashboard> d, const GameVocabulary& vocabulary, uint32_t tick_hz);
+  void inspect(Server& server, MonoTime now);
+  dashboard::LoopFigures loop_figures() const;
+
+  std::unique_ptr<dashboard::Dashboard> dashboard_;
+  GameVocabulary vocabulary_;
+  dashboard::RoomView view_;
+  dashboard::NetGraph graph_;
+  uint32_t tick_hz_;
+  MonoTime born_;
+  bool born_set_ = false;
+  std::array<float, 120> costs_ms_{};  // the last iterations' tick costs (a ring)
+  std::size_t costs_ = 0;
+  uint8_t inspected_ = 0;  // the client whose records are logged (0: none)
+  double publish_us_total_ = 0;
+};
+
+}  // namespace tickwire::cli

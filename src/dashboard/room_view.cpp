@@ -1,0 +1,154 @@
+// RoomView (dashboard/room_view.h): written with fmt into one buffer (no JSON tree), since a page
+// open costs the loop this line ten times a second; numbers at the precision a top-down view and a
+// net graph need (centimetres, tenths of a byte per second).
+#include "tickwire/dashboard/room_view.h"
+
+#include <cmath>
+#include <iterator>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "tickwire/protocol/canonical_json.h"
+#include "tickwire/replication/handles/entity_handle.h"
+
+namespace tickwire::dashboard {
+namespace {
+
+using Out = fmt::memory_buffer;
+
+// A number, or null when it is not finite.
+void num(Out& out, double v, int decimals) {
+  if (!std::isfinite(v)) {
+    fmt::format_to(std::back_inserter(out), "null");
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:.{}f}", v, decimals);
+  }
+}
+
+void server_part(Out& out, const ServerStats& s, const LoopFigures& loop) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "\"server\":{{\"clients\":{},\"last_tick\":{},\"tick_hz\":", s.clients, s.last_tick);
+  num(out, s.tick_rate_hz, 2);
+  fmt::format_to(it, ",\"target_hz\":");
+  num(out, loop.tick_hz, 1);
+  fmt::format_to(it, ",\"tick_ms_p50\":");
+  num(out, loop.tick_cost_ms_p50, 3);
+  fmt::format_to(it, ",\"tick_ms_p99\":");
+  num(out, loop.tick_cost_ms_p99, 3);
+  fmt::format_to(it, ",\"ticks_declared\":{},\"bytes_sent\":{},\"bytes_received\":{}}}", s.ticks_declared, s.bytes_sent,
+                 s.bytes_received);
+}
+
+void client_part(Out& out, const NetSample& c) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{{\"owner\":{},\"admitted\":{},\"rtt_ms\":", c.owner, c.admitted);
+  num(out, c.rtt_ms, 1);
+  fmt::format_to(it, ",\"loss\":");
+  num(out, c.loss, 4);
+  fmt::format_to(it, ",\"up_Bps\":");
+  num(out, c.up_bytes_per_s, 1);
+  fmt::format_to(it, ",\"down_Bps\":");
+  num(out, c.down_bytes_per_s, 1);
+  fmt::format_to(it, ",\"snapshot_Bps\":");
+  num(out, c.snapshot_bytes_per_s, 1);
+  fmt::format_to(it, ",\"snapshots_per_s\":");
+  num(out, c.snapshots_per_s, 1);
+  fmt::format_to(it, ",\"starved_per_s\":");
+  num(out, c.starved_per_s, 2);
+  fmt::format_to(it, ",\"depth\":{},\"starved\":{},\"fresh\":{},\"snapshot_bytes\":{}}}", c.queue_depth, c.starved_ticks,
+                 c.fresh_ticks, c.snapshot_bytes_mean);
+}
+
+void sections_part(Out& out, const protocol::ObjectRecord& o, const GameVocabulary& vocabulary) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "\"sections\":{{");
+  bool first = true;
+  for (const protocol::ComponentSection& s : o.sections) {
+    const ComponentDef* def = vocabulary.find_component(s.wire_id);
+    const std::string name = def != nullptr ? def->name : fmt::format("component{}", s.wire_id);
+    fmt::format_to(it, "{}{}:{{\"bits\":{},\"ch\":[", first ? "" : ",", canonical_json_string(name), s.bits);
+    for (uint8_t k = 0; k < s.channel_count && k < std::size(s.channel); ++k) {
+      if (k != 0) fmt::format_to(it, ",");
+      num(out, s.channel[k], 3);
+    }
+    fmt::format_to(it, "]}}");
+    first = false;
+  }
+  fmt::format_to(it, "}}");
+}
+
+}  // namespace
+
+std::string RoomView::render(int64_t tick, double now_s, const TickRecords& records, const ServerStats& stats,
+                             const std::vector<NetSample>& clients, const LoopFigures& loop) {
+  Out out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{{\"type\":\"room\",\"tick\":{},\"time_s\":", tick);
+  num(out, now_s, 3);
+  fmt::format_to(it, ",");
+  server_part(out, stats, loop);
+  Out e, o;
+  bool first_entity = true, first_object = true;
+  std::unordered_map<uint32_t, Last> seen;
+  seen.reserve(last_.size());
+  // A pawn's record belongs to the authority; its player is the client whose pawn it is.
+  const auto owner_of = [&](uint32_t id) {
+    for (const NetSample& c : clients) {
+      if (c.pawn_record_id == id && id != 0) return c.owner;
+    }
+    return EntityNetHandle::from_raw(id).owner();
+  };
+  for (const protocol::Record& r : records.records) {
+    if (const auto* entity = std::get_if<protocol::EntityRecord>(&r.body)) {
+      const KindDef* kind = vocabulary_.find_kind(entity->kind);
+      double vx = 0, vz = 0;
+      if (auto before = last_.find(r.entity_id); before != last_.end() && now_s > before->second.at_s) {
+        vx = (entity->position.x - before->second.x) / (now_s - before->second.at_s);
+        vz = (entity->position.z - before->second.z) / (now_s - before->second.at_s);
+      }
+      if (seen.size() < kMaxTrackedEntities) seen[r.entity_id] = Last{entity->position.x, entity->position.z, now_s};
+      auto ei = std::back_inserter(e);
+      fmt::format_to(ei, "{}{{\"id\":{},\"owner\":{},\"kind\":{},\"x\":", first_entity ? "" : ",", r.entity_id, owner_of(r.entity_id),
+                     canonical_json_string(kind != nullptr ? kind->name : fmt::format("kind{}", entity->kind)));
+      num(e, entity->position.x, 2);
+      fmt::format_to(ei, ",\"y\":");
+      num(e, entity->position.y, 2);
+      fmt::format_to(ei, ",\"z\":");
+      num(e, entity->position.z, 2);
+      fmt::format_to(ei, ",\"yaw\":");
+      num(e, entity->yaw_deg, 1);
+      fmt::format_to(ei, ",\"vx\":");
+      num(e, vx, 2);
+      fmt::format_to(ei, ",\"vz\":");
+      num(e, vz, 2);
+      fmt::format_to(ei, ",\"flags\":{}}}", entity->flags);
+      first_entity = false;
+    } else if (const auto* object = std::get_if<protocol::ObjectRecord>(&r.body)) {
+      auto oi = std::back_inserter(o);
+      fmt::format_to(oi, "{}{{\"index\":{},\"flags\":{},", first_object ? "" : ",", object->object_index, object->flags);
+      if (object->transform) {
+        fmt::format_to(oi, "\"x\":");
+        num(o, object->transform->position.x, 2);
+        fmt::format_to(oi, ",\"y\":");
+        num(o, object->transform->position.y, 2);
+        fmt::format_to(oi, ",\"z\":");
+        num(o, object->transform->position.z, 2);
+        fmt::format_to(oi, ",");
+      }
+      sections_part(o, *object, vocabulary_);
+      fmt::format_to(oi, "}}");
+      first_object = false;
+    }
+  }
+  last_ = std::move(seen);
+  fmt::format_to(it, ",\"entities\":[{}],\"objects\":[{}],\"clients\":[", fmt::to_string(e), fmt::to_string(o));
+  for (std::size_t k = 0; k < clients.size(); ++k) {
+    if (k != 0) fmt::format_to(it, ",");
+    client_part(out, clients[k]);
+  }
+  fmt::format_to(it, "]}}");
+  return fmt::to_string(out);
+}
+
+}  // namespace tickwire::dashboard
