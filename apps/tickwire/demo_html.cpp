@@ -40,8 +40,16 @@ std::vector<PlotPoint> plot_points(const CappedSeries& series) {
   return out;
 }
 
-std::string client_plot(const ClientPlot& what, const DemoSeries& series) {
+// Every plot spans the run, from its start to the last line taken.
+PlotSpec run_span(const DemoSeries& series) {
   PlotSpec spec;
+  spec.x_cover_low = 0;
+  spec.x_cover_high = series.last_t_s();
+  return spec;
+}
+
+std::string client_plot(const ClientPlot& what, const DemoSeries& series) {
+  PlotSpec spec = run_span(series);
   spec.title = what.title;
   spec.y_unit = what.unit;
   const auto& clients = series.clients();
@@ -70,7 +78,7 @@ std::string client_plot(const ClientPlot& what, const DemoSeries& series) {
 }
 
 std::string server_plot(const DemoSeries& series) {
-  PlotSpec spec;
+  PlotSpec spec = run_span(series);
   spec.title = "Server tick cost per stats interval";
   spec.y_unit = "us";
   spec.lines.push_back({"p50", kPalette[0], 1.8, 1.0, plot_points(series.tick_cost_p50_us())});

@@ -63,6 +63,7 @@ void DemoSeries::take_server(const nlohmann::json& line) {
   const auto t = line.find("t");
   if (t == line.end() || !t->is_number()) return;
   const double t_s = t->get<double>();
+  if (std::isfinite(t_s)) last_t_s_ = std::max(last_t_s_, t_s);
   if (const auto hz = line.find("hz"); hz != line.end() && hz->is_number()) server_tick_hz_.add(t_s, hz->get<double>());
   const auto cost = line.find("tick_cost_interval_us");  // this interval's ticks alone
   if (cost == line.end() || !cost->is_object()) return;
@@ -88,6 +89,7 @@ void DemoSeries::take_bots(const nlohmann::json& line) {
   if (t == line.end() || !t->is_number() || fields == line.end() || !fields->is_array() || rows == line.end() || !rows->is_array())
     return;
   const double t_s = t->get<double>();
+  if (std::isfinite(t_s)) last_t_s_ = std::max(last_t_s_, t_s);
   const auto column = [&](std::string_view name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < fields->size(); ++i)
       if ((*fields)[i].is_string() && (*fields)[i].get<std::string>() == name) return i;

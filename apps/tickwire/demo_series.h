@@ -69,6 +69,8 @@ class DemoSeries {
   const CappedSeries& tick_cost_p99_us() const { return tick_cost_p99_us_; }
   const CappedSeries& server_tick_hz() const { return server_tick_hz_; }
   uint64_t refused_rows() const { return refused_rows_; }
+  // The latest time any line taken carried (the span the plots share).
+  double last_t_s() const { return last_t_s_; }
 
  private:
   void take_server(const nlohmann::json& line);
@@ -79,6 +81,7 @@ class DemoSeries {
   std::array<FigureBand, kClientFigures> bands_;
   CappedSeries tick_cost_p50_us_, tick_cost_p99_us_, server_tick_hz_;
   uint64_t refused_rows_ = 0;  // malformed rows, or clients past the cap
+  double last_t_s_ = 0;
 };
 
 }  // namespace tickwire::cli

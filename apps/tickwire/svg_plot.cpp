@@ -89,7 +89,7 @@ std::string band_polygon(const Frame& f, const PlotBand& band) {
 std::string axes(const Frame& f, const PlotSpec& spec, const std::vector<double>& x_ticks, const std::vector<double>& y_ticks) {
   std::string out;
   const double y_step = y_ticks.size() > 1 ? y_ticks[1] - y_ticks[0] : 1;
-  const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;
+  const double x_step = x_ticks.size() > 1 ? x_ticks[1] - x_ticks[0] : 1;  // (one tick: whole units)
   for (double y : y_ticks) {
     const double py = f.px_y(y);
     out += fmt::format("<line class=\"grid\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>", f.left, py, f.left + f.width, py);
@@ -201,12 +201,17 @@ std::string svg_line_plot(const PlotSpec& spec) {
     return out;
   }
   b.y_low = std::min(b.y_low, 0.0);  // the figures plotted are magnitudes: their axis starts at zero
+  if (std::isfinite(spec.x_cover_low)) b.x_low = std::min(b.x_low, spec.x_cover_low);
+  if (std::isfinite(spec.x_cover_high)) b.x_high = std::max(b.x_high, spec.x_cover_high);
   if (b.y_high == b.y_low) b.y_high = b.y_low + 1;
   if (b.x_high == b.x_low) b.x_high = b.x_low + 1;
   const std::vector<double> y_ticks = nice_ticks(b.y_low, b.y_high, 5);
-  const std::vector<double> x_ticks = nice_ticks(b.x_low, b.x_high, 6);
+  // y spans whole ticks; x spans the points exactly (time runs to the run's end, not a round one).
+  std::vector<double> x_ticks = nice_ticks(b.x_low, b.x_high, 6);
+  const double x_slack = (b.x_high - b.x_low) * 1e-9;
+  std::erase_if(x_ticks, [&](double x) { return x < b.x_low - x_slack || x > b.x_high + x_slack; });
   const Frame f{kLeftPx, kTopPx, width - kLeftPx - kRightPx, plot_height - kTopPx - kBottomPx,
-                x_ticks.front(), x_ticks.back(), y_ticks.front(), y_ticks.back()};
+                b.x_low, b.x_high, y_ticks.front(), y_ticks.back()};
   out += axes(f, spec, x_ticks, y_ticks);
   for (const PlotBand& band : spec.bands) {
     const std::string points = band_polygon(f, band);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ struct PlotSpec {
   std::string title;
   std::string x_unit = "s";
   std::string y_unit;
+  // The x axis covers at least [x_cover_low, x_cover_high] (plots of one run share their span);
+  // NaN: the points' own span. The y axis always covers zero.
+  double x_cover_low = std::numeric_limits<double>::quiet_NaN();
+  double x_cover_high = std::numeric_limits<double>::quiet_NaN();
   int width_px = 560;
   int height_px = 240;
   std::vector<PlotBand> bands;  // drawn first, under the lines

@@ -8,17 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "page_text.h"
 #include "../../apps/tickwire/demo_html.h"
 #include "../../apps/tickwire/demo_report.h"
 
 namespace tickwire::cli {
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-  return n;
-}
+using test::count_of;
 
 nlohmann::json sample_report(const std::string& map = "(built-in reference map)") {
   const nlohmann::json server = {{"hz", 60.0}, {"ticks", 300}, {"tick_cost_us", {{"p50", 400.0}, {"p99", 900.0}}}};

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "child_process.h"
+#include "page_text.h"
 
 namespace tickwire {
 namespace {
@@ -77,12 +78,6 @@ TEST(Demo, AReliableBlockMidGameArrivesWhileSnapshotsKeepTheTickRate) {
   EXPECT_EQ(report["server"]["snapshot_drops"], 0);
 }
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-  return n;
-}
-
 TEST(Demo, TheHtmlReportHasTheTableAndAPlotPerFigure) {
   const std::filesystem::path html_path =
       std::filesystem::temp_directory_path() / ("tickwire-demo-test-" + std::to_string(getpid()) + ".html");
@@ -95,9 +90,9 @@ TEST(Demo, TheHtmlReportHasTheTableAndAPlotPerFigure) {
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_NE(page.find("<th>clients connected</th><td>3/3"), std::string::npos);
-  EXPECT_EQ(count_of(page, "<svg class=\"plot\""), 7u);
+  EXPECT_EQ(test::count_of(page, "<svg class=\"plot\""), 7u);
   EXPECT_EQ(page.find("no data"), std::string::npos) << "every plot has points";
-  EXPECT_GE(count_of(page, "<polyline"), 6u * 3 + 2) << "each client in each client plot, the server's p50 and p99";
+  EXPECT_GE(test::count_of(page, "<polyline"), 6u * 3 + 2) << "each client in each client plot, the server's p50 and p99";
   EXPECT_LT(page.size(), 200u * 1024);
 }
 

@@ -7,16 +7,13 @@
 #include <limits>
 #include <string>
 
+#include "page_text.h"
 #include "../../apps/tickwire/svg_plot.h"
 
 namespace tickwire::cli {
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-  return n;
-}
+using test::count_of;
 
 PlotSpec two_point_plot() {
   PlotSpec spec;
@@ -51,6 +48,12 @@ TEST(SvgPlot, DrawsALineWithItsTitleTicksAndLegend) {
   EXPECT_NE(svg.find(">5 s</text>"), std::string::npos) << "x ticks carry seconds";
   EXPECT_NE(svg.find(">0 ms</text>"), std::string::npos) << "magnitudes start at zero";
   EXPECT_NE(svg.find(">client 1</text>"), std::string::npos);
+
+  PlotSpec spanned = two_point_plot();  // plots of one run share its span
+  spanned.x_cover_low = 0;
+  spanned.x_cover_high = 20;
+  EXPECT_NE(svg_line_plot(spanned).find(">20 s</text>"), std::string::npos);
+  EXPECT_EQ(svg_line_plot(spanned).find(">25 s</text>"), std::string::npos) << "x ends where the run ends";
 }
 
 TEST(SvgPlot, AnEmptyPlotSaysNoData) {
