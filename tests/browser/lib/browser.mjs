@@ -147,7 +147,8 @@ export function pictureFigures({ width, height, channels, pixels }) {
     const rgb = (pixels[at] << 16) | (pixels[at + 1] << 8) | pixels[at + 2];
     counts.set(rgb, (counts.get(rgb) || 0) + 1);
   }
-  const background = Math.max(...counts.values());
+  let background = 0;  // (a loop: spreading a photo's many colours into Math.max would overflow the stack)
+  for (const n of counts.values()) background = Math.max(background, n);
   return { width, height, colours: counts.size, offBackground: 1 - background / (width * height) };
 }
 
