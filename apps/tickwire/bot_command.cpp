@@ -1,6 +1,7 @@
 // `tickwire bot`: N headless players in one process, each a full client (its own UDP socket and
 // connect token, the session, clock regulation, interpolation), driven by a scripted behaviour.
-// One JSON stats line per interval and a final one with per-client figures (what the demo reads);
+// One JSON stats line per interval (with --series, a compact per-client one too) and a final one
+// with per-client figures (what the demo reads);
 // `use` bots see their pawn and the map's buttons, and the final line counts the server's answers
 // to their uses; `fire` bots shoot at the nearest other pawn and print one line per shot's result
 // (kind, point, distance), the final line counting their shots and hits. Bots mint their own tokens
@@ -57,6 +58,7 @@ struct BotOptions {
   uint64_t first_client_id = 1000;
   uint64_t seed = 1;
   double stats_interval_s = 1.0;
+  bool series = false;  // also a compact per-client line each interval (bot_report.h: series_line)
   std::string resume_dir;  // set: each bot's resume token kept here, presented at start (bot_resume.h)
   std::string match;       // set: seats from this matchmaker instead of minted tokens (bot_match.h)
   double match_refresh_s = 1.0;
@@ -287,6 +289,7 @@ int run_bots(const BotOptions& o) {
       for (const auto& bot : bots) corrections += bot->client ? bot->client->stats().corrections : 0;
       const nlohmann::json j = {{"type", "bots"}, {"t", at_s}, {"welcomed", welcomed}, {"corrections", corrections}, {"count", o.count}};
       std::printf("%s\n", j.dump().c_str());
+      if (o.series) std::printf("%s\n", series_line(bots, o.first_client_id, at_s).dump().c_str());
       std::fflush(stdout);
       next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
     }
@@ -330,6 +333,9 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");
   cmd->add_option("--seed", o.seed, "behaviour seed");
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON progress lines")->check(positive_number());
+  cmd->add_flag("--series", o.series,
+                "also print a compact per-client line each interval: bytes, RTT, input-queue depth, corrections, held frames "
+                "(what `tickwire demo --html` plots)");
   cmd->add_option("--resume-dir", o.resume_dir,
                   "keep each bot's resume token here and present it at start (a restarted process resumes its pawns)")
       ->excludes(match);

@@ -2,6 +2,7 @@
 // `use` and `fire` behaviours.
 #include "bot_report.h"
 
+#include <optional>
 #include <string>
 
 #include "tickwire/client/game_client.h"
@@ -88,6 +89,22 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
     j["interp"] = i->overlay_line();
   }
   return j;
+}
+
+nlohmann::json series_line(const std::vector<std::unique_ptr<Bot>>& bots, uint64_t first_client_id, double at_s) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t i = 0; i < bots.size(); ++i) {
+    if (!bots[i]->client) continue;
+    const ClientStats stats = bots[i]->client->stats();
+    const ClockRegulator* regulator = bots[i]->client->game().regulator();
+    const std::optional<double> depth = regulator != nullptr ? regulator->smoothed_depth_ticks() : std::nullopt;
+    rows.push_back({first_client_id + i, stats.bytes_sent, stats.bytes_received, stats.rtt_ms,
+                    depth ? nlohmann::json(*depth) : nlohmann::json(nullptr), stats.corrections, stats.held_frames});
+  }
+  return {{"type", "bots_series"},
+          {"t", at_s},
+          {"fields", {"id", "bytes_up", "bytes_down", "rtt_ms", "depth_ticks", "corrections", "held_frames"}},
+          {"clients", std::move(rows)}};
 }
 
 }  // namespace tickwire::cli

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,5 +19,10 @@ nlohmann::json fire_json(const world::BotFireTally& tally);
 nlohmann::json uses_json(const world::BotUseTally& uses);
 // One bot's line (`id`: its client id); a bot never given a seat says only that.
 nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s);
+// The compact per-interval line of `tickwire bot --series` (what `tickwire demo --html` plots):
+// {"type":"bots_series","t":T,"fields":[...],"clients":[[...],...]}, one row per seated bot, its
+// counters cumulative (bytes, corrections, held frames) and its readings current (RTT, the
+// server's input-queue depth for it as its clock regulator smooths it; null before the first).
+nlohmann::json series_line(const std::vector<std::unique_ptr<Bot>>& bots, uint64_t first_client_id, double at_s);
 
 }  // namespace tickwire::cli

@@ -1,6 +1,7 @@
 // `tickwire demo`: the main job. Starts a dedicated server, a link conditioner with the chosen
 // profile in front of it and the bots, each its own process on loopback, shows a one-line progress
-// display while they play, then prints the report (and writes it as JSON with --json).
+// display while they play, then prints the report (and writes it as JSON with --json, and as a
+// self-contained HTML page with plots over time with --html: demo_html.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -17,7 +18,9 @@
 #include "child_process.h"
 #include "commands.h"
 #include "number_checks.h"
+#include "demo_html.h"
 #include "demo_report.h"
+#include "demo_series.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/link_model.h"
 #include "tickwire/transport/netcode_constants.h"
@@ -36,6 +39,7 @@ struct DemoOptions {
   std::string profile = "broadband";
   std::string map_path;
   std::string json_path;
+  std::string html_path;
   std::string behaviour = "wander";
   uint32_t tick_hz = 60;
   uint32_t snapshot_hz = 0;  // 0: the tick rate
@@ -65,10 +69,12 @@ struct Progress {
   uint64_t welcomed = 0;
   uint64_t corrections = 0;
   bool server_ready = false;
+  DemoSeries series;  // the figures over time (--html)
   void take(ChildProcess& child) {
     for (const std::string& line : child.read_lines()) {
       auto j = parse_line(line);
       if (!j) continue;
+      series.take(*j);
       const std::string type = j->value("type", std::string());
       if (type == "ready") server_ready = true;
       else if (type == "server") server_last = *j;
@@ -95,6 +101,13 @@ void show_progress(const Progress& p, double elapsed_s, int bots, double& last_b
                tty ? "\r" : "", elapsed_s, static_cast<unsigned long long>(p.welcomed), bots,
                p.server_last.value("hz", 0.0), mbps, static_cast<unsigned long long>(p.corrections), tty ? "   " : "\n");
   std::fflush(stderr);
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) std::fprintf(stderr, "tickwire demo: cannot write %s\n", path.c_str());
+  return static_cast<bool>(out);
 }
 
 int run_demo(const DemoOptions& o) {
@@ -151,6 +164,7 @@ int run_demo(const DemoOptions& o) {
                                        "--seconds", std::to_string(o.seconds), "--behaviour", o.behaviour,
                                        "--protocol-id", std::to_string(o.protocol_id)};
   if (!o.map_path.empty()) bot_args.insert(bot_args.end(), {"--map", o.map_path});
+  if (!o.html_path.empty()) bot_args.push_back("--series");  // a per-client line each interval, for the plots
   if (!bots.spawn(exe, bot_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
     return 2;
@@ -188,14 +202,8 @@ int run_demo(const DemoOptions& o) {
                          o.map_path.empty() ? "(built-in reference map)" : o.map_path};
   const nlohmann::json report = build_demo_report(info, progress.server_final, progress.bots_final["clients"]);
   std::fputs(format_demo_report(report).c_str(), stdout);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "tickwire demo: cannot write %s\n", o.json_path.c_str());
-      return 2;
-    }
-  }
+  if (!o.json_path.empty() && !write_file(o.json_path, report.dump(2) + "\n")) return 2;
+  if (!o.html_path.empty() && !write_file(o.html_path, demo_html_page(report, progress.series))) return 2;
   return 0;
 }
 
@@ -209,6 +217,9 @@ void register_demo(CLI::App& app) {
   cmd->add_option("--profile", o.profile, "link profile: lan, broadband, transatlantic, mobile-bad, burst-host");
   cmd->add_option("--map", o.map_path, "map file (default: the built-in reference map)");
   cmd->add_option("--json", o.json_path, "also write the report as JSON to this file");
+  cmd->add_option("--html", o.html_path,
+                  "also write the report as a self-contained HTML page with plots over time (bandwidth, input-queue "
+                  "depth, RTT, corrections, held frames per client; server tick cost)");
   cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy, use, fire");
   cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (default: the tick rate)")

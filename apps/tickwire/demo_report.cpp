@@ -121,16 +121,19 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
   return r;
 }
 
-std::string format_demo_report(const nlohmann::json& r) {
-  std::string out;
-  auto line = [&out](const std::string& name, const std::string& value) { out += fmt::format("  {:<34} {}\n", name, value); };
+std::string demo_report_title(const nlohmann::json& r) {
+  const auto& run = r["run"];
+  return fmt::format("tickwire demo: {} bots, {:.0f} s, profile {}, map {}", run.value("bots", 0), run.value("seconds", 0.0),
+                     run.value("profile", std::string()), run.value("map", std::string()));
+}
+
+std::vector<DemoReportRow> demo_report_rows(const nlohmann::json& r) {
+  std::vector<DemoReportRow> out;
+  auto line = [&out](const std::string& name, const std::string& value) { out.push_back({name, value}); };
   auto mp = [](const nlohmann::json& s, const char* unit) {
     return fmt::format("mean {:.1f} {}, p99 {:.1f} {}, max {:.1f} {}", s.value("mean", 0.0), unit, s.value("p99", 0.0), unit,
                        s.value("max", 0.0), unit);
   };
-  const auto& run = r["run"];
-  out += fmt::format("tickwire demo: {} bots, {:.0f} s, profile {}, map {}\n", run.value("bots", 0),
-                     run.value("seconds", 0.0), run.value("profile", std::string()), run.value("map", std::string()));
   line("clients connected", fmt::format("{}/{} (reliable failures {})", r["clients"].value("connected", 0),
                                         r["clients"].value("expected", 0), r["clients"].value("reliable_failures", 0)));
   line("bandwidth up per client", mp(r["bandwidth_kbps"]["up"], "kbit/s"));
@@ -194,6 +197,12 @@ std::string format_demo_report(const nlohmann::json& r) {
                      sh.value("hit_events_sent", uint64_t{0}), refused.empty() ? "" : "; refused " + refused));
   }
   line("contract hash", r.value("contract_hash", std::string()));
+  return out;
+}
+
+std::string format_demo_report(const nlohmann::json& r) {
+  std::string out = demo_report_title(r) + "\n";
+  for (const DemoReportRow& row : demo_report_rows(r)) out += fmt::format("  {:<34} {}\n", row.name, row.value);
   return out;
 }
 

@@ -5,18 +5,21 @@
 // reliable block mid-game on the broadband profile (README: `--block-mb`): all of it arrives and the
 // snapshots keep the tick rate meanwhile. A third runs `--behaviour use` (README): the bots press the
 // map's buttons and the report's "game uses (server)" line counts the uses the game took; a fourth
-// runs `--behaviour fire`, and its "game shots (server)" line counts the shots the game traced.
+// runs `--behaviour fire`, and its "game shots (server)" line counts the shots the game traced. A
+// fifth writes the HTML report (README: `--html`): the table and a drawn plot per figure, no script.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "child_process.h"
+#include "page_text.h"
 
 namespace tickwire {
 namespace {
@@ -73,6 +76,24 @@ TEST(Demo, AReliableBlockMidGameArrivesWhileSnapshotsKeepTheTickRate) {
   EXPECT_GT(report["block"]["snapshot_hz_lowest"].get<double>(), 57.0);
   EXPECT_GT(report["snapshots"]["min_client_hz"].get<double>(), 57.0);
   EXPECT_EQ(report["server"]["snapshot_drops"], 0);
+}
+
+TEST(Demo, TheHtmlReportHasTheTableAndAPlotPerFigure) {
+  const std::filesystem::path html_path =
+      std::filesystem::temp_directory_path() / ("tickwire-demo-test-" + std::to_string(getpid()) + ".html");
+  const nlohmann::json report = run_demo({"--bots", "3", "--seconds", "4", "--profile", "lan", "--html", html_path.string()});
+  ASSERT_FALSE(report.is_discarded());
+  EXPECT_EQ(report["clients"]["connected"], 3);
+  std::ifstream in(html_path);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(html_path);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_NE(page.find("<th>clients connected</th><td>3/3"), std::string::npos);
+  EXPECT_EQ(test::count_of(page, "<svg class=\"plot\""), 7u);
+  EXPECT_EQ(page.find("no data"), std::string::npos) << "every plot has points";
+  EXPECT_GE(test::count_of(page, "<polyline"), 6u * 3 + 2) << "each client in each client plot, the server's p50 and p99";
+  EXPECT_LT(page.size(), 200u * 1024);
 }
 
 TEST(Demo, UseBotsPressButtonsAndTheReportCountsTheServersUses) {
