@@ -78,7 +78,73 @@ void sections_part(Out& out, const protocol::ObjectRecord& o, const GameVocabula
   fmt::format_to(it, "}}");
 }
 
+void entity_part(Out& e, uint32_t id, uint8_t owner, const std::string& kind, const protocol::EntityRecord& entity, double vx,
+                 double vz) {
+  auto ei = std::back_inserter(e);
+  fmt::format_to(ei, "{{\"id\":{},\"owner\":{},\"kind\":{},\"x\":", id, owner, canonical_json_string(kind));
+  num(e, entity.position.x, 2);
+  fmt::format_to(ei, ",\"y\":");
+  num(e, entity.position.y, 2);
+  fmt::format_to(ei, ",\"z\":");
+  num(e, entity.position.z, 2);
+  fmt::format_to(ei, ",\"yaw\":");
+  num(e, entity.yaw_deg, 1);
+  fmt::format_to(ei, ",\"vx\":");
+  num(e, vx, 2);
+  fmt::format_to(ei, ",\"vz\":");
+  num(e, vz, 2);
+  fmt::format_to(ei, ",\"flags\":{}}}", entity.flags);
+}
+
+// What a line draws of an object is unchanged (floats by value: a NaN redraws, harmlessly).
+bool same_drawn(const protocol::ObjectRecord& a, const protocol::ObjectRecord& b) {
+  if (a.flags != b.flags || a.transform.has_value() != b.transform.has_value() || a.sections.size() != b.sections.size()) {
+    return false;
+  }
+  if (a.transform && !(a.transform->position == b.transform->position)) return false;
+  for (std::size_t k = 0; k < a.sections.size(); ++k) {
+    const protocol::ComponentSection &x = a.sections[k], &y = b.sections[k];
+    if (x.wire_id != y.wire_id || x.bits != y.bits || x.channel_count != y.channel_count) return false;
+    for (uint8_t c = 0; c < x.channel_count && c < std::size(x.channel); ++c) {
+      if (!(x.channel[c] == y.channel[c])) return false;
+    }
+  }
+  return true;
+}
+
+void object_part(Out& o, const protocol::ObjectRecord& object, const GameVocabulary& vocabulary) {
+  auto oi = std::back_inserter(o);
+  fmt::format_to(oi, "{{\"index\":{},\"flags\":{},", object.object_index, object.flags);
+  if (object.transform) {
+    fmt::format_to(oi, "\"x\":");
+    num(o, object.transform->position.x, 2);
+    fmt::format_to(oi, ",\"y\":");
+    num(o, object.transform->position.y, 2);
+    fmt::format_to(oi, ",\"z\":");
+    num(o, object.transform->position.z, 2);
+    fmt::format_to(oi, ",");
+  }
+  sections_part(o, object, vocabulary);
+  fmt::format_to(oi, "}}");
+}
+
 }  // namespace
+
+const std::string& RoomView::object_json(const protocol::ObjectRecord& object) {
+  Out text;
+  if (object.object_index >= kMaxCachedObjects) {
+    object_part(text, object, vocabulary_);
+    scratch_ = fmt::to_string(text);
+    return scratch_;
+  }
+  if (objects_.size() <= object.object_index) objects_.resize(object.object_index + 1);
+  DrawnObject& drawn = objects_[object.object_index];
+  if (!drawn.valid || !same_drawn(drawn.record, object)) {
+    object_part(text, object, vocabulary_);
+    drawn = DrawnObject{true, object, fmt::to_string(text)};
+  }
+  return drawn.json;
+}
 
 std::string RoomView::render(int64_t tick, double now_s, const TickRecords& records, const ServerStats& stats,
                              const std::vector<NetSample>& clients, const LoopFigures& loop) {
@@ -108,41 +174,20 @@ std::string RoomView::render(int64_t tick, double now_s, const TickRecords& reco
         vz = (entity->position.z - before->second.z) / (now_s - before->second.at_s);
       }
       if (seen.size() < kMaxTrackedEntities) seen[r.entity_id] = Last{entity->position.x, entity->position.z, now_s};
-      auto ei = std::back_inserter(e);
-      fmt::format_to(ei, "{}{{\"id\":{},\"owner\":{},\"kind\":{},\"x\":", first_entity ? "" : ",", r.entity_id, owner_of(r.entity_id),
-                     canonical_json_string(kind != nullptr ? kind->name : fmt::format("kind{}", entity->kind)));
-      num(e, entity->position.x, 2);
-      fmt::format_to(ei, ",\"y\":");
-      num(e, entity->position.y, 2);
-      fmt::format_to(ei, ",\"z\":");
-      num(e, entity->position.z, 2);
-      fmt::format_to(ei, ",\"yaw\":");
-      num(e, entity->yaw_deg, 1);
-      fmt::format_to(ei, ",\"vx\":");
-      num(e, vx, 2);
-      fmt::format_to(ei, ",\"vz\":");
-      num(e, vz, 2);
-      fmt::format_to(ei, ",\"flags\":{}}}", entity->flags);
+      if (!first_entity) e.push_back(',');
+      entity_part(e, r.entity_id, owner_of(r.entity_id), kind != nullptr ? kind->name : fmt::format("kind{}", entity->kind),
+                  *entity, vx, vz);
       first_entity = false;
     } else if (const auto* object = std::get_if<protocol::ObjectRecord>(&r.body)) {
-      auto oi = std::back_inserter(o);
-      fmt::format_to(oi, "{}{{\"index\":{},\"flags\":{},", first_object ? "" : ",", object->object_index, object->flags);
-      if (object->transform) {
-        fmt::format_to(oi, "\"x\":");
-        num(o, object->transform->position.x, 2);
-        fmt::format_to(oi, ",\"y\":");
-        num(o, object->transform->position.y, 2);
-        fmt::format_to(oi, ",\"z\":");
-        num(o, object->transform->position.z, 2);
-        fmt::format_to(oi, ",");
-      }
-      sections_part(o, *object, vocabulary_);
-      fmt::format_to(oi, "}}");
+      if (!first_object) o.push_back(',');
+      const std::string& json = object_json(*object);
+      o.append(json.data(), json.data() + json.size());
       first_object = false;
     }
   }
   last_ = std::move(seen);
-  fmt::format_to(it, ",\"entities\":[{}],\"objects\":[{}],\"clients\":[", fmt::to_string(e), fmt::to_string(o));
+  fmt::format_to(it, ",\"entities\":[{}],\"objects\":[{}],\"clients\":[", std::string_view(e.data(), e.size()),
+                 std::string_view(o.data(), o.size()));
   for (std::size_t k = 0; k < clients.size(); ++k) {
     if (k != 0) fmt::format_to(it, ",");
     client_part(out, clients[k]);

@@ -1,6 +1,9 @@
-// EventStream (fleet/event_stream.h): one shared pointer swapped under a lock, a version counter
-// and a condition variable; seats counted with a compare-and-swap so the cap is exact.
+// EventStream (fleet/event_stream.h): one shared pointer swapped under a lock and a version
+// counter readers poll; seats counted with a compare-and-swap so the cap is exact.
 #include "tickwire/fleet/event_stream.h"
+
+#include <algorithm>
+#include <thread>
 
 namespace tickwire::fleet {
 
@@ -10,9 +13,8 @@ bool EventStream::publish(std::string value) {
   {
     std::lock_guard lock(mutex_);
     newest_ = std::move(shared);
-    version_.fetch_add(1, std::memory_order_relaxed);
+    version_.fetch_add(1, std::memory_order_release);
   }
-  changed_.notify_all();
   return true;
 }
 
@@ -30,19 +32,20 @@ bool EventStream::join() {
 void EventStream::leave() { readers_.fetch_sub(1, std::memory_order_relaxed); }
 
 std::shared_ptr<const std::string> EventStream::wait_newer(uint64_t& seen, std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mutex_);
-  const auto newer = [&] { return released() || version_.load(std::memory_order_relaxed) > seen; };
-  if (!changed_.wait_for(lock, timeout, newer) || released() || newest_ == nullptr) return nullptr;
-  seen = version_.load(std::memory_order_relaxed);
-  return newest_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!released()) {
+    if (version_.load(std::memory_order_acquire) > seen) {
+      std::lock_guard lock(mutex_);
+      seen = version_.load(std::memory_order_relaxed);
+      return newest_;
+    }
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) break;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(left, kStreamPollInterval));
+  }
+  return nullptr;
 }
 
-void EventStream::release() {
-  {
-    std::lock_guard lock(mutex_);
-    released_.store(true, std::memory_order_relaxed);
-  }
-  changed_.notify_all();
-}
+void EventStream::release() { released_.store(true, std::memory_order_relaxed); }
 
 }  // namespace tickwire::fleet

@@ -6,6 +6,7 @@
 // blank (saved with TICKWIRE_SCREENSHOT_DIR). TICKWIRE_DASHBOARD_BOTS sets the bots (4; 16 for the
 // picture in docs/images/dashboard.png).
 import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,18 @@ import { checkScreenshot, launchBrowser, runTickwire, startTickwire, watchPage }
 
 const BOTS = Number(process.env.TICKWIRE_DASHBOARD_BOTS || 4);
 
+// A loopback UDP port free right now (the server binds it a moment later).
+function freeUdpPort() {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.on('error', reject);
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
+    });
+  });
+}
+
 test('the server dashboard shows the room, its clients and a snapshot taken apart', { timeout: 240000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tickwire-dashboard-'));
   const browser = await launchBrowser();
@@ -22,10 +35,11 @@ test('the server dashboard shows the room, its clients and a snapshot taken apar
   try {
     const key = join(dir, 'server.key');
     assert.equal((await runTickwire(['keygen', '--out', key])).code, 0);
-    server = startTickwire(['server', '--key', key, '--port', '0', '--http', '0', '--stats-interval', '1']);
+    const port = String(await freeUdpPort());
+    server = startTickwire(['server', '--key', key, '--port', port, '--http', '0', '--stats-interval', '1']);
     const ready = JSON.parse(await server.waitForLine((l) => l.includes('"type":"ready"'), 30000));
     assert.match(ready.http, /^127\.0\.0\.1:\d+$/);
-    bots = startTickwire(['bot', '--server', ready.address, '--key', key, '--count', String(BOTS), '--seconds', '90',
+    bots = startTickwire(['bot', '--server', `127.0.0.1:${port}`, '--key', key, '--count', String(BOTS), '--seconds', '90',
       '--behaviour', 'wander']);
 
     const page = await browser.newPage();

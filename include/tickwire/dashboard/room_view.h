@@ -27,6 +27,7 @@ struct LoopFigures {
 class RoomView {
  public:
   static constexpr std::size_t kMaxTrackedEntities = 8192;  // velocities are kept for this many at most
+  static constexpr std::size_t kMaxCachedObjects = 16384;   // map objects past this index are rendered every line
 
   explicit RoomView(GameVocabulary vocabulary) : vocabulary_(std::move(vocabulary)) {}
 
@@ -39,8 +40,19 @@ class RoomView {
   struct Last {
     double x = 0, z = 0, at_s = 0;
   };
+  // A map object as the previous line drew it: most objects (a map's lights) stand still, so their
+  // text is made once and reused while what is drawn of them (flags, moved place, sections) holds.
+  struct DrawnObject {
+    bool valid = false;
+    protocol::ObjectRecord record;
+    std::string json;
+  };
+  const std::string& object_json(const protocol::ObjectRecord& object);
+
   GameVocabulary vocabulary_;
   std::unordered_map<uint32_t, Last> last_;  // entity id -> where the previous line put it
+  std::vector<DrawnObject> objects_;         // by object index
+  std::string scratch_;                      // an object past kMaxCachedObjects
 };
 
 }  // namespace tickwire::dashboard
