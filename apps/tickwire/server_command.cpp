@@ -321,6 +321,7 @@ int run_server(const ServerOptions& o) {
       const double cost_us = (done - woke).seconds_f() * 1e6 / update.ticks_run;
       tally.tick_cost_us.add(cost_us);
       tally.interval_cost_us.add(cost_us);
+      ops.add_tick_cost(cost_us / 1e6);
       sources.add(server.clients(), tally);
     }
     if (!block_sent && (done - start).seconds_f() >= o.block_at_s) {

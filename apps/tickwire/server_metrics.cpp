@@ -140,6 +140,11 @@ void write_server(PrometheusText& out, const Server& server, const ServerMetrics
   out.sample({}, s.tick_rate_hz);
   out.family("tickwire_tick_rate_target_hz", MetricType::gauge, "The tick rate the room runs at when it keeps up.");
   out.sample({}, uint64_t{sources.target_tick_hz});
+  if (sources.tick_cost != nullptr) {
+    out.family("tickwire_tick_duration_seconds", MetricType::histogram,
+               "The loop's work per tick (receive, simulate, replicate, send), in seconds.");
+    out.histogram(*sources.tick_cost);
+  }
   out.family("tickwire_sleep_factor", MetricType::gauge, "How far the host's sleeps overshoot (1: exact).");
   out.sample({}, s.sleep_factor);
   out.family("tickwire_last_tick", MetricType::gauge, "The newest tick simulated.");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tickwire/fleet/duration_histogram.h"
 #include "tickwire/fleet/lifecycle.h"
 #include "tickwire/server.h"
 
@@ -19,6 +20,7 @@ struct ServerMetricsSources {
   const DurableServer* kept = nullptr;   // null unless --store
   uint32_t target_tick_hz = 0;
   uint32_t client_slots = 0;
+  const fleet::DurationHistogram* tick_cost = nullptr;  // the loop's work per tick (null: not measured)
 };
 
 // Every reason counter is a sample of one family chosen by the reason's kind, its full name

@@ -57,7 +57,7 @@ bool ServerOps::move_to(LifecycleState state, const Server* server, const Durabl
 void ServerOps::publish(const Server* server, const DurableServer* kept, MonoTime now) {
   const bool seat_free = server != nullptr && server->clients().size() < client_slots_;
   // Without --ops or --http nobody reads the metrics: none are rendered (the board keeps the cadence).
-  std::string metrics = endpoint_ || routes_lent_ ? render_server_metrics({lifecycle_, server, kept, target_tick_hz_, client_slots_}) : std::string();
+  std::string metrics = endpoint_ || routes_lent_ ? render_server_metrics({lifecycle_, server, kept, target_tick_hz_, client_slots_, &tick_cost_}) : std::string();
   board_.publish(now, std::move(metrics), seat_free);
 }
 

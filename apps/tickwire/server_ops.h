@@ -34,6 +34,8 @@ class ServerOps {
   const fleet::Lifecycle& lifecycle() const { return lifecycle_; }
   std::string_view state_name() const { return reason_name(lifecycle_.state()); }
 
+  // The loop's thread. What one tick's work took (the /metrics histogram).
+  void add_tick_cost(double seconds) { tick_cost_.add(seconds); }
   // The loop's thread. A beat alone (while waiting for the lease: the wait is the loop then).
   void beat(MonoTime now) { heartbeat_.beat(now); }
   // One loop iteration: a beat; ready <-> allocated as sessions are seated or the room empties;
@@ -52,6 +54,7 @@ class ServerOps {
   fleet::LoopHeartbeat heartbeat_;
   fleet::OpsBoard board_;
   bool routes_lent_ = false;
+  fleet::DurationHistogram tick_cost_;
   std::unique_ptr<fleet::HttpEndpoint> endpoint_;  // last: stopped first, while the board still stands
 };
 

@@ -65,13 +65,15 @@ bool PrometheusText::family(std::string_view name, MetricType type, std::string_
   }
   written_families_.emplace_back(name);
   open_family_ = name;
-  text_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, escape_help(help), name,
-                       type == MetricType::counter ? "counter" : "gauge");
+  open_type_ = type;
+  const char* type_name = type == MetricType::counter ? "counter" : type == MetricType::gauge ? "gauge" : "histogram";
+  text_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, escape_help(help), name, type_name);
   return true;
 }
 
-bool PrometheusText::labelled_sample(const MetricLabel* labels, std::size_t count, std::string_view value) {
-  bool ok = !open_family_.empty();
+bool PrometheusText::labelled_sample(const MetricLabel* labels, std::size_t count, std::string_view value,
+                                     std::string_view suffix) {
+  bool ok = !open_family_.empty() && (open_type_ == MetricType::histogram) == !suffix.empty();
   for (std::size_t i = 0; ok && i < count; ++i) {
     ok = valid_label_name(labels[i].name);
     for (std::size_t j = 0; ok && j < i; ++j) ok = labels[j].name != labels[i].name;
@@ -81,10 +83,28 @@ bool PrometheusText::labelled_sample(const MetricLabel* labels, std::size_t coun
     return false;
   }
   text_ += open_family_;
+  text_ += suffix;
   for (std::size_t i = 0; i < count; ++i) {
     text_ += fmt::format("{}{}=\"{}\"", i == 0 ? "{" : ",", labels[i].name, escape_label_value(labels[i].value));
   }
   text_ += fmt::format("{} {}\n", count > 0 ? "}" : "", value);
+  return true;
+}
+
+bool PrometheusText::histogram(const DurationHistogram& h) {
+  if (open_family_.empty() || open_type_ != MetricType::histogram) {
+    ++refused_;
+    return false;
+  }
+  for (std::size_t k = 0; k < DurationHistogram::kUpperBoundsSeconds.size(); ++k) {
+    const std::string le = format_metric_value(DurationHistogram::kUpperBoundsSeconds[k]);
+    const MetricLabel label{"le", le};
+    labelled_sample(&label, 1, fmt::format("{}", h.at_most(k)), "_bucket");
+  }
+  const MetricLabel inf{"le", "+Inf"};
+  labelled_sample(&inf, 1, fmt::format("{}", h.count()), "_bucket");
+  labelled_sample(nullptr, 0, format_metric_value(h.sum_seconds()), "_sum");
+  labelled_sample(nullptr, 0, fmt::format("{}", h.count()), "_count");
   return true;
 }
 

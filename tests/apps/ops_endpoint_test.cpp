@@ -79,7 +79,7 @@ TEST(OpsEndpoint, ProbesMetricsAllocationAndADrainOnSigterm) {
   for (const char* family :
        {"tickwire_lifecycle_state", "tickwire_lifecycle_transitions_total", "tickwire_clients", "tickwire_client_slots",
         "tickwire_tick_rate_hz", "tickwire_tick_rate_target_hz", "tickwire_ticks_executed_total", "tickwire_sent_bytes_total",
-        "tickwire_world_frames", "tickwire_frame_states_copied_total",
+        "tickwire_world_frames", "tickwire_frame_states_copied_total", "tickwire_tick_duration_seconds",
         "tickwire_refusals_total", "tickwire_drops_total", "tickwire_kicks_total", "tickwire_reasons_total",
         "tickwire_client_rtt_ms", "tickwire_client_reasons_total", "tickwire_metrics_refused"}) {
     EXPECT_EQ(e.types.count(family), 1u) << family;
@@ -88,6 +88,7 @@ TEST(OpsEndpoint, ProbesMetricsAllocationAndADrainOnSigterm) {
   EXPECT_EQ(sample_value(e, "tickwire_lifecycle_state", {{"state", "starting"}}), 0);
   EXPECT_EQ(sample_value(e, "tickwire_tick_rate_target_hz", {}), 60);
   EXPECT_EQ(sample_value(e, "tickwire_metrics_refused", {}), 0);
+  EXPECT_EQ(e.types.at("tickwire_tick_duration_seconds"), "histogram");
 
   test::ChildProcess bot;
   ASSERT_TRUE(bot.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + s.port, "--key", s.key().string(), "--count",

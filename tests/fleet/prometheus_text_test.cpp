@@ -92,6 +92,33 @@ TEST(PrometheusText, AWholeExpositionReadsBackLineByLine) {
   EXPECT_EQ(e.find("tickwire_weird", {{"sign", "-"}}).at(0).value, "-Inf");
 }
 
+TEST(PrometheusText, AHistogramIsCumulativeBucketsThenItsSumAndCount) {
+  DurationHistogram h;
+  h.add(0.0002);  // the first bucket and every one after
+  h.add(0.003);   // from the 4 ms bucket on
+  h.add(1.0);     // past every bound: +Inf only
+  h.add(-1.0);    // not a duration: ignored
+  h.add(std::numeric_limits<double>::quiet_NaN());
+  PrometheusText out;
+  ASSERT_TRUE(out.family("tickwire_tick_duration_seconds", MetricType::histogram, "Work per tick."));
+  EXPECT_FALSE(out.sample({}, 1.0)) << "a histogram's samples are its buckets, sum and count";
+  ASSERT_TRUE(out.histogram(h));
+  out.family("tickwire_gauge", MetricType::gauge, "x");
+  EXPECT_FALSE(out.histogram(h)) << "not a histogram family";
+  EXPECT_EQ(out.refused(), 2u);
+  const test::Exposition e = test::parse_exposition(out.text());
+  ASSERT_TRUE(e.error.empty()) << e.error << "\n" << out.text();
+  EXPECT_EQ(e.types.at("tickwire_tick_duration_seconds"), "histogram");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket", {{"le", "0.00025"}}).at(0).value, "1");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket", {{"le", "0.002"}}).at(0).value, "1");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket", {{"le", "0.004"}}).at(0).value, "2");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket", {{"le", "0.333"}}).at(0).value, "2");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket", {{"le", "+Inf"}}).at(0).value, "3");
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_count").at(0).value, "3");
+  EXPECT_EQ(std::stod(e.find("tickwire_tick_duration_seconds_sum").at(0).value), 1.0032);
+  EXPECT_EQ(e.find("tickwire_tick_duration_seconds_bucket").size(), DurationHistogram::kUpperBoundsSeconds.size() + 1);
+}
+
 TEST(PrometheusText, TheTestGrammarRefusesWhatTheFormatRefuses) {
   for (const char* broken : {
            "a 1\n",                                            // a sample before its family
@@ -100,6 +127,9 @@ TEST(PrometheusText, TheTestGrammarRefusesWhatTheFormatRefuses) {
            "# HELP a x\n# TYPE a gauge\na{b=\"\\t\"} 1\n",     // an escape the format lacks
            "# HELP a x\n# TYPE a gauge\na one\n",              // not a number
            "# HELP a x\n# TYPE a gauge\nb 1\n",                // a sample of another family
+           "# HELP a x\n# TYPE a histogram\na_bucket 1\n",     // a bucket without its le
+           "# HELP a x\n# TYPE a histogram\na 1\n",            // a histogram's bare name
+           "# HELP a x\n# TYPE a gauge\na_sum 1\n",            // a suffix of a family that is not a histogram
            "# HELP a x\n# TYPE a gauge\n# HELP b y\n# TYPE b gauge\n# HELP a x\n",  // a family twice
            "# HELP a x\n# TYPE a gauge\na 1",                  // no final newline
        }) {

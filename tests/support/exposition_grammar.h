@@ -21,7 +21,7 @@ struct ExpositionSample {
 };
 
 struct Exposition {
-  std::map<std::string, std::string> types;  // family -> counter | gauge
+  std::map<std::string, std::string> types;  // family -> counter | gauge | histogram
   std::map<std::string, std::string> helps;  // family -> help (unescaped)
   std::vector<ExpositionSample> samples;
   std::string error;  // empty when every line followed the grammar: "line 7: ..."
@@ -121,7 +121,7 @@ inline Exposition parse_exposition(const std::string& text) {
         e.helps[name] = unescape_help(rest);
       } else {
         if (name != open || e.types.count(name)) return fail("# TYPE " + name + " not right after its # HELP");
-        if (rest != "counter" && rest != "gauge") return fail("type " + rest);
+        if (rest != "counter" && rest != "gauge" && rest != "histogram") return fail("type " + rest);
         e.types[name] = rest;
       }
       continue;
@@ -129,7 +129,12 @@ inline Exposition parse_exposition(const std::string& text) {
     if (!line.empty() && line[0] == '#') return fail("a comment that is neither # HELP nor # TYPE");
     ExpositionSample s;
     s.name = read_name(line, at, true);
-    if (s.name.empty() || s.name != open || !e.types.count(open)) return fail("sample \"" + s.name + "\" outside its family");
+    // A histogram's samples are its name with _bucket (each with an le label), _sum and _count.
+    const bool histogram = e.types.count(open) && e.types.at(open) == "histogram";
+    const bool of_histogram = histogram && (s.name == open + "_bucket" || s.name == open + "_sum" || s.name == open + "_count");
+    if (s.name.empty() || (s.name != open && !of_histogram) || !e.types.count(open) || (histogram && !of_histogram)) {
+      return fail("sample \"" + s.name + "\" outside its family");
+    }
     if (at < line.size() && line[at] == '{') {
       ++at;
       while (at < line.size() && line[at] != '}') {
@@ -149,6 +154,7 @@ inline Exposition parse_exposition(const std::string& text) {
     if (at >= line.size() || line[at] != ' ') return fail("a space before the value");
     s.value = line.substr(at + 1);
     if (!valid_value(s.value)) return fail("value \"" + s.value + "\"");
+    if (s.name == open + "_bucket" && !s.labels.count("le")) return fail("a bucket without its le label");
     e.samples.push_back(std::move(s));
   }
   return e;

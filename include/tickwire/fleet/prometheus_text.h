@@ -12,12 +12,14 @@
 #include <string_view>
 #include <vector>
 
+#include "tickwire/fleet/duration_histogram.h"
+
 namespace tickwire::fleet {
 
 inline constexpr const char* kPrometheusContentType = "text/plain; version=0.0.4; charset=utf-8";
 inline constexpr std::size_t kMaxMetricFamilies = 256;  // one exposition's families
 
-enum class MetricType : uint8_t { counter, gauge };
+enum class MetricType : uint8_t { counter, gauge, histogram };
 
 struct MetricLabel {
   std::string_view name;
@@ -48,15 +50,20 @@ class PrometheusText {
   bool sample(const std::vector<MetricLabel>& labels, double value);
   bool sample(const std::vector<MetricLabel>& labels, uint64_t value);
 
+  // The samples of the histogram family last started: name_bucket{le=...} for each bound and +Inf,
+  // name_sum and name_count. False (nothing written) when the open family is not a histogram.
+  bool histogram(const DurationHistogram& h);
+
   const std::string& text() const { return text_; }
   std::string take() { return std::move(text_); }
   uint64_t refused() const { return refused_; }  // families and samples left out
 
  private:
-  bool labelled_sample(const MetricLabel* labels, std::size_t count, std::string_view value);
+  bool labelled_sample(const MetricLabel* labels, std::size_t count, std::string_view value, std::string_view suffix = {});
 
   std::string text_;
   std::string open_family_;  // empty: none open (or the last one was refused)
+  MetricType open_type_ = MetricType::gauge;
   std::vector<std::string> written_families_;
   uint64_t refused_ = 0;
 };
