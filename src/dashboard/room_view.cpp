@@ -26,16 +26,19 @@ void num(Out& out, double v, int decimals) {
   }
 }
 
+// One number member after another: ,"name":value.
+void field(Out& out, std::string_view name, double v, int decimals) {
+  fmt::format_to(std::back_inserter(out), ",\"{}\":", name);
+  num(out, v, decimals);
+}
+
 void server_part(Out& out, const ServerStats& s, const LoopFigures& loop) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "\"server\":{{\"clients\":{},\"last_tick\":{},\"tick_hz\":", s.clients, s.last_tick);
   num(out, s.tick_rate_hz, 2);
-  fmt::format_to(it, ",\"target_hz\":");
-  num(out, loop.tick_hz, 1);
-  fmt::format_to(it, ",\"tick_ms_p50\":");
-  num(out, loop.tick_cost_ms_p50, 3);
-  fmt::format_to(it, ",\"tick_ms_p99\":");
-  num(out, loop.tick_cost_ms_p99, 3);
+  field(out, "target_hz", loop.tick_hz, 1);
+  field(out, "tick_ms_p50", loop.tick_cost_ms_p50, 3);
+  field(out, "tick_ms_p99", loop.tick_cost_ms_p99, 3);
   fmt::format_to(it, ",\"ticks_declared\":{},\"bytes_sent\":{},\"bytes_received\":{}}}", s.ticks_declared, s.bytes_sent,
                  s.bytes_received);
 }
@@ -44,18 +47,12 @@ void client_part(Out& out, const NetSample& c) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{{\"owner\":{},\"admitted\":{},\"rtt_ms\":", c.owner, c.admitted);
   num(out, c.rtt_ms, 1);
-  fmt::format_to(it, ",\"loss\":");
-  num(out, c.loss, 4);
-  fmt::format_to(it, ",\"up_Bps\":");
-  num(out, c.up_bytes_per_s, 1);
-  fmt::format_to(it, ",\"down_Bps\":");
-  num(out, c.down_bytes_per_s, 1);
-  fmt::format_to(it, ",\"snapshot_Bps\":");
-  num(out, c.snapshot_bytes_per_s, 1);
-  fmt::format_to(it, ",\"snapshots_per_s\":");
-  num(out, c.snapshots_per_s, 1);
-  fmt::format_to(it, ",\"starved_per_s\":");
-  num(out, c.starved_per_s, 2);
+  field(out, "loss", c.loss, 4);
+  field(out, "up_Bps", c.up_bytes_per_s, 1);
+  field(out, "down_Bps", c.down_bytes_per_s, 1);
+  field(out, "snapshot_Bps", c.snapshot_bytes_per_s, 1);
+  field(out, "snapshots_per_s", c.snapshots_per_s, 1);
+  field(out, "starved_per_s", c.starved_per_s, 2);
   fmt::format_to(it, ",\"depth\":{},\"starved\":{},\"fresh\":{},\"snapshot_bytes\":{}}}", c.queue_depth, c.starved_ticks,
                  c.fresh_ticks, c.snapshot_bytes_mean);
 }
@@ -83,16 +80,11 @@ void entity_part(Out& e, uint32_t id, uint8_t owner, const std::string& kind, co
   auto ei = std::back_inserter(e);
   fmt::format_to(ei, "{{\"id\":{},\"owner\":{},\"kind\":{},\"x\":", id, owner, canonical_json_string(kind));
   num(e, entity.position.x, 2);
-  fmt::format_to(ei, ",\"y\":");
-  num(e, entity.position.y, 2);
-  fmt::format_to(ei, ",\"z\":");
-  num(e, entity.position.z, 2);
-  fmt::format_to(ei, ",\"yaw\":");
-  num(e, entity.yaw_deg, 1);
-  fmt::format_to(ei, ",\"vx\":");
-  num(e, vx, 2);
-  fmt::format_to(ei, ",\"vz\":");
-  num(e, vz, 2);
+  field(e, "y", entity.position.y, 2);
+  field(e, "z", entity.position.z, 2);
+  field(e, "yaw", entity.yaw_deg, 1);
+  field(e, "vx", vx, 2);
+  field(e, "vz", vz, 2);
   fmt::format_to(ei, ",\"flags\":{}}}", entity.flags);
 }
 
@@ -114,16 +106,13 @@ bool same_drawn(const protocol::ObjectRecord& a, const protocol::ObjectRecord& b
 
 void object_part(Out& o, const protocol::ObjectRecord& object, const GameVocabulary& vocabulary) {
   auto oi = std::back_inserter(o);
-  fmt::format_to(oi, "{{\"index\":{},\"flags\":{},", object.object_index, object.flags);
+  fmt::format_to(oi, "{{\"index\":{},\"flags\":{}", object.object_index, object.flags);
   if (object.transform) {
-    fmt::format_to(oi, "\"x\":");
-    num(o, object.transform->position.x, 2);
-    fmt::format_to(oi, ",\"y\":");
-    num(o, object.transform->position.y, 2);
-    fmt::format_to(oi, ",\"z\":");
-    num(o, object.transform->position.z, 2);
-    fmt::format_to(oi, ",");
+    field(o, "x", object.transform->position.x, 2);
+    field(o, "y", object.transform->position.y, 2);
+    field(o, "z", object.transform->position.z, 2);
   }
+  fmt::format_to(oi, ",");
   sections_part(o, object, vocabulary);
   fmt::format_to(oi, "}}");
 }
