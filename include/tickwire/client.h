@@ -97,6 +97,15 @@ struct DrawnEntity {
   bool extrapolated = false;  // past its newest sample (short of the cap)
 };
 
+// The server's answer for the own pawn, for tools that draw it against own_position() (a correction
+// ghost): the newest snapshot's owner detail, the pawn at the input the server acked.
+struct OwnPawnAnswer {
+  uint32_t tick = 0;           // the snapshot's
+  protocol::Vec3 position_m;   // the server's pawn there
+  float correction_m = 0;      // how far the last applied reconcile moved the prediction (0: confirmed)
+  float easing_m = 0;          // what of the corrections is still being eased out of the drawn pawn
+};
+
 class Client;
 
 struct ClientOpen {
@@ -130,6 +139,11 @@ class Client {
   float own_value(std::size_t index) const;
   // Every remote entity (the own pawn excepted) at this frame's render time for its kind's profile.
   const std::vector<DrawnEntity>& remote_entities() const { return drawn_; }
+  // For tools (read-only, not per frame): the own pawn as the server answered for it (nullopt before
+  // an owner detail), and every remote entity as the newest snapshot holds it (what the render
+  // time runs behind), into `out`, its tick returned (nullopt and `out` empty before a snapshot).
+  std::optional<OwnPawnAnswer> own_pawn_answer() const;
+  std::optional<uint32_t> newest_remote_entities(std::vector<DrawnEntity>& out) const;
   // A map object (its index in the map's object table) at this frame's render time: its channels
   // lerped, its bits and flags snapped, its pose when a record moved it (else where the map puts
   // it: the game's catalog of the same map). nullopt while no snapshot at that time names it.

@@ -84,6 +84,7 @@ struct ClientStats {
   uint64_t bytes_received = 0;
   bool link_failed = false;    // the reliability layer gave the connection up
   double clock_rate = 1.0;     // the clock regulator's rate
+  double clock_margin_ticks = 0;  // the margin it earned above its base input-queue depth
   uint64_t clock_holds = 0;
   bool own_pawn_predicted = false;  // the room's contract admits predicting the own pawn
   uint64_t predicted_ticks = 0;     // client ticks the own pawn was predicted (0 when not admitted)

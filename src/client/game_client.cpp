@@ -28,6 +28,8 @@ void GameClient::on_welcome(MonoTime now) {
   own_pawn_predicted_ = welcome.contract.prediction.own_pawn_predicted;
   own_profile_ = InterpProfile::standard;
   server_values_.clear();
+  server_pawn_.reset();
+  last_correction_m_ = 0;
   predictor_.reset();
   if (model_ != nullptr && own_pawn_predicted_) {
     predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
@@ -51,6 +53,8 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
   if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
   if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
   server_values_ = owner.pawn.values;
+  server_pawn_ = owner.pawn.position;
+  server_pawn_tick_ = static_cast<uint32_t>(tick.value());
 }
 
 // The predictor steps against the snapshot its last applied reconcile took (its doors, at the acked
@@ -61,7 +65,8 @@ void GameClient::reconcile_last_snapshot() {
   const std::size_t spare = 1 - reconciled_current_;
   std::swap(reconciled_[spare], snapshot_);
   predictor_->set_world(&reconciled_[spare], reconciled_world_ ? &reconciled_[reconciled_current_] : nullptr);
-  if (predictor_->reconcile(*reconciled_[spare].owner).applied) {
+  if (const ReconcileOutcome outcome = predictor_->reconcile(*reconciled_[spare].owner); outcome.applied) {
+    last_correction_m_ = outcome.correction_m;
     reconciled_current_ = spare;  // the one before it stays where it was: the world's previous
     reconciled_world_ = true;
   } else {  // its previous went with the spare

@@ -2,6 +2,8 @@
 // cache, game client), its connect token, what it draws each frame, relay, and its figures.
 #include "tickwire/client.h"
 
+#include <cmath>
+
 #include "reason_list.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/protocol/wire_messages.h"
@@ -142,6 +144,24 @@ float Client::own_value(std::size_t index) const { return parts_->game->drawn_va
 std::optional<ObjectSample> Client::map_object(uint32_t object_index) const { return parts_->game->object(object_index); }
 std::span<const uint32_t> Client::changing_objects() const { return parts_->game->objects().changing(); }
 
+namespace {
+
+DrawnEntity drawn_entity(const EntitySample& sample) {
+  DrawnEntity d;
+  d.entity_id = sample.entity.raw();
+  d.kind = sample.kind;
+  d.position_m = sample.position_m;
+  d.yaw_deg = sample.yaw_deg;
+  d.pitch_deg = sample.pitch_deg;
+  d.flags = sample.flags;
+  d.channel_count = sample.channel_count;
+  for (std::size_t i = 0; i < sample.channel_count && i < protocol::MaxKindChannels; ++i) d.channels[i] = sample.channels[i];
+  d.bits = sample.bits;
+  return d;
+}
+
+}  // namespace
+
 // Every entity the standard render time's snapshot holds, each sampled at its kind's profile, but
 // the own pawn (own_position() draws it, predicted or not).
 void Client::draw() {
@@ -157,16 +177,7 @@ void Client::draw() {
     const KindDef* kind = room->vocabulary.find_kind(entity.kind);
     const InterpSample s = interpolator->sample(entity.entity, kind != nullptr ? kind->profile : InterpProfile::standard);
     if (s.state == SampleState::absent) continue;
-    DrawnEntity d;
-    d.entity_id = s.sample.entity.raw();
-    d.kind = s.sample.kind;
-    d.position_m = s.sample.position_m;
-    d.yaw_deg = s.sample.yaw_deg;
-    d.pitch_deg = s.sample.pitch_deg;
-    d.flags = s.sample.flags;
-    d.channel_count = s.sample.channel_count;
-    for (std::size_t i = 0; i < s.sample.channel_count && i < protocol::MaxKindChannels; ++i) d.channels[i] = s.sample.channels[i];
-    d.bits = s.sample.bits;
+    DrawnEntity d = drawn_entity(s.sample);
     d.extrapolated = s.state == SampleState::extrapolated || s.state == SampleState::halted;
     drawn_.push_back(d);
   }
@@ -247,6 +258,7 @@ ClientStats Client::stats() const {
   }
   if (const ClockRegulator* r = game.regulator()) {
     s.clock_rate = r->rate();
+    s.clock_margin_ticks = r->margin_ticks();
     s.clock_holds = r->counters().holds;
   }
   if (const Predictor* p = game.predictor()) {
@@ -265,6 +277,35 @@ ClientStats Client::stats() const {
   const ClientState netcode = parts_->netcode->state();
   if (is_error_state(netcode)) s.reasons.push_back(ReasonCount{"netcode." + std::string(client_state_name(netcode)), 1});
   return s;
+}
+
+std::optional<OwnPawnAnswer> Client::own_pawn_answer() const {
+  const GameClient& game = *parts_->game;
+  const auto position = game.server_pawn_position();
+  if (!position) return std::nullopt;
+  OwnPawnAnswer a;
+  a.tick = game.server_pawn_tick();
+  a.position_m = *position;
+  a.correction_m = game.last_correction_m();
+  if (const Predictor* p = game.predictor()) {
+    const protocol::Vec3 offset = p->offset_m();
+    a.easing_m = static_cast<float>(std::sqrt(double{offset.x} * offset.x + double{offset.y} * offset.y + double{offset.z} * offset.z));
+  }
+  return a;
+}
+
+std::optional<uint32_t> Client::newest_remote_entities(std::vector<DrawnEntity>& out) const {
+  out.clear();
+  const RemoteInterpolator* interpolator = parts_->game->interpolator();
+  if (interpolator == nullptr || interpolator->timeline().empty()) return std::nullopt;
+  const Tick newest = interpolator->timeline().newest();
+  const std::vector<EntitySample>* entities = interpolator->timeline().at(newest);
+  if (entities == nullptr) return std::nullopt;
+  const EntityNetHandle own = EntityRef::from_raw(parts_->game->session().welcome()->pawn_ref).handle();
+  for (const EntitySample& e : *entities) {
+    if (e.entity != own) out.push_back(drawn_entity(e));
+  }
+  return static_cast<uint32_t>(newest.value());
 }
 
 GameClient& Client::game() { return *parts_->game; }

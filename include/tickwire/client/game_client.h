@@ -79,6 +79,11 @@ class GameClient {
   std::optional<ObjectSample> object(uint32_t object_index) const;
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
+  // The newest owner detail's pawn position and tick (the server's answer the predictor reconciles
+  // against), and the correction the last applied reconcile made (0: confirmed, or none yet).
+  std::optional<protocol::Vec3> server_pawn_position() const { return server_pawn_; }
+  uint32_t server_pawn_tick() const { return server_pawn_tick_; }
+  float last_correction_m() const { return last_correction_m_; }
 
  private:
   void on_welcome(MonoTime now);
@@ -100,6 +105,9 @@ class GameClient {
   bool own_pawn_predicted_ = false;
   InterpProfile own_profile_ = InterpProfile::standard;  // the own pawn's kind's, once a snapshot named it
   protocol::PawnValues server_values_;                   // the newest owner detail's
+  std::optional<protocol::Vec3> server_pawn_;            // its pawn's position, and its tick
+  uint32_t server_pawn_tick_ = 0;
+  float last_correction_m_ = 0;
   MonoTime last_frame_;
   bool started_ = false;
   protocol::Snapshot snapshot_;
