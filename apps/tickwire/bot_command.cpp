@@ -6,7 +6,8 @@
 // to their uses; `fire` bots shoot at the nearest other pawn and print one line per shot's result
 // (kind, point, distance), the final line counting their shots and hits. Bots mint their own tokens
 // with the key (--server), or are seated by the fleet's matchmaker (--match, bot_match.h), which
-// they ask again to resume their pawns when their server is lost.
+// they ask again to resume their pawns when their server is lost. With --http, a live page of every
+// bot's client (bot_dashboard.h; its address in a {"type":"http"} line first).
 #include <csignal>
 #include <filesystem>
 #include <cstdio>
@@ -19,10 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bot.h"
+#include "bot_dashboard.h"
 #include "bot_match.h"
 #include "bot_report.h"
 #include "bot_resume.h"
 #include "commands.h"
+#include "dashboard_inputs.h"
 #include "number_checks.h"
 #include "demo_block.h"
 #include "tickwire/client.h"
@@ -63,6 +66,7 @@ struct BotOptions {
   std::string match;       // set: seats from this matchmaker instead of minted tokens (bot_match.h)
   double match_refresh_s = 1.0;
   double resume_patience_s = 60;
+  std::string http;  // [HOST:]PORT of the bots' dashboard; empty: none
 
   BotMatchOptions matching() const {
     BotMatchOptions m;
@@ -201,7 +205,7 @@ void frame_bot(Bot& b, const BotWorld& w, uint64_t id, MonoTime now, double at_s
 }
 
 nlohmann::json final_line(const std::vector<std::unique_ptr<Bot>>& bots, const BotOptions& o, world::BotBehaviour behaviour,
-                          const BotMatch* match, double elapsed_s) {
+                          const BotMatch* match, const BotDashboard* dashboard, double elapsed_s) {
   nlohmann::json line;
   line["type"] = "bots_final";
   line["t"] = elapsed_s;
@@ -221,6 +225,7 @@ nlohmann::json final_line(const std::vector<std::unique_ptr<Bot>>& bots, const B
     for (const auto& bot : bots) fire.merge(bot->brain.gunner().tally());
     line["fire"] = fire_json(fire);
   }
+  if (dashboard != nullptr) line["dashboard"] = dashboard->figures();
   if (match != nullptr) line.update(match->totals());  // matched, resumed, resumeFailures, maxPosition, asks, askFailures...
   return line;
 }
@@ -234,6 +239,30 @@ std::string check_endpoints(const BotOptions& o) {
   return {};
 }
 
+// --http: the bots' dashboard, its address printed before anything else; false when it cannot listen.
+bool open_dashboard(const BotOptions& o, const world::Map& map, std::unique_ptr<BotDashboard>& dashboard) {
+  if (o.http.empty()) return true;
+  std::string error;
+  dashboard = BotDashboard::open(http_listen_address(o.http), map, error);
+  if (!dashboard) {
+    std::fprintf(stderr, "tickwire bot: %s\n", error.c_str());
+    return false;
+  }
+  std::printf("%s\n", nlohmann::json({{"type", "http"}, {"address", dashboard->address()}}).dump().c_str());
+  std::fflush(stdout);
+  return true;
+}
+
+// The interval's progress line (and with --series, the per-client one).
+void print_progress(const std::vector<std::unique_ptr<Bot>>& bots, const BotOptions& o, uint32_t welcomed, double at_s) {
+  uint64_t corrections = 0;
+  for (const auto& bot : bots) corrections += bot->client ? bot->client->stats().corrections : 0;
+  const nlohmann::json j = {{"type", "bots"}, {"t", at_s}, {"welcomed", welcomed}, {"corrections", corrections}, {"count", o.count}};
+  std::printf("%s\n", j.dump().c_str());
+  if (o.series) std::printf("%s\n", series_line(bots, o.first_client_id, at_s).dump().c_str());
+  std::fflush(stdout);
+}
+
 int run_bots(const BotOptions& o) {
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
@@ -245,6 +274,8 @@ int run_bots(const BotOptions& o) {
   }
   const auto w = load_bot_world(o.map_path);
   if (!w) return 2;
+  std::unique_ptr<BotDashboard> dashboard;
+  if (!open_dashboard(o, w->map, dashboard)) return 2;
   SystemHostTimer timer;
   const MonoTime start = timer.now();
   std::vector<std::unique_ptr<Bot>> bots;
@@ -284,13 +315,9 @@ int run_bots(const BotOptions& o) {
       }
       if (b.client) welcomed += b.client->status().phase == ClientPhase::playing ? 1 : 0;
     }
+    if (dashboard) dashboard->follow(bots, o.first_client_id, now);
     if (now >= next_stats) {
-      uint64_t corrections = 0;
-      for (const auto& bot : bots) corrections += bot->client ? bot->client->stats().corrections : 0;
-      const nlohmann::json j = {{"type", "bots"}, {"t", at_s}, {"welcomed", welcomed}, {"corrections", corrections}, {"count", o.count}};
-      std::printf("%s\n", j.dump().c_str());
-      if (o.series) std::printf("%s\n", series_line(bots, o.first_client_id, at_s).dump().c_str());
-      std::fflush(stdout);
+      print_progress(bots, o, welcomed, at_s);
       next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
     }
     next_frame = next_frame + frame;
@@ -299,7 +326,7 @@ int run_bots(const BotOptions& o) {
     else next_frame = after;
   }
   const double elapsed_s = (timer.now() - start).seconds_f();
-  const nlohmann::json last = final_line(bots, o, *behaviour, match.get(), elapsed_s);
+  const nlohmann::json last = final_line(bots, o, *behaviour, match.get(), dashboard.get(), elapsed_s);
   for (auto& bot : bots)
     if (bot->client) bot->client->disconnect(timer.now());
   match.reset();  // its worker joins (an ask in flight ends within its timeout)
@@ -336,6 +363,10 @@ void register_bot(CLI::App& app) {
   cmd->add_flag("--series", o.series,
                 "also print a compact per-client line each interval: bytes, RTT, input-queue depth, corrections, held frames "
                 "(what `tickwire demo --html` plots)");
+  cmd->add_option("--http", o.http,
+                  "serve a live page of every bot's client (prediction against the server's answer, interpolation "
+                  "against the newest snapshot, clock, held frames and snaps) on this port of loopback, or on HOST:PORT")
+      ->check([](const std::string& v) { return http_listen_address(v).empty() ? "a PORT or a numeric HOST:PORT" : ""; });
   cmd->add_option("--resume-dir", o.resume_dir,
                   "keep each bot's resume token here and present it at start (a restarted process resumes its pawns)")
       ->excludes(match);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dashboard_inputs.h"
 #include "tickwire/dashboard/dashboard.h"
 #include "tickwire/dashboard/net_graph.h"
 #include "tickwire/dashboard/room_view.h"
@@ -19,13 +20,6 @@
 #include "tickwire/world/map.h"
 
 namespace tickwire::cli {
-
-// "PORT" (loopback) or "HOST:PORT" as given to --http, as the numeric HOST:PORT to listen on; empty
-// when it is neither.
-std::string http_listen_address(const std::string& flag);
-// The map's static scene for the top-down view: {"name","bounds":[minx,minz,maxx,maxz],"boxes":[[minx,
-// minz,maxx,maxz]...],"objects":[{"index","key","kind","x","z"}...],"interest_radius_m"}.
-std::string map_layout_json(const world::Map& map, double interest_radius_m);
 
 class ServerDashboard {
  public:

@@ -34,11 +34,14 @@ DashboardOpen Dashboard::open(const DashboardConfig& config, std::vector<fleet::
   std::unique_ptr<Dashboard> d(new Dashboard(config));
   Dashboard* self = d.get();
   std::vector<fleet::HttpRoute> routes = std::move(extra);
-  routes.push_back({"/", [](const fleet::HttpQuery&) {
-                      return fleet::HttpResponse{200, "text/html; charset=utf-8", std::string(dashboard_page())};
+  const std::string_view page = config.page.empty() ? dashboard_page() : config.page;
+  routes.push_back({"/", [page](const fleet::HttpQuery&) {
+                      return fleet::HttpResponse{200, "text/html; charset=utf-8", std::string(page)};
                     }});
   routes.push_back({"/api/layout", [self](const fleet::HttpQuery&) { return json_answer(200, self->config_.layout_json); }});
-  routes.push_back({"/api/inspect", [self](const fleet::HttpQuery& q) { return self->answer_inspect(q); }});
+  if (config.inspector) {
+    routes.push_back({"/api/inspect", [self](const fleet::HttpQuery& q) { return self->answer_inspect(q); }});
+  }
   fleet::HttpEndpointOpen opened =
       fleet::HttpEndpoint::open(config.http, std::move(routes), {fleet::HttpStreamRoute{"/events", &self->room_}});
   if (!opened) {

@@ -9,28 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "json_number.h"
 #include "tickwire/protocol/canonical_json.h"
 #include "tickwire/replication/handles/entity_handle.h"
 
 namespace tickwire::dashboard {
 namespace {
-
-using Out = fmt::memory_buffer;
-
-// A number, or null when it is not finite.
-void num(Out& out, double v, int decimals) {
-  if (!std::isfinite(v)) {
-    fmt::format_to(std::back_inserter(out), "null");
-  } else {
-    fmt::format_to(std::back_inserter(out), "{:.{}f}", v, decimals);
-  }
-}
-
-// One number member after another: ,"name":value.
-void field(Out& out, std::string_view name, double v, int decimals) {
-  fmt::format_to(std::back_inserter(out), ",\"{}\":", name);
-  num(out, v, decimals);
-}
 
 void server_part(Out& out, const ServerStats& s, const LoopFigures& loop) {
   auto it = std::back_inserter(out);

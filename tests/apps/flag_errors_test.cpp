@@ -96,6 +96,12 @@ TEST(FlagErrors, TheServersOwnFlagsAreNamedNotThePolicy) {
   EXPECT_NE(zero.output.find("--stats-interval: '0' is not above 0"), std::string::npos) << zero.output;
 }
 
+TEST(FlagErrors, TheBotsDashboardAddressIsNamed) {
+  const Ran bot_http = run_shell("bot --server 127.0.0.1:1 --http 127.0.0.1:nope");
+  EXPECT_EQ(bot_http.exit_code, 2);
+  EXPECT_NE(bot_http.output.find("--http: a PORT or a numeric HOST:PORT"), std::string::npos) << bot_http.output;
+}
+
 TEST(FlagErrors, ANegativeOrNonFiniteRunLengthIsRefusedNotRunForeverOrNotAtAll) {
   for (const char* command : {"server", "shards", "host", "conditioner --listen 127.0.0.1:0 --forward 127.0.0.1:1"}) {
     const Ran negative = run_shell(fmt::format("{} --seconds -1", command));

@@ -13,33 +13,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_lines.h"
+#include "event_lines.h"
 #include "http_probe.h"
 
 namespace tickwire {
 namespace {
 
 using test::last_line;
-
-// The first whole event after byte `from` of the stream, parsed (null when none came in time). The
-// stream is asked for over HTTP/1.0, so its body comes unchunked, as an EventSource reads it.
-nlohmann::json next_event(test::TcpProbe& page, std::size_t& from) {
-  if (!page.read_until_contains("\n\n", 5000, from)) return nullptr;
-  const std::string& all = page.received();
-  const std::size_t start = all.find("data: ", from);
-  const std::size_t end = all.find("\n\n", start);
-  if (start == std::string::npos || end == std::string::npos) return nullptr;
-  from = end + 2;
-  return nlohmann::json::parse(all.substr(start + 6, end - start - 6), nullptr, false);
-}
-
-struct DashboardCli : test::KeyedTempDir {
-  DashboardCli() : KeyedTempDir("tickwire-dashboard-cli") {}
-  std::string port = std::to_string(test::free_port());
-  std::string http_port = std::to_string(test::free_port());  // as the README gives it: a port of loopback
-};
+using test::next_event;
 
 TEST(ServerDashboard, APageSeesTheRoomItsClientsAndASnapshotTakenApart) {
-  DashboardCli s;
+  test::DashboardCli s("tickwire-dashboard-cli");
   test::ChildProcess server;
   ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", s.key().string(), "--port", s.port, "--http", s.http_port,
                                                "--stats-interval", "0.5"}));

@@ -6,27 +6,14 @@
 // blank (saved with TICKWIRE_SCREENSHOT_DIR). TICKWIRE_DASHBOARD_BOTS sets the bots (4; 16 for the
 // picture in docs/images/dashboard.png).
 import assert from 'node:assert/strict';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { checkScreenshot, launchBrowser, runTickwire, startTickwire, watchPage } from './lib/browser.mjs';
+import { checkScreenshot, freeUdpPort, launchBrowser, runTickwire, startTickwire, watchPage } from './lib/browser.mjs';
 
 const BOTS = Number(process.env.TICKWIRE_DASHBOARD_BOTS || 4);
-
-// A loopback UDP port free right now (the server binds it a moment later).
-function freeUdpPort() {
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.on('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      const { port } = socket.address();
-      socket.close(() => resolve(port));
-    });
-  });
-}
 
 test('the server dashboard shows the room, its clients and a snapshot taken apart', { timeout: 240000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tickwire-dashboard-'));

@@ -20,6 +20,9 @@ namespace tickwire::dashboard {
 
 // The dashboard page (dashboard/page/dashboard.html, embedded at build time).
 std::string_view dashboard_page();
+// The bots' page (dashboard/page/bot_dashboard.html): each client's prediction, interpolation and
+// clock (tickwire bot --http, dashboard/client_view.h).
+std::string_view bot_dashboard_page();
 
 struct DashboardConfig {
   fleet::HttpEndpointConfig http;  // listen: loopback unless told otherwise
@@ -27,6 +30,8 @@ struct DashboardConfig {
   uint32_t max_pages = 8;          // room streams open at once; more are answered 503
   std::string layout_json = "{}";  // the game's static scene (map boxes, objects), served at /api/layout
   std::string title = "tickwire";
+  std::string_view page;           // served at / (empty: dashboard_page())
+  bool inspector = true;           // serve /api/inspect (a server's snapshot inspector)
 };
 
 class Dashboard;
@@ -41,8 +46,8 @@ inline constexpr Duration kInspectorIdle = Duration::from_seconds(3.0);
 
 class Dashboard {
  public:
-  // Serves /, /events, /api/layout and /api/inspect?client=N beside `extra` (e.g. /metrics,
-  // /healthz, /readyz), on one endpoint.
+  // Serves /, /events, /api/layout and (with config.inspector) /api/inspect?client=N beside
+  // `extra` (e.g. /metrics, /healthz, /readyz), on one endpoint.
   static DashboardOpen open(const DashboardConfig& config, std::vector<fleet::HttpRoute> extra = {});
   ~Dashboard();
 

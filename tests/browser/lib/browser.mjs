@@ -15,10 +15,12 @@
 //                            stdout line that matches (a RegExp or a function), .exited resolves with
 //                            { code, signal }, .stop() ends it (SIGTERM, then SIGKILL).
 //   runTickwire(args, ms)    runs `tickwire ARGS` to its end; resolves { code, stdout, stderr }.
+//   freeUdpPort()            a loopback UDP port free right now (a server binds it a moment later).
 //
 // playwright-core is found in $TICKWIRE_BROWSER_MODULES/node_modules (where the ctest fixture
 // `browser.setup` ran `npm ci`), else beside this folder's package.json.
 import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -220,4 +222,15 @@ export async function runTickwire(args, timeoutMs = 120000) {
   const { code, signal } = await run.exited;
   clearTimeout(timer);
   return { code, signal, stdout: run.lines.join('\n'), stderr: run.stderr };
+}
+
+export function freeUdpPort() {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.on('error', reject);
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
+    });
+  });
 }
