@@ -18,6 +18,14 @@ fleet::HttpResponse json_answer(unsigned status, std::string body) { return {sta
 
 }  // namespace
 
+std::string with_theme(std::string_view page) {
+  std::string out(page);
+  if (const std::size_t at = out.find(kThemeMarker); at != std::string::npos) {
+    out.replace(at, kThemeMarker.size(), dashboard_theme());
+  }
+  return out;
+}
+
 Dashboard::Dashboard(const DashboardConfig& config) : config_(config), room_(config.max_pages) {}
 
 Dashboard::~Dashboard() {
@@ -34,9 +42,8 @@ DashboardOpen Dashboard::open(const DashboardConfig& config, std::vector<fleet::
   std::unique_ptr<Dashboard> d(new Dashboard(config));
   Dashboard* self = d.get();
   std::vector<fleet::HttpRoute> routes = std::move(extra);
-  const std::string_view page = config.page.empty() ? dashboard_page() : config.page;
-  routes.push_back({"/", [page](const fleet::HttpQuery&) {
-                      return fleet::HttpResponse{200, "text/html; charset=utf-8", std::string(page)};
+  routes.push_back({"/", [page = with_theme(config.page.empty() ? dashboard_page() : config.page)](const fleet::HttpQuery&) {
+                      return fleet::HttpResponse{200, "text/html; charset=utf-8", page};
                     }});
   routes.push_back({"/api/layout", [self](const fleet::HttpQuery&) { return json_answer(200, self->config_.layout_json); }});
   if (config.inspector) {

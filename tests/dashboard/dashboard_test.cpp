@@ -36,7 +36,9 @@ TEST(Dashboard, NothingIsDueWithoutAPageAndAnOpenPageGetsLinesAtThePublishRate) 
   EXPECT_EQ(test::http_get(at, "/healthz").status, 200);
   const test::HttpAnswer page = test::http_get(at, "/");
   EXPECT_EQ(page.status, 200);
-  EXPECT_EQ(page.body, std::string(dashboard_page()));
+  EXPECT_EQ(page.body, with_theme(dashboard_page()));
+  EXPECT_NE(page.body.find(std::string(dashboard_theme())), std::string::npos) << "the shared look is in the page";
+  EXPECT_EQ(page.body.find(kThemeMarker), std::string::npos);
   EXPECT_EQ(test::http_get(at, "/api/layout").body, "{\"name\":\"test\"}");
 
   test::TcpProbe events;

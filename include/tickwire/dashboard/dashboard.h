@@ -23,6 +23,11 @@ std::string_view dashboard_page();
 // The bots' page (dashboard/page/bot_dashboard.html): each client's prediction, interpolation and
 // clock (tickwire bot --http, dashboard/client_view.h).
 std::string_view bot_dashboard_page();
+// The pages' shared look (dashboard/page/theme.css), and a page with it put in place of the
+// kThemeMarker comment in its style element (what / serves).
+std::string_view dashboard_theme();
+inline constexpr std::string_view kThemeMarker = "/* tickwire-theme */";
+std::string with_theme(std::string_view page);
 
 struct DashboardConfig {
   fleet::HttpEndpointConfig http;  // listen: loopback unless told otherwise
