@@ -3,6 +3,7 @@
 // then waits (bounded) for the loop's next inspection of that client.
 #include "tickwire/dashboard/dashboard.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 
@@ -15,6 +16,15 @@ constexpr auto kInspectWait = std::chrono::milliseconds(1500);
 constexpr const char* kJson = "application/json";
 
 fleet::HttpResponse json_answer(unsigned status, std::string body) { return {status, kJson, std::move(body)}; }
+
+// The endpoint's settings: a page on one address may not take every slot from the others.
+fleet::HttpEndpointConfig http_of(const DashboardConfig& config) {
+  fleet::HttpEndpointConfig http = config.http;
+  if (http.max_connections_per_address == 0) {
+    http.max_connections_per_address = std::max<uint32_t>(1, http.max_connections / kDashboardSlotsPerAddressDivisor);
+  }
+  return http;
+}
 
 }  // namespace
 
@@ -50,7 +60,7 @@ DashboardOpen Dashboard::open(const DashboardConfig& config, std::vector<fleet::
     routes.push_back({"/api/inspect", [self](const fleet::HttpQuery& q) { return self->answer_inspect(q); }});
   }
   fleet::HttpEndpointOpen opened =
-      fleet::HttpEndpoint::open(config.http, std::move(routes), {fleet::HttpStreamRoute{"/events", &self->room_}});
+      fleet::HttpEndpoint::open(http_of(config), std::move(routes), {fleet::HttpStreamRoute{"/events", &self->room_}});
   if (!opened) {
     result.error = std::move(opened.error);
     return result;

@@ -245,7 +245,8 @@ HttpEndpointOpen HttpEndpoint::open(const HttpEndpointConfig& config, std::vecto
   endpoint->daemon_ = MHD_start_daemon(
       threads | MHD_USE_ERROR_LOG, 0, nullptr, nullptr, &on_request, endpoint.get(),
       MHD_OPTION_LISTEN_SOCKET, static_cast<MHD_socket>(listener.fd), MHD_OPTION_CONNECTION_LIMIT,
-      static_cast<unsigned int>(config.max_connections), MHD_OPTION_CONNECTION_TIMEOUT,
+      static_cast<unsigned int>(config.max_connections), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+      static_cast<unsigned int>(config.max_connections_per_address), MHD_OPTION_CONNECTION_TIMEOUT,
       static_cast<unsigned int>(config.connection_timeout_s), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
       config.max_header_bytes, MHD_OPTION_EXTERNAL_LOGGER, &log_from_daemon, nullptr, MHD_OPTION_END);
   if (endpoint->daemon_ == nullptr) {

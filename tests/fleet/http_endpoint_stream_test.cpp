@@ -1,7 +1,8 @@
 // The endpoint's server-sent-event streams over real loopback TCP, and the hostile requests a
 // public page draws: each published value arrives as one event, nothing new sends a keep-alive
 // comment, a stream past its seats is answered 503 (counted), the endpoint's end closes an open
-// stream, oversized headers are refused, a traversal path is only an unknown route (404).
+// stream, oversized headers are refused, a traversal path is only an unknown route (404), and one
+// address holding half-sent requests takes only its share of the slots.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -86,6 +87,29 @@ TEST(HttpEndpointStream, OversizedHeadersAndTraversalPathsAreRefused) {
   EXPECT_EQ(test::http_exchange(s.at, "POST /events HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n").status, 405);
   EXPECT_EQ(s.stream.readers(), 0u);
   EXPECT_EQ(test::http_get(s.at, "/hello").status, 200);  // and it goes on serving
+}
+
+// A slowloris on one address holds only its own share of the slots: another address is still served.
+TEST(HttpEndpointStream, OneAddressHoldingItsShareCannotShutOutAnother) {
+  HttpEndpointConfig config;
+  config.max_connections = 4;
+  config.max_connections_per_address = 2;
+  config.connection_timeout_s = 30;
+  HttpEndpointOpen opened = HttpEndpoint::open(
+      config, {{"/hello", [](const HttpQuery&) { return HttpResponse{200, kPlainTextContentType, "hello\n"}; }}});
+  ASSERT_TRUE(opened) << opened.error;
+  const std::string at = opened.endpoint->bound_address().to_string();
+  test::TcpProbe slow[3];
+  for (auto& probe : slow) {
+    ASSERT_TRUE(probe.connect(at, "127.0.0.1:0"));
+    ASSERT_TRUE(probe.send("GET /hello HTTP/1.1\r\n"));  // half a request, held
+  }
+  EXPECT_TRUE(slow[2].read_until_closed(3000)) << "a third from the same address is closed at once";
+  test::TcpProbe other;
+  if (!other.connect(at, "127.0.0.2:0")) GTEST_SKIP() << "no second loopback address here";
+  ASSERT_TRUE(other.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
+  ASSERT_TRUE(other.read_until_closed(3000));
+  EXPECT_EQ(test::parse_http_answer(other.received()).status, 200);
 }
 
 }  // namespace

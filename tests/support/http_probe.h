@@ -26,14 +26,22 @@ class TcpProbe {
   TcpProbe& operator=(const TcpProbe&) = delete;
   ~TcpProbe() { close(); }
 
-  // Connects to a numeric HOST:PORT; false when it could not.
-  bool connect(const std::string& host_port) {
+  // Connects to a numeric HOST:PORT, from `from` (a numeric HOST:PORT, port 0: any) when given;
+  // false when it could not.
+  bool connect(const std::string& host_port, const std::string& from = {}) {
     const auto address = Address::parse(host_port);
     if (!address) return false;
     const int family = address->family() == Address::Family::ipv4 ? AF_INET : AF_INET6;
     fd_ = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_storage storage;
     socklen_t length = 0;
+    if (!from.empty()) {
+      const auto source = Address::parse(from);
+      if (!source || fd_ < 0 || !to_sockaddr(*source, family, storage, length) ||
+          ::bind(fd_, reinterpret_cast<const sockaddr*>(&storage), length) != 0) {
+        return false;
+      }
+    }
     return fd_ >= 0 && to_sockaddr(*address, family, storage, length) &&
            ::connect(fd_, reinterpret_cast<const sockaddr*>(&storage), length) == 0;
   }

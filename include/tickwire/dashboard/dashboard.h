@@ -29,6 +29,9 @@ std::string_view dashboard_theme();
 inline constexpr std::string_view kThemeMarker = "/* tickwire-theme */";
 std::string with_theme(std::string_view page);
 
+// One address holds at most half the connection slots unless told otherwise (http's own cap).
+inline constexpr uint32_t kDashboardSlotsPerAddressDivisor = 2;
+
 struct DashboardConfig {
   fleet::HttpEndpointConfig http;  // listen: loopback unless told otherwise
   double publish_hz = 10;          // room lines per second while a page is open

@@ -37,6 +37,9 @@ struct HttpStreamRoute {
 struct HttpEndpointConfig {
   std::string listen = "127.0.0.1:0";     // numeric HOST:PORT ("[::1]:9100"); port 0: any free port
   uint32_t max_connections = 16;          // open at once; more wait in the listen backlog
+  // Open at once from one address (0: no cap of its own): past it a connection is closed at once,
+  // so one client holding half-sent requests cannot take every slot from the others.
+  uint32_t max_connections_per_address = 0;
   uint32_t connection_timeout_s = 5;      // an idle or slow connection is closed after this long
   std::size_t max_header_bytes = 16384;   // a connection's request buffer (libmicrohttpd's memory limit)
   int listen_backlog = 16;
