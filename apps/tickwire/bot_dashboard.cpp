@@ -17,7 +17,6 @@ std::unique_ptr<BotDashboard> BotDashboard::open(const std::string& listen, cons
   config.layout_json = map_layout_json(map, 0);  // the room's interest radius is not the bots' view
   config.page = dashboard::bot_dashboard_page();
   config.inspector = false;
-  config.title = "tickwire bots";
   dashboard::DashboardOpen opened = dashboard::Dashboard::open(config);
   if (!opened) {
     error = "--http " + opened.error;
@@ -27,10 +26,6 @@ std::unique_ptr<BotDashboard> BotDashboard::open(const std::string& listen, cons
 }
 
 void BotDashboard::follow(const std::vector<std::unique_ptr<Bot>>& bots, uint64_t first_client_id, MonoTime now) {
-  if (!born_set_) {
-    born_ = now;
-    born_set_ = true;
-  }
   if (!dashboard_->due(now)) return;
   const auto began = std::chrono::steady_clock::now();
   std::size_t seated = 0;
@@ -39,7 +34,7 @@ void BotDashboard::follow(const std::vector<std::unique_ptr<Bot>>& bots, uint64_
     if (looks_.size() <= seated) looks_.emplace_back();
     dashboard::look_at(*bots[i]->client, first_client_id + i, looks_[seated++]);
   }
-  dashboard_->publish_room(view_.render((now - born_).seconds_f(), std::span(looks_.data(), seated)));
+  dashboard_->publish_room(view_.render(dashboard_->elapsed_s(now), std::span(looks_.data(), seated)));
   publish_us_total_ += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();
 }
 

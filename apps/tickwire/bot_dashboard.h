@@ -35,8 +35,6 @@ class BotDashboard {
   std::unique_ptr<dashboard::Dashboard> dashboard_;
   dashboard::ClientView view_;
   std::vector<dashboard::ClientLook> looks_;  // one per seated bot, reused
-  MonoTime born_;
-  bool born_set_ = false;
   double publish_us_total_ = 0;
 };
 

@@ -314,7 +314,7 @@ int run_server(const ServerOptions& o) {
     }
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
-    if (dashboard) dashboard->follow(server, woke, (mono_now() - woke).seconds_f() * 1e3);
+    if (dashboard) dashboard->follow(server, woke, tally.interval_cost_us);
     const MonoTime done = mono_now();  // the dashboard's share counts in the tick cost
     ops.follow(server, kept.get(), done);
     if (update.ticks_run > 0) {

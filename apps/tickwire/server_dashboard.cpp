@@ -1,7 +1,6 @@
 // The server command's dashboard (server_dashboard.h).
 #include "server_dashboard.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "tickwire/clock/system_clock.h"
@@ -28,31 +27,23 @@ std::unique_ptr<ServerDashboard> ServerDashboard::open(const std::string& listen
       new ServerDashboard(std::move(opened.dashboard), server.contract().vocabulary, server.contract().cadence.tick_rate_hz));
 }
 
-dashboard::LoopFigures ServerDashboard::loop_figures() const {
+dashboard::LoopFigures ServerDashboard::loop_figures(const SampleStats& interval_cost_us) const {
   dashboard::LoopFigures f;
   f.tick_hz = tick_hz_;
-  const std::size_t n = std::min(costs_, costs_ms_.size());
-  if (n == 0) return f;
-  std::array<float, 120> sorted = costs_ms_;
-  std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n));
-  f.tick_cost_ms_p50 = sorted[n / 2];
-  f.tick_cost_ms_p99 = sorted[std::min(n - 1, n * 99 / 100)];
+  f.tick_cost_ms_p50 = interval_cost_us.percentile(0.5) / 1000;
+  f.tick_cost_ms_p99 = interval_cost_us.percentile(0.99) / 1000;
   return f;
 }
 
-void ServerDashboard::follow(Server& server, MonoTime now, double tick_cost_ms) {
-  costs_ms_[costs_++ % costs_ms_.size()] = static_cast<float>(tick_cost_ms);
-  if (!born_set_) {
-    born_ = now;
-    born_set_ = true;
-  }
+// `interval_cost_us`: the ticks' costs since the command's last stats line (what it prints).
+void ServerDashboard::follow(Server& server, MonoTime now, const SampleStats& interval_cost_us) {
   if (!dashboard_->due(now)) return;
   const auto began = std::chrono::steady_clock::now();
   if (dashboard_->pages_open() != 0) {
-    const double t = (now - born_).seconds_f();
+    const double t = dashboard_->elapsed_s(now);
     const ServerStats stats = server.stats();
     dashboard_->publish_room(view_.render(stats.last_tick, t, server.room_server().tick_records(), stats,
-                                          graph_.sample(t, server.clients()), loop_figures()));
+                                          graph_.sample(t, server.clients()), loop_figures(interval_cost_us)));
   }
   inspect(server, now);
   publish_us_total_ += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - began).count();

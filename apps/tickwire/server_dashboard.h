@@ -6,13 +6,13 @@
 // are served beside it (the operator's board).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "dashboard_inputs.h"
+#include "sample_stats.h"
 #include "tickwire/dashboard/dashboard.h"
 #include "tickwire/dashboard/net_graph.h"
 #include "tickwire/dashboard/room_view.h"
@@ -26,8 +26,9 @@ class ServerDashboard {
   static std::unique_ptr<ServerDashboard> open(const std::string& listen, const Server& server, const world::Map& map,
                                                std::vector<fleet::HttpRoute> ops_routes, std::string& error);
 
-  // Once per loop iteration, after the update: `tick_cost_ms` is what the iteration's ticks cost.
-  void follow(Server& server, MonoTime now, double tick_cost_ms);
+  // Once per loop iteration, after the update: `interval_cost_us`, the ticks' costs since the
+  // command's last stats line, gives the page its tick cost p50 and p99.
+  void follow(Server& server, MonoTime now, const SampleStats& interval_cost_us);
   std::string address() const { return dashboard_->endpoint().bound_address().to_string(); }
   uint32_t pages_open() const { return dashboard_->pages_open(); }
   uint64_t lines_published() const { return dashboard_->lines_published(); }
@@ -36,17 +37,13 @@ class ServerDashboard {
  private:
   ServerDashboard(std::unique_ptr<dashboard::Dashboard> d, const GameVocabulary& vocabulary, uint32_t tick_hz);
   void inspect(Server& server, MonoTime now);
-  dashboard::LoopFigures loop_figures() const;
+  dashboard::LoopFigures loop_figures(const SampleStats& interval_cost_us) const;
 
   std::unique_ptr<dashboard::Dashboard> dashboard_;
   GameVocabulary vocabulary_;
   dashboard::RoomView view_;
   dashboard::NetGraph graph_;
   uint32_t tick_hz_;
-  MonoTime born_;
-  bool born_set_ = false;
-  std::array<float, 120> costs_ms_{};  // the last iterations' tick costs (a ring)
-  std::size_t costs_ = 0;
   uint8_t inspected_ = 0;  // the client whose records are logged (0: none)
   double publish_us_total_ = 0;
 };

@@ -71,6 +71,10 @@ DashboardOpen Dashboard::open(const DashboardConfig& config, std::vector<fleet::
 }
 
 bool Dashboard::due(MonoTime now) {
+  if (!looked_) {
+    first_look_ = now;
+    looked_ = true;
+  }
   if (!room_.wanted() && !inspection_.wanted()) return false;
   if (now < next_publish_) return false;
   const Duration period = Duration::from_seconds(1.0 / config_.publish_hz);
@@ -102,16 +106,8 @@ fleet::HttpResponse Dashboard::answer_inspect(const fleet::HttpQuery& query) {
   inspect_owner_.store(owner, std::memory_order_relaxed);
   inspect_requests_.fetch_add(1, std::memory_order_relaxed);
   const std::string prefix = fmt::format("{{\"owner\":{},", owner);
-  const auto deadline = std::chrono::steady_clock::now() + kInspectWait;
   uint64_t seen = inspection_.published();
-  std::shared_ptr<const std::string> found;
-  while (found == nullptr) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    auto value = inspection_.wait_newer(seen, left);
-    if (value != nullptr && value->starts_with(prefix)) found = std::move(value);
-    if (inspection_.released()) break;
-  }
+  const auto found = inspection_.wait_newer(seen, kInspectWait, [&](const std::string& v) { return v.starts_with(prefix); });
   inspection_.leave();
   if (found == nullptr) return json_answer(404, "{\"error\":\"no snapshot of that client came in time (not connected?)\"}");
   return json_answer(200, *found);

@@ -132,11 +132,14 @@ std::string RoomView::render(int64_t tick, double now_s, const TickRecords& reco
   std::unordered_map<uint32_t, Last> seen;
   seen.reserve(last_.size());
   // A pawn's record belongs to the authority; its player is the client whose pawn it is.
+  std::unordered_map<uint32_t, uint8_t> pawn_owners;
+  pawn_owners.reserve(clients.size());
+  for (const NetSample& c : clients) {
+    if (c.pawn_record_id != 0) pawn_owners[c.pawn_record_id] = c.owner;
+  }
   const auto owner_of = [&](uint32_t id) {
-    for (const NetSample& c : clients) {
-      if (c.pawn_record_id == id && id != 0) return c.owner;
-    }
-    return EntityNetHandle::from_raw(id).owner();
+    const auto pawn = pawn_owners.find(id);
+    return pawn != pawn_owners.end() ? pawn->second : EntityNetHandle::from_raw(id).owner();
   };
   for (const protocol::Record& r : records.records) {
     if (const auto* entity = std::get_if<protocol::EntityRecord>(&r.body)) {

@@ -31,17 +31,22 @@ bool EventStream::join() {
 
 void EventStream::leave() { readers_.fetch_sub(1, std::memory_order_relaxed); }
 
-std::shared_ptr<const std::string> EventStream::wait_newer(uint64_t& seen, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!released()) {
+std::shared_ptr<const std::string> EventStream::wait_newer(uint64_t& seen, std::chrono::milliseconds timeout,
+                                                           const Accept& accept) {
+  // Counted in poll intervals slept, not read off a clock: below apps/ time is never read.
+  const int64_t slices = std::max<int64_t>(1, (timeout.count() + kStreamPollInterval.count() - 1) / kStreamPollInterval.count());
+  for (int64_t slept = 0; !released(); ++slept) {
     if (version_.load(std::memory_order_acquire) > seen) {
-      std::lock_guard lock(mutex_);
-      seen = version_.load(std::memory_order_relaxed);
-      return newest_;
+      std::shared_ptr<const std::string> value;
+      {
+        std::lock_guard lock(mutex_);
+        seen = version_.load(std::memory_order_relaxed);
+        value = newest_;
+      }
+      if (!accept || accept(*value)) return value;
     }
-    const auto left = deadline - std::chrono::steady_clock::now();
-    if (left <= std::chrono::steady_clock::duration::zero()) break;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(left, kStreamPollInterval));
+    if (slept >= slices) break;
+    std::this_thread::sleep_for(kStreamPollInterval);
   }
   return nullptr;
 }

@@ -37,7 +37,6 @@ struct DashboardConfig {
   double publish_hz = 10;          // room lines per second while a page is open
   uint32_t max_pages = 8;          // room streams open at once; more are answered 503
   std::string layout_json = "{}";  // the game's static scene (map boxes, objects), served at /api/layout
-  std::string title = "tickwire";
   std::string_view page;           // served at / (empty: dashboard_page())
   bool inspector = true;           // serve /api/inspect (a server's snapshot inspector)
 };
@@ -61,6 +60,8 @@ class Dashboard {
 
   // Loop side. True when a page is open and a line is due (then call publish_room).
   bool due(MonoTime now);
+  // Seconds from the loop's first due() call to `now`: the lines' time axis.
+  double elapsed_s(MonoTime now) const { return (now - first_look_).seconds_f(); }
   void publish_room(std::string line);
   // The client a page inspects now (0: none asked within kInspectorIdle).
   uint8_t inspecting(MonoTime now);
@@ -81,6 +82,8 @@ class Dashboard {
   fleet::EventStream inspection_{64};  // requests waiting for the loop's next inspection
   std::unique_ptr<fleet::HttpEndpoint> endpoint_;
   MonoTime next_publish_;
+  MonoTime first_look_;
+  bool looked_ = false;
   std::atomic<uint32_t> inspect_owner_{0};
   std::atomic<uint64_t> inspect_requests_{0};
   uint64_t requests_seen_ = 0;  // loop side

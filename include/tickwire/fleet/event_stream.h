@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,11 +40,13 @@ class EventStream {
   uint32_t max_readers() const { return max_readers_; }
   uint64_t refused_readers() const { return refused_.load(std::memory_order_relaxed); }
 
-  // Waits until a value newer than `seen` is published (then sets `seen` to its version), the
-  // timeout passes or release() is called (each seen within kStreamPollInterval); null when
-  // nothing newer came.
-  std::shared_ptr<const std::string> wait_newer(uint64_t& seen, std::chrono::milliseconds timeout);
-  // Wakes every waiting reader now and from here on (the endpoint is stopping).
+  // Waits until a value newer than `seen` that `accept` takes (any, when empty) is published, then
+  // sets `seen` to its version; values it does not take are passed over. Null when none came within
+  // `timeout` (counted in poll intervals slept, so a little more on a late host) or on release().
+  using Accept = std::function<bool(const std::string&)>;
+  std::shared_ptr<const std::string> wait_newer(uint64_t& seen, std::chrono::milliseconds timeout,
+                                                const Accept& accept = {});
+  // Ends every wait, now and from here on, within kStreamPollInterval (the endpoint is stopping).
   void release();
   bool released() const { return released_.load(std::memory_order_relaxed); }
 
