@@ -19,6 +19,10 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/fleet/admission_queue.h
   tickwire/fleet/expiry_order.h
   tickwire/fleet/seat_free_rate.h
+  tickwire/lockstep/deterministic_game.h
+  tickwire/lockstep/lockstep_settings.h
+  tickwire/lockstep/replay.h
+  tickwire/lockstep/sync_test.h
   tickwire/protocol/admission_place.h
   tickwire/protocol/constants.h
   tickwire/protocol/contract_error.h
@@ -29,6 +33,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/hit_event.h
   tickwire/protocol/input_frame.h
   tickwire/protocol/load_policy.h
+  tickwire/protocol/mode_policy.h
   tickwire/protocol/netcode_contract.h
   tickwire/protocol/pawn_values.h
   tickwire/protocol/prediction_admission.h

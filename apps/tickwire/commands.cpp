@@ -26,6 +26,7 @@ void register_all(CLI::App& app) {
   register_host(app);
   register_fleet(app);
   register_match(app);
+  register_replay(app);
   require_finite_numbers(app);  // after every option exists
 }
 

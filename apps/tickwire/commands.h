@@ -24,5 +24,6 @@ void register_shards(CLI::App& app);
 void register_host(CLI::App& app);
 void register_fleet(CLI::App& app);
 void register_match(CLI::App& app);
+void register_replay(CLI::App& app);
 
 }  // namespace tickwire::cli

@@ -42,6 +42,7 @@ ContractResolution resolve_netcode_contract(const RoomPolicy& policy) {
   contract.prediction = derived.prediction;
   contract.vocabulary = policy.vocabulary;
   contract.load = policy.load;
+  contract.mode = policy.mode;
   resolution.issue = validate_netcode_contract(contract);
   if (resolution.issue.ok()) resolution.contract = std::move(contract);
   return resolution;

@@ -15,7 +15,7 @@ namespace tickwire::arch {
 // an ordinary user of the facade and the seams; apps/ assembles everything.
 // A folder that is not here (a new module) fails the layering gate until it is given its place.
 inline constexpr std::string_view kModuleOrder[] = {
-    "core", "clock", "transport", "wire", "protocol", "replication", "logic", "client", "server", "durable", "fleet",
+    "core", "clock", "transport", "wire", "protocol", "replication", "logic", "client", "server", "lockstep", "durable", "fleet",
     "facade", "dashboard", "world", "apps",
 };
 inline constexpr std::string_view kGameModule = "world";  // the engine (every module below it but apps) never includes it

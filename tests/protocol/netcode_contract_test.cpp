@@ -18,8 +18,8 @@
 namespace tickwire {
 namespace {
 
-// The default load ladders, which both pinned contracts below carry where `"load"` sorts (before
-// `"prediction"`); with_default_load puts them there.
+// The default load ladders and the default runtime mode, which both pinned contracts below carry
+// where `"load"` and `"mode"` sort (before `"prediction"`); with_default_load puts them there.
 constexpr std::string_view kDefaultLoadJson =
     R"("load":{"room":{"interestRadiusPercent":75,"releaseDwellMs":2000,"rungs":[{"enterCostPercent":50,"enterLagTicks":2,)"
     R"("releaseCostPercent":35,"releaseLagTicks":0,"rung":"worldLaneSlowed"},{"enterCostPercent":65,"enterLagTicks":3,)"
@@ -30,7 +30,9 @@ constexpr std::string_view kDefaultLoadJson =
     R"("releaseLagTicks":0,"rung":"placementClosed"},{"enterBusyPercent":75,"enterLagTicks":4,"releaseBusyPercent":60,)"
     R"("releaseLagTicks":1,"rung":"roomsShed"},{"enterBusyPercent":85,"enterLagTicks":8,"releaseBusyPercent":70,)"
     R"("releaseLagTicks":2,"rung":"admissionsClosed"},{"enterBusyPercent":95,"enterLagTicks":16,"releaseBusyPercent":80,)"
-    R"("releaseLagTicks":4,"rung":"roomsMigrated"}]}},)";
+    R"("releaseLagTicks":4,"rung":"roomsMigrated"}]}},)"
+    R"("mode":{"deterministic":{"inputBytes":4,"inputDelayFrames":2,"lagLimitMs":1000,"lagPolicy":"stall",)"
+    R"("maxCatchUpFrames":8,"rollbackWindowFrames":8,"seats":4},"mode":"snapshot"},)";
 
 std::string with_default_load(std::string_view json) {
   const std::size_t at = json.find(R"("prediction":)");
@@ -49,7 +51,7 @@ constexpr std::string_view kPinnedJson =
     R"("interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,)"
     R"("relaysPerSecond":60},"prediction":{"demoted":true,"ownPawnPredicted":false,)"
     R"("requested":{"movementAuthority":"clientPredicted","pawnBody":"dynamicRigidbody"},"transformOwner":"physics"},)"
-    R"("ticksPerSnapshot":1,"version":8,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("ticksPerSnapshot":1,"version":9,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -58,7 +60,7 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "ee94533992227d36e12ebbe814455c54";
+constexpr std::string_view kPinnedHashHex = "63784e9dda7f1a30c3331f2e1fbf811f";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
@@ -69,7 +71,7 @@ constexpr std::string_view kDefaultJson =
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
     R"("limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
     R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
-    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":8,)"
+    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":9,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";

@@ -25,8 +25,9 @@ namespace tickwire {
 // limits.pingsPerSecond, limits.kickAfterOffences and limits.offencesForgivenPerSecond (a flooding
 // session is kicked); 7: limits.editsPerSecond (scene edit gestures); 8: load (the room and shard
 // load ladders: each rung by name with its enter and release thresholds, the dwell, what a room's
-// rungs shed by, the shard's tick-lag kill threshold).
-inline constexpr uint32_t kNetcodeContractVersion = 8;
+// rungs shed by, the shard's tick-lag kill threshold); 9: mode (the runtime mode: snapshot, server
+// time or deterministic, and deterministic mode's seats, input size, window, delay and lag policy).
+inline constexpr uint32_t kNetcodeContractVersion = 9;
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;
@@ -42,6 +43,7 @@ struct NetcodeContract {
   PredictionAdmission prediction;  // derived: admit_prediction(the policy's prediction)
   GameVocabulary vocabulary;
   LoadPolicy load;
+  ModePolicy mode;
 
   // The contract as it crosses the wire (in RoomWelcome): every field, derived ones included, so
   // the client validates the derivation and hashes exactly what it will obey.
@@ -61,6 +63,7 @@ struct NetcodeContract {
     w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
     w.shape("load", load);
+    w.shape("mode", mode);
   }
 };
 

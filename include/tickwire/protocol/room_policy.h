@@ -12,6 +12,7 @@
 #include "tickwire/protocol/constants.h"
 #include "tickwire/protocol/contract_fields.h"
 #include "tickwire/protocol/load_policy.h"
+#include "tickwire/protocol/mode_policy.h"
 #include "tickwire/protocol/vocabulary.h"
 #include "tickwire/protocol/world_settings.h"
 #include "tickwire/wire/types.h"
@@ -256,6 +257,7 @@ struct RoomPolicy {
   PredictionPolicy prediction;
   GameVocabulary vocabulary;
   LoadPolicy load;  // the load ladders: when each rung engages and releases, what a room's rungs shed by
+  ModePolicy mode;  // the runtime mode and, in deterministic mode, its window, delay, seats and lag policy
 
   // Not on the wire: the table the revision key and validate_room_policy walk.
   template <class W>
@@ -270,6 +272,7 @@ struct RoomPolicy {
     w.shape("prediction", prediction);
     w.shape("vocabulary", vocabulary);
     w.shape("load", load);
+    w.shape("mode", mode);
   }
 };
 

@@ -1,0 +1,111 @@
+// The authority of a deterministic match (seed 002: "all gameplay messages route through the
+// Authority"): it seats the peers, keeps every seat's canonical inputs, relays to each peer what it
+// does not yet hold, runs the frame clock every peer steers by, compares the checksums the peers
+// report for each confirmed frame (the first disagreement is the desync, reported with its frame)
+// and applies the lag policy to a peer that holds the others at the rollback window. It simulates
+// nothing, so a dedicated authority costs a relay's CPU; a listen host is a peer beside it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "tickwire/clock/time.h"
+#include "tickwire/core/reason_counters.h"
+#include "tickwire/core/reasons.h"
+#include "tickwire/core/ring_buffer.h"
+#include "tickwire/core/status.h"
+#include "tickwire/lockstep/input_ring.h"
+#include "tickwire/lockstep/lockstep_messages.h"
+#include "tickwire/lockstep/lockstep_settings.h"
+
+namespace tickwire::lockstep {
+
+TW_REASONS(SeatDrop,
+  lagged,       // held the others at the rollback window past the lag limit (lag policy: disconnect)
+  fell_behind,  // its acks fell behind the relay's history: it can never be brought up to date
+  left          // its connection closed
+)
+
+struct RelayStats {
+  uint32_t clock_frame = 0;
+  uint64_t inputs_taken = 0;
+  uint64_t inputs_duplicate = 0;
+  uint64_t inputs_too_early = 0;      // frames further ahead of the clock than any honest peer runs
+  uint64_t frames_compared = 0;       // frames whose checksums every seated peer reported
+  uint64_t checksums_missing = 0;     // frames a peer skipped (its checksum ring overran)
+  uint32_t desync_frame = kNoFrame;   // the first frame whose checksums disagreed
+  uint32_t desync_found_frame = 0;    // the clock frame when it was found
+  uint64_t held_at_window_ms = 0;     // time some peer held the others at the window
+  ReasonCounters<SeatDrop> drops;
+  ReasonCounters<Error> refused;      // peer messages refused, by decode error
+};
+
+class LockstepRelay {
+ public:
+  explicit LockstepRelay(const LockstepSettings& settings);
+
+  const LockstepSettings& settings() const { return settings_; }
+  // Seats a peer; false if the seat is taken or the match has started.
+  bool take_seat(uint8_t seat);
+  bool seat_taken(uint8_t seat) const;
+  bool all_seated() const;
+  // The seat's welcome (envelope included) into `out`.
+  std::size_t write_welcome(uint8_t seat, std::span<uint8_t> out) const;
+  // The frame clock starts: frame 1 is now.
+  void start(MonoTime now);
+  bool started() const { return started_; }
+
+  // A peer's PeerFrames (envelope and body). Refused bytes are counted and change nothing.
+  Status receive(uint8_t seat, std::span<const uint8_t> message, MonoTime now);
+  // Compares the checksums every seat has reported and applies the lag policy.
+  void update(MonoTime now);
+  // The seat's RelayFrames (envelope included) into `out`; 0 for a seat not playing.
+  std::size_t write_relay(uint8_t seat, MonoTime now, std::span<uint8_t> out);
+  // The seat's connection closed: its inputs end after the last one held.
+  void seat_left(uint8_t seat);
+  // A seat the relay dropped since the last call (the host closes its connection), or nothing.
+  std::optional<uint8_t> take_dropped();
+
+  // The seat's newest frame through which every input is held (canonical history).
+  uint32_t held_through(uint8_t seat) const;
+  bool playing(uint8_t seat) const;
+  const RelayStats& stats() const { return stats_; }
+
+ private:
+  static constexpr uint32_t kChecksumRing = 256;
+  struct Seat {
+    bool taken = false;
+    uint32_t left_frame = kNoFrame;
+    uint32_t next_frame = 0;                     // the peer's clock, as last reported
+    std::array<uint32_t, kMaxPeers> held{};      // what it holds of each seat's inputs
+    std::optional<InputRing> inputs;
+    uint32_t checksums_through = 0;              // every checksum through here taken (or skipped)
+    std::vector<uint32_t> checksums;             // kChecksumRing values...
+    std::vector<uint32_t> checksum_frames;       // ...and the frame each holds
+    std::optional<MonoTime> holding_since;       // since when it holds the others at the window
+  };
+
+  double clock(MonoTime now) const;
+  void take_inputs(Seat& s, const PeerFrames& in, MonoTime now);
+  void take_checksums(Seat& s, const PeerFrames& in);
+  void compare_checksums();
+  void apply_lag_policy(MonoTime now);
+  void drop(uint8_t seat, SeatDrop reason);
+  void fill_seat(uint8_t dest, uint8_t source, SeatInputs& out);
+
+  LockstepSettings settings_;
+  std::vector<Seat> seats_;
+  bool started_ = false;
+  MonoTime start_;
+  MonoTime last_update_;
+  uint32_t compared_through_ = 0;
+  RingBuffer<uint8_t, kMaxPeers> dropped_;
+  PeerFrames in_;     // decoded into in place: its lists keep their room
+  RelayFrames out_;
+  RelayStats stats_;
+};
+
+}  // namespace tickwire::lockstep

@@ -1,0 +1,286 @@
+// RollbackSession. The one rule that shapes this file: a frame's state is only ever computed from
+// the inputs recorded for it in the window (canonical where known, guessed where not), so a
+// rollback replays exactly what changed, and a confirmed frame's state is the canonical one.
+#include "tickwire/lockstep/rollback_session.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "tickwire/core/assert.h"
+#include "tickwire/wire/codec.h"
+
+namespace tickwire::lockstep {
+
+namespace {
+// How much of each clock sample moves the estimate: a tenth of a frame of jitter barely moves it.
+constexpr double kClockSmoothing = 0.05;
+}  // namespace
+
+RollbackSession::RollbackSession(DeterministicGame& game, LocalInputSource& input) : game_(game), input_(input) {}
+
+const RollbackStats& RollbackSession::stats() const {
+  stats_.next_frame = next_frame_;
+  stats_.confirmed_frame = confirmed_;
+  return stats_;
+}
+
+Status RollbackSession::receive(std::span<const uint8_t> message, MonoTime now, Duration rtt) {
+  Status status = Error::unknown_message;
+  if (!message.empty()) {
+    const std::span<const uint8_t> body = message.subspan(1);
+    if (message[0] == LockstepWelcome::wire_id) status = take_welcome(body, now);
+    if (message[0] == RelayFrames::wire_id) status = take_relay(body, now, rtt);
+  } else {
+    status = Error::truncated;
+  }
+  if (!status) stats_.refused.add(status.error());
+  return status;
+}
+
+Status RollbackSession::take_welcome(std::span<const uint8_t> body, MonoTime now) {
+  LockstepWelcome welcome;
+  if (Status s = wire::decode(body, welcome); !s) return s;
+  if (seated_) return Error::ok;  // a repeat (the reliable channel delivers once; a new match is a new session)
+  if (!settings_valid(welcome.terms.settings) || welcome.seat >= welcome.terms.settings.policy.seats) {
+    ++stats_.refused_terms;
+    return Error::value_out_of_range;
+  }
+  settings_ = welcome.terms.settings;
+  seat_ = welcome.seat;
+  const uint32_t delay = settings_.policy.input_delay_frames;
+  ring_frames_ = settings_.ring_frames();
+  seats_.clear();
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    // Room for everything unacknowledged in flight both ways, and as much history.
+    seats_.push_back(Seat{InputRing(4 * ring_frames_, settings_.policy.input_bytes, kFirstFrame + delay - 1), kNoFrame});
+  }
+  state_bytes_ = game_.max_state_bytes();
+  states_.assign(static_cast<std::size_t>(ring_frames_) * state_bytes_, 0);
+  state_sizes_.assign(ring_frames_, 0);
+  used_inputs_.assign(static_cast<std::size_t>(ring_frames_) * settings_.policy.seats * settings_.policy.input_bytes, 0);
+  used_presence_.assign(static_cast<std::size_t>(ring_frames_) * settings_.policy.seats, 1);
+  frame_inputs_.assign(settings_.policy.seats, PeerInput{});
+  checksums_.assign(kChecksumRing, 0);
+  out_.inputs.reserve(kMaxInputRunBytes);
+  out_.held.reserve(kMaxPeers);
+  out_.checksums.reserve(kMaxChecksumsPerMessage);
+  state_sizes_[0] = static_cast<uint32_t>(game_.save(state_slot(0)));  // the state before the first frame
+  next_frame_ = kFirstFrame;
+  confirmed_ = kFirstFrame - 1;
+  own_held_ = seats_[seat_].inputs.contiguous();
+  checksums_held_ = confirmed_;
+  clock_anchor_ = now;
+  seated_ = true;
+  return Error::ok;
+}
+
+Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt) {
+  if (!seated_) {  // the relay's channel overtook the welcome's: nothing to read it by yet
+    ++stats_.relays_before_welcome;
+    return Error::ok;
+  }
+  if (Status s = wire::decode(body, relay_); !s) return s;
+  if (relay_.seats.size() != settings_.policy.seats) return Error::count_mismatch;
+  for (const SeatInputs& in : relay_.seats) {
+    if (in.inputs.size() % settings_.policy.input_bytes != 0) return Error::count_mismatch;
+  }
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    if (s == seat_) continue;
+    if (Status st = take_seat_inputs(s, relay_.seats[s]); !st) return st;
+  }
+  own_held_ = std::clamp(relay_.own_held, own_held_, seats_[seat_].inputs.contiguous());
+  checksums_held_ = std::clamp(relay_.checksums_held, checksums_held_, confirmed_);
+  if (relay_.desync_frame != kNoFrame && stats_.desync_frame == kNoFrame) stats_.desync_frame = relay_.desync_frame;
+  note_clock(relay_, now, rtt);
+  return Error::ok;
+}
+
+Status RollbackSession::take_seat_inputs(uint32_t seat, const SeatInputs& in) {
+  Seat& s = seats_[seat];
+  const uint32_t bytes = settings_.policy.input_bytes;
+  const auto frames = static_cast<uint32_t>(in.inputs.size() / bytes);
+  for (uint32_t i = 0; i < frames; ++i) {
+    const uint32_t frame = in.first_frame + i;
+    if (frame < in.first_frame || frame >= s.left_frame) break;  // wrapped, or past the seat's last input
+    std::array<uint8_t, kMaxInputBytes> copy{};
+    for (uint32_t b = 0; b < bytes; ++b) copy[b] = in.inputs[static_cast<std::size_t>(i) * bytes + b].value;
+    const std::span<const uint8_t> input(copy.data(), bytes);
+    if (s.inputs.put(frame, input) != InputRing::Put::stored || frame >= next_frame_) continue;
+    const std::span<uint8_t> used = used_slot(frame, seat);
+    if (!std::equal(used.begin(), used.end(), input.begin())) {
+      ++stats_.predictions_wrong;
+      rollback_from_ = std::min(rollback_from_, frame);
+    }
+  }
+  if (in.left_frame != kNoFrame && s.left_frame == kNoFrame) {
+    // A seat leaves after its last canonical input; frames from there were guessed as present.
+    if (in.left_frame <= confirmed_) return Error::value_out_of_range;
+    s.left_frame = in.left_frame;
+    if (in.left_frame < next_frame_) rollback_from_ = std::min(rollback_from_, in.left_frame);
+  }
+  return Error::ok;
+}
+
+void RollbackSession::note_clock(const RelayFrames& relay, MonoTime now, Duration rtt) {
+  const double hz = settings_.logic_hz;
+  // The authority's frame now: what it said, plus the half round trip the message spent coming.
+  const double authority_now = relay.clock_frame + relay.clock_fraction / 65536.0 + rtt.seconds_f() * 0.5 * hz;
+  const double local = clock_anchor_frame_ + (now - clock_anchor_).seconds_f() * hz;
+  if (!clock_known_) {
+    clock_anchor_ = now;
+    clock_anchor_frame_ = authority_now;
+    clock_known_ = true;
+    return;
+  }
+  clock_anchor_frame_ = local + kClockSmoothing * (authority_now - local);
+  clock_anchor_ = now;
+}
+
+uint32_t RollbackSession::clock_target(MonoTime now) const {
+  if (!clock_known_) return next_frame_;
+  const double frame = clock_anchor_frame_ + (now - clock_anchor_).seconds_f() * settings_.logic_hz;
+  return frame < kFirstFrame ? kFirstFrame : static_cast<uint32_t>(std::floor(frame)) + 1;
+}
+
+void RollbackSession::advance(MonoTime now) {
+  if (!seated_) return;
+  roll_back();
+  confirm();
+  const uint32_t target = clock_target(now);
+  uint32_t steps = 0;
+  while (next_frame_ < target && steps < settings_.policy.max_catch_up_frames) {
+    if (next_frame_ > confirmed_ + settings_.policy.rollback_window_frames) {
+      ++stats_.stalled_updates;
+      break;
+    }
+    sample_own_input(next_frame_ + settings_.policy.input_delay_frames);
+    step_frame(next_frame_);
+    ++next_frame_;
+    ++stats_.frames_simulated;
+    ++steps;
+  }
+  if (steps > 1) stats_.catch_up_frames += steps - 1;
+  confirm();
+}
+
+void RollbackSession::sample_own_input(uint32_t frame) {
+  std::array<uint8_t, kMaxInputBytes> input{};
+  const std::span<uint8_t> bytes(input.data(), settings_.policy.input_bytes);
+  input_.sample(frame, bytes);
+  const InputRing::Put put = seats_[seat_].inputs.put(frame, bytes);
+  TW_ASSERT(put == InputRing::Put::stored, "own input sampled out of order");
+}
+
+void RollbackSession::roll_back() {
+  if (rollback_from_ == kNoFrame) return;
+  const uint32_t from = rollback_from_;
+  rollback_from_ = kNoFrame;
+  TW_ASSERT(from > confirmed_, "a rollback past the confirmed frame");
+  const uint32_t before = from - 1;
+  const Status loaded = game_.load(state_slot(before).first(state_sizes_[before % ring_frames_]));
+  TW_ASSERT(loaded.ok(), "the game refused a state it saved");
+  const uint32_t depth = next_frame_ - from;
+  for (uint32_t f = from; f < next_frame_; ++f) step_frame(f);
+  ++stats_.rollbacks;
+  stats_.frames_resimulated += depth;
+  ++stats_.depth_histogram[std::min<uint32_t>(depth, kMaxRollbackWindowFrames)];
+}
+
+// Runs one frame on the inputs known for it (a seat's last known input where its own is not),
+// records them, and saves the state after it.
+void RollbackSession::step_frame(uint32_t frame) {
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    const Seat& seat = seats_[s];
+    const std::span<uint8_t> used = used_slot(frame, s);
+    const bool present = frame < seat.left_frame;
+    std::optional<std::span<const uint8_t>> input;
+    if (present) input = seat.inputs.find(frame);
+    if (present && !input) {
+      ++stats_.inputs_predicted;
+      input = seat.inputs.find(seat.inputs.contiguous());
+      TW_ASSERT(input.has_value(), "a seat's newest contiguous input is always held");
+    }
+    if (present) std::copy(input->begin(), input->end(), used.begin());
+    else std::fill(used.begin(), used.end(), uint8_t{0});
+    used_presence_[(frame % ring_frames_) * settings_.policy.seats + s] = present ? 1 : 0;
+    frame_inputs_[s] = PeerInput{used, present};
+  }
+  game_.step(FrameInputs{frame, frame_inputs_});
+  state_sizes_[frame % ring_frames_] = static_cast<uint32_t>(game_.save(state_slot(frame)));
+}
+
+uint32_t RollbackSession::known_through(uint32_t seat) const {
+  const Seat& s = seats_[seat];
+  const uint32_t contiguous = s.inputs.contiguous();
+  if (s.left_frame != kNoFrame && contiguous + 1 >= s.left_frame) return kNoFrame;  // known for ever after
+  return contiguous;
+}
+
+// Moves the confirmed frame up to what every seat's canonical inputs cover and the simulation has
+// reached, and queues the newly confirmed frames' checksums.
+void RollbackSession::confirm() {
+  TW_ASSERT(rollback_from_ == kNoFrame, "confirming over a pending rollback");
+  uint32_t through = next_frame_ - 1;
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) through = std::min(through, known_through(s));
+  for (uint32_t f = confirmed_ + 1; f <= through; ++f) {
+    const uint32_t slot = f % ring_frames_;
+    const uint64_t checksum = game_.checksum(state_slot(f).first(state_sizes_[slot]));
+    checksums_[f % kChecksumRing] = checksum;
+    if (sink_ != nullptr) tell_sink(f, checksum);
+    if (f - checksums_held_ > kChecksumRing) {
+      ++checksums_held_;  // the oldest unsent one was just overwritten
+      ++stats_.checksums_overrun;
+    }
+  }
+  if (through > confirmed_) confirmed_ = through;
+}
+
+// A confirmed frame ran on canonical inputs only: the ones recorded for it are the match's.
+void RollbackSession::tell_sink(uint32_t frame, uint64_t checksum) {
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    frame_inputs_[s] = PeerInput{used_slot(frame, s), used_presence_[(frame % ring_frames_) * settings_.policy.seats + s] != 0};
+  }
+  sink_->on_confirmed(frame, frame_inputs_, checksum);
+}
+
+std::optional<uint64_t> RollbackSession::confirmed_checksum(uint32_t frame) const {
+  if (!seated_ || frame > confirmed_ || frame == 0 || confirmed_ - frame >= kChecksumRing) return std::nullopt;
+  return checksums_[frame % kChecksumRing];
+}
+
+std::size_t RollbackSession::write(std::span<uint8_t> out) {
+  if (!seated_) return 0;
+  const uint32_t bytes = settings_.policy.input_bytes;
+  const InputRing& own = seats_[seat_].inputs;
+  out_.next_frame = next_frame_;
+  out_.first_input_frame = std::max(own_held_ + 1, own.oldest_kept());
+  out_.inputs.clear();
+  for (uint32_t f = out_.first_input_frame; f <= own.contiguous() && f < out_.first_input_frame + settings_.peer_frames_per_message(); ++f) {
+    const std::optional<std::span<const uint8_t>> input = own.find(f);
+    TW_ASSERT(input.has_value(), "own inputs are kept until the authority holds them");
+    for (uint32_t i = 0; i < bytes; ++i) out_.inputs.push_back(InputByte{(*input)[i]});
+  }
+  out_.held.clear();
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) out_.held.push_back(SeatFrame{seats_[s].inputs.contiguous()});
+  out_.first_checksum_frame = checksums_held_ + 1;
+  out_.checksums.clear();
+  for (uint32_t f = out_.first_checksum_frame; f <= confirmed_ && out_.checksums.size() < kMaxChecksumsPerMessage; ++f) {
+    out_.checksums.push_back(FrameChecksum{wire_checksum(checksums_[f % kChecksumRing])});
+  }
+  stats_.checksums_sent += out_.checksums.size();
+  const Result<std::size_t> written = wire::encode_message(out_, out);
+  TW_ASSERT(written.ok(), "a PeerFrames message larger than its buffer");
+  return written.value();
+}
+
+std::span<uint8_t> RollbackSession::state_slot(uint32_t frame) {
+  return std::span<uint8_t>(states_.data() + static_cast<std::size_t>(frame % ring_frames_) * state_bytes_, state_bytes_);
+}
+
+std::span<uint8_t> RollbackSession::used_slot(uint32_t frame, uint32_t seat) {
+  const std::size_t row = static_cast<std::size_t>(frame % ring_frames_) * settings_.policy.seats + seat;
+  return std::span<uint8_t>(used_inputs_.data() + row * settings_.policy.input_bytes, settings_.policy.input_bytes);
+}
+
+}  // namespace tickwire::lockstep

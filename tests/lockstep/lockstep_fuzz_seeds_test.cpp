@@ -1,0 +1,64 @@
+// The deterministic-mode fuzz targets' seeds, built from the shapes they exercise: a welcome and
+// relays for the session, peer messages for the relay, a mid-game saved state for the arena's
+// reader. TICKWIRE_FUZZ_SEEDS=write regenerates them.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+#include "fuzz_seed_check.h"
+#include "tickwire/lockstep/lockstep_relay.h"
+#include "tickwire/lockstep/rollback_session.h"
+#include "tickwire/world/arena_bot_input.h"
+#include "tickwire/world/lockstep_arena.h"
+
+namespace tickwire::lockstep {
+namespace {
+
+std::filesystem::path seeds(const char* target) { return test::fixtures_dir() / "fuzz" / target; }
+
+TEST(LockstepFuzzSeeds, SessionRelayAndArenaState) {
+  LockstepSettings four;
+  LockstepRelay relay(four);
+  for (uint8_t s = 0; s < 4; ++s) ASSERT_TRUE(relay.take_seat(s));
+  relay.start(MonoTime{});
+  std::vector<std::unique_ptr<world::LockstepArena>> arenas;
+  std::vector<std::unique_ptr<world::ArenaBotInput>> inputs;
+  std::vector<std::unique_ptr<RollbackSession>> sessions;
+  std::vector<uint8_t> session_stream, relay_stream;
+  std::array<uint8_t, 1200> buffer{};
+  for (uint8_t s = 0; s < 4; ++s) {
+    arenas.push_back(std::make_unique<world::LockstepArena>(4, 1));
+    inputs.push_back(std::make_unique<world::ArenaBotInput>(s + 1));
+    sessions.push_back(std::make_unique<RollbackSession>(*arenas.back(), *inputs.back()));
+    const std::size_t n = relay.write_welcome(s, buffer);
+    ASSERT_TRUE(sessions.back()->receive(std::span(buffer.data(), n), MonoTime{}, Duration{}).ok());
+    if (s == 0) test::append_length_prefixed(session_stream, std::span(buffer.data(), n));
+  }
+  MonoTime now{};
+  for (int frame = 0; frame < 6; ++frame) {
+    now += Duration::milliseconds(17);
+    for (uint8_t s = 0; s < 4; ++s) {
+      sessions[s]->advance(now);
+      const std::size_t n = sessions[s]->write(buffer);
+      ASSERT_TRUE(relay.receive(s, std::span(buffer.data(), n), now).ok());
+      relay_stream.push_back(s);
+      test::append_length_prefixed(relay_stream, std::span(buffer.data(), n));
+    }
+    relay.update(now);
+    for (uint8_t s = 0; s < 4; ++s) {
+      const std::size_t n = relay.write_relay(s, now, buffer);
+      ASSERT_TRUE(sessions[s]->receive(std::span(buffer.data(), n), now, Duration::milliseconds(50)).ok());
+      if (s == 0) test::append_length_prefixed(session_stream, std::span(buffer.data(), n));
+    }
+  }
+  EXPECT_GT(sessions[0]->next_frame(), kFirstFrame);
+  test::check_fuzz_seed(seeds("fuzz_lockstep_session"), "welcome_and_relays.bin", session_stream);
+  test::check_fuzz_seed(seeds("fuzz_lockstep_relay"), "four_peers_six_frames.bin", relay_stream);
+  std::vector<uint8_t> state(arenas[0]->max_state_bytes());
+  state.resize(arenas[0]->save(state));
+  test::check_fuzz_seed(seeds("fuzz_arena_state"), "four_seats_mid_game.bin", state);
+}
+
+}  // namespace
+}  // namespace tickwire::lockstep
