@@ -27,6 +27,7 @@ void register_all(CLI::App& app) {
   register_fleet(app);
   register_match(app);
   register_replay(app);
+  register_lockstep(app);
   require_finite_numbers(app);  // after every option exists
 }
 

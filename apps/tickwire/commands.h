@@ -25,5 +25,6 @@ void register_host(CLI::App& app);
 void register_fleet(CLI::App& app);
 void register_match(CLI::App& app);
 void register_replay(CLI::App& app);
+void register_lockstep(CLI::App& app);
 
 }  // namespace tickwire::cli
