@@ -35,15 +35,24 @@ InputRing::Put InputRing::put(uint32_t frame, std::span<const uint8_t> input) {
   return Put::stored;
 }
 
+void InputRing::skip_to(uint32_t frame) {
+  if (frame <= contiguous_) return;
+  std::fill(frames_.begin(), frames_.end(), 0u);
+  contiguous_ = frame;
+  forgotten_through_ = frame;
+}
+
 std::optional<std::span<const uint8_t>> InputRing::find(uint32_t frame) const {
-  if (frame <= known_through_) return std::span<const uint8_t>(kZeros, input_bytes_);
+  if (frame <= known_through_ && frame > forgotten_through_) return std::span<const uint8_t>(kZeros, input_bytes_);
+  if (frame <= forgotten_through_) return std::nullopt;
   if (!held(frame) || frame < oldest_kept()) return std::nullopt;
   return std::span<const uint8_t>(bytes_.data() + static_cast<std::size_t>(slot(frame)) * input_bytes_, input_bytes_);
 }
 
 uint32_t InputRing::oldest_kept() const {
   const uint32_t history = capacity_ / 2;
-  return contiguous_ > history ? contiguous_ - history + 1 : 1;
+  const uint32_t oldest = contiguous_ > history ? contiguous_ - history + 1 : 1;
+  return std::max(oldest, forgotten_through_ + 1);
 }
 
 }  // namespace tickwire::lockstep

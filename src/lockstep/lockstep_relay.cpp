@@ -39,6 +39,13 @@ bool LockstepRelay::all_seated() const {
   return std::all_of(seats_.begin(), seats_.end(), [](const Seat& s) { return s.taken; });
 }
 
+bool LockstepRelay::heard_from_every_playing_seat() const {
+  for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
+    if (playing(seat) && !seats_[seat].heard) return false;
+  }
+  return true;
+}
+
 bool LockstepRelay::playing(uint8_t seat) const {
   return seat < seats_.size() && seats_[seat].taken && seats_[seat].left_frame == kNoFrame;
 }
@@ -78,12 +85,13 @@ Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, Mo
     return status;
   }
   Seat& s = seats_[seat];
+  s.heard = true;
   s.next_frame = std::max(s.next_frame, in_.next_frame);
   take_inputs(s, in_, now);
   for (uint32_t src = 0; src < settings_.policy.seats; ++src) {
     s.held[src] = std::clamp(in_.held[src].frame, s.held[src], seats_[src].inputs->contiguous());
   }
-  take_checksums(s, in_);
+  take_checksums(s, in_, now);
   return Error::ok;
 }
 
@@ -106,7 +114,14 @@ void LockstepRelay::take_inputs(Seat& s, const PeerFrames& in, MonoTime now) {
   }
 }
 
-void LockstepRelay::take_checksums(Seat& s, const PeerFrames& in) {
+void LockstepRelay::take_checksums(Seat& s, const PeerFrames& in, MonoTime now) {
+  // A peer confirms no frame its clock has not reached: one further ahead than the window and a
+  // second of clock error is not a checksum an honest peer sends.
+  const double latest = clock(now) + settings_.policy.rollback_window_frames + settings_.logic_hz;
+  if (in.first_checksum_frame > latest) {
+    ++stats_.checksums_too_early;
+    return;
+  }
   if (in.first_checksum_frame > s.checksums_through + 1) {
     // The peer's ring overran: the frames between were never sent and are not compared for it.
     stats_.checksums_missing += in.first_checksum_frame - s.checksums_through - 1;
@@ -133,7 +148,7 @@ void LockstepRelay::update(MonoTime now) {
 // A frame is compared once every seat still playing at it has reported it; a seat gone counts for
 // the frames it reported.
 void LockstepRelay::compare_checksums() {
-  while (true) {
+  for (uint32_t step = 0; step < kChecksumRing; ++step) {  // bounded: the rest waits for the next update
     const uint32_t frame = compared_through_ + 1;
     std::optional<uint32_t> first;
     bool complete = true;
@@ -155,6 +170,7 @@ void LockstepRelay::compare_checksums() {
       if (!first) first = value;
     }
     if (!complete || !any_playing) return;
+    if (first) agreed_checksum_ = *first;
     ++stats_.frames_compared;
     compared_through_ = frame;
   }
@@ -184,7 +200,7 @@ void LockstepRelay::apply_lag_policy(MonoTime now) {
 }
 
 void LockstepRelay::seat_left(uint8_t seat) {
-  if (playing(seat)) drop(seat, SeatDrop::left);
+  if (playing(seat) && !retired_) drop(seat, SeatDrop::left);
 }
 
 void LockstepRelay::drop(uint8_t seat, SeatDrop reason) {
@@ -220,7 +236,7 @@ void LockstepRelay::fill_seat(uint8_t dest, uint8_t source, SeatInputs& out) {
 }
 
 std::size_t LockstepRelay::write_relay(uint8_t seat, MonoTime now, std::span<uint8_t> out) {
-  if (!started_ || !playing(seat)) return 0;
+  if (!started_ || retired_ || !playing(seat)) return 0;
   const double c = clock(now);
   out_.clock_frame = static_cast<uint32_t>(c);
   out_.clock_fraction = static_cast<uint16_t>((c - std::floor(c)) * 65535.0);

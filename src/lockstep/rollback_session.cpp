@@ -25,12 +25,12 @@ const RollbackStats& RollbackSession::stats() const {
   return stats_;
 }
 
-Status RollbackSession::receive(std::span<const uint8_t> message, MonoTime now, Duration rtt) {
+Status RollbackSession::receive(std::span<const uint8_t> message, MonoTime now, Duration rtt, Host from) {
   Status status = Error::unknown_message;
   if (!message.empty()) {
     const std::span<const uint8_t> body = message.subspan(1);
     if (message[0] == LockstepWelcome::wire_id) status = take_welcome(body, now);
-    if (message[0] == RelayFrames::wire_id) status = take_relay(body, now, rtt);
+    if (message[0] == RelayFrames::wire_id) status = take_relay(body, now, rtt, from);
   } else {
     status = Error::truncated;
   }
@@ -42,7 +42,9 @@ Status RollbackSession::take_welcome(std::span<const uint8_t> body, MonoTime now
   LockstepWelcome welcome;
   if (Status s = wire::decode(body, welcome); !s) return s;
   if (seated_) return Error::ok;  // a repeat (the reliable channel delivers once; a new match is a new session)
-  if (!settings_valid(welcome.terms.settings) || welcome.seat >= welcome.terms.settings.policy.seats) {
+  const DeterministicPolicy& terms = welcome.terms.settings.policy;
+  if (!settings_valid(welcome.terms.settings) || welcome.seat >= terms.seats || terms.seats != game_.seats() ||
+      terms.input_bytes != game_.input_bytes()) {
     ++stats_.refused_terms;
     return Error::value_out_of_range;
   }
@@ -52,8 +54,10 @@ Status RollbackSession::take_welcome(std::span<const uint8_t> body, MonoTime now
   ring_frames_ = settings_.ring_frames();
   seats_.clear();
   for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
-    // Room for everything unacknowledged in flight both ways, and as much history.
-    seats_.push_back(Seat{InputRing(4 * ring_frames_, settings_.policy.input_bytes, kFirstFrame + delay - 1), kNoFrame});
+    // Room for everything unacknowledged in flight both ways, and as much history; our own inputs
+    // keep the relay's history, so a new host that lags the old one is sent what it lacks.
+    const uint32_t frames = s == seat_ ? kRelayHistoryFrames : 4 * ring_frames_;
+    seats_.push_back(Seat{InputRing(frames, settings_.policy.input_bytes, kFirstFrame + delay - 1), kNoFrame});
   }
   state_bytes_ = game_.max_state_bytes();
   states_.assign(static_cast<std::size_t>(ring_frames_) * state_bytes_, 0);
@@ -68,14 +72,14 @@ Status RollbackSession::take_welcome(std::span<const uint8_t> body, MonoTime now
   state_sizes_[0] = static_cast<uint32_t>(game_.save(state_slot(0)));  // the state before the first frame
   next_frame_ = kFirstFrame;
   confirmed_ = kFirstFrame - 1;
-  own_held_ = seats_[seat_].inputs.contiguous();
-  checksums_held_ = confirmed_;
+  own_held_.fill(seats_[seat_].inputs.contiguous());
+  checksums_held_.fill(confirmed_);
   clock_anchor_ = now;
   seated_ = true;
   return Error::ok;
 }
 
-Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt) {
+Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt, Host from) {
   if (!seated_) {  // the relay's channel overtook the welcome's: nothing to read it by yet
     ++stats_.relays_before_welcome;
     return Error::ok;
@@ -89,8 +93,10 @@ Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, 
     if (s == seat_) continue;
     if (Status st = take_seat_inputs(s, relay_.seats[s]); !st) return st;
   }
-  own_held_ = std::clamp(relay_.own_held, own_held_, seats_[seat_].inputs.contiguous());
-  checksums_held_ = std::clamp(relay_.checksums_held, checksums_held_, confirmed_);
+  uint32_t& own_held = own_held_[static_cast<std::size_t>(from)];
+  uint32_t& checksums_held = checksums_held_[static_cast<std::size_t>(from)];
+  own_held = std::clamp(relay_.own_held, own_held, seats_[seat_].inputs.contiguous());
+  checksums_held = std::clamp(relay_.checksums_held, checksums_held, confirmed_);
   if (relay_.desync_frame != kNoFrame && stats_.desync_frame == kNoFrame) stats_.desync_frame = relay_.desync_frame;
   note_clock(relay_, now, rtt);
   return Error::ok;
@@ -140,7 +146,10 @@ void RollbackSession::note_clock(const RelayFrames& relay, MonoTime now, Duratio
 uint32_t RollbackSession::clock_target(MonoTime now) const {
   if (!clock_known_) return next_frame_;
   const double frame = clock_anchor_frame_ + (now - clock_anchor_).seconds_f() * settings_.logic_hz;
-  return frame < kFirstFrame ? kFirstFrame : static_cast<uint32_t>(std::floor(frame)) + 1;
+  // A clock far past the frames this session could ever run (a hostile or broken authority) is
+  // held to a day of frames ahead: the session steps at most its catch-up per update anyway.
+  const double ceiling = static_cast<double>(next_frame_) + 86'400.0 * settings_.logic_hz;
+  return frame < kFirstFrame ? kFirstFrame : static_cast<uint32_t>(std::floor(std::min(frame, ceiling))) + 1;
 }
 
 void RollbackSession::advance(MonoTime now) {
@@ -228,9 +237,10 @@ void RollbackSession::confirm() {
     const uint64_t checksum = game_.checksum(state_slot(f).first(state_sizes_[slot]));
     checksums_[f % kChecksumRing] = checksum;
     if (sink_ != nullptr) tell_sink(f, checksum);
-    if (f - checksums_held_ > kChecksumRing) {
-      ++checksums_held_;  // the oldest unsent one was just overwritten
-      ++stats_.checksums_overrun;
+    for (uint32_t& held : checksums_held_) {
+      if (f - held <= kChecksumRing) continue;
+      held = f - kChecksumRing;  // the oldest unsent one was just overwritten
+      if (&held == &checksums_held_[0]) ++stats_.checksums_overrun;
     }
   }
   if (through > confirmed_) confirmed_ = through;
@@ -249,12 +259,24 @@ std::optional<uint64_t> RollbackSession::confirmed_checksum(uint32_t frame) cons
   return checksums_[frame % kChecksumRing];
 }
 
-std::size_t RollbackSession::write(std::span<uint8_t> out) {
+void RollbackSession::begin_next_host() {
+  own_held_[1] = 0;  // its relays will say what it holds; until then it is sent from the oldest kept
+  checksums_held_[1] = confirmed_ > kChecksumRing ? confirmed_ - kChecksumRing : 0;
+}
+
+void RollbackSession::promote_next_host() {
+  own_held_[0] = own_held_[1];
+  checksums_held_[0] = checksums_held_[1];
+}
+
+std::size_t RollbackSession::write(std::span<uint8_t> out, Host to) {
   if (!seated_) return 0;
+  const uint32_t own_held = own_held_[static_cast<std::size_t>(to)];
+  const uint32_t checksums_held = checksums_held_[static_cast<std::size_t>(to)];
   const uint32_t bytes = settings_.policy.input_bytes;
   const InputRing& own = seats_[seat_].inputs;
   out_.next_frame = next_frame_;
-  out_.first_input_frame = std::max(own_held_ + 1, own.oldest_kept());
+  out_.first_input_frame = std::max(own_held + 1, own.oldest_kept());
   out_.inputs.clear();
   for (uint32_t f = out_.first_input_frame; f <= own.contiguous() && f < out_.first_input_frame + settings_.peer_frames_per_message(); ++f) {
     const std::optional<std::span<const uint8_t>> input = own.find(f);
@@ -263,7 +285,7 @@ std::size_t RollbackSession::write(std::span<uint8_t> out) {
   }
   out_.held.clear();
   for (uint32_t s = 0; s < settings_.policy.seats; ++s) out_.held.push_back(SeatFrame{seats_[s].inputs.contiguous()});
-  out_.first_checksum_frame = checksums_held_ + 1;
+  out_.first_checksum_frame = checksums_held + 1;
   out_.checksums.clear();
   for (uint32_t f = out_.first_checksum_frame; f <= confirmed_ && out_.checksums.size() < kMaxChecksumsPerMessage; ++f) {
     out_.checksums.push_back(FrameChecksum{wire_checksum(checksums_[f % kChecksumRing])});

@@ -22,6 +22,17 @@ constexpr std::size_t kShotBytes = 4 * 4 + 1 + 1;
 constexpr std::size_t kHeaderBytes = 4 + 4 + 4 + 1 + 1;
 
 int32_t clamp_speed(int32_t v) { return std::clamp(v, -kMaxSpeed, kMaxSpeed); }
+bool inside(int32_t v) { return v >= 0 && v < kArenaSize; }
+// What step() can produce; a saved state outside it was not saved by an arena.
+bool ship_valid(const ArenaShip& p) {
+  return inside(p.x) && inside(p.y) && std::abs(p.vx) <= kMaxSpeed && std::abs(p.vy) <= kMaxSpeed && p.health >= 1 &&
+         p.health <= kHealth && p.cooldown <= kCooldown;
+}
+bool shot_valid(const ArenaShot& t) {
+  constexpr int32_t kMaxShotSpeed = 128 * kShotSpeed;
+  return inside(t.x) && inside(t.y) && std::abs(t.vx) <= kMaxShotSpeed && std::abs(t.vy) <= kMaxShotSpeed && t.ttl >= 1 &&
+         t.ttl <= kShotTtl;
+}
 }  // namespace
 
 void write_arena_input(const ArenaInput& input, std::span<uint8_t> out) {
@@ -170,7 +181,7 @@ Status LockstepArena::load(std::span<const uint8_t> saved) {
     p.cooldown = r.u8();
     p.score = r.u16();
     const uint8_t present = r.u8();
-    if (present > 1) return Error::value_out_of_range;
+    if (present > 1 || (r.ok() && !ship_valid(p))) return Error::value_out_of_range;
     p.present = present == 1;
   }
   for (uint32_t i = 0; i < shots; ++i) {
@@ -178,7 +189,7 @@ Status LockstepArena::load(std::span<const uint8_t> saved) {
     for (int32_t* v : {&t.x, &t.y, &t.vx, &t.vy}) *v = static_cast<int32_t>(r.u32());
     t.owner = r.u8();
     t.ttl = r.u8();
-    if (t.owner >= seats) return Error::value_out_of_range;
+    if (r.ok() && (t.owner >= seats || !shot_valid(t))) return Error::value_out_of_range;
   }
   if (!r.ok()) return Error::truncated;
   if (!r.at_end()) return Error::trailing_bytes;

@@ -102,6 +102,9 @@ TEST(ArenaSync, AMalformedStateIsRefusedAndChangesNothing) {
   std::vector<uint8_t> seats = good;
   seats[12] = 5;
   EXPECT_FALSE(arena.load(seats).ok());
+  std::vector<uint8_t> speed = good;
+  speed[14 + 8 + 3] = 0x80;  // ship 0's vx: a speed no step produces (and whose next step would overflow)
+  EXPECT_EQ(arena.load(speed).error(), Error::value_out_of_range);
   std::vector<uint8_t> after(arena.max_state_bytes());
   after.resize(arena.save(after));
   EXPECT_EQ(arena.checksum(after), before);

@@ -16,15 +16,6 @@
 namespace tickwire::lockstep {
 namespace {
 
-template <class M>
-std::vector<uint8_t> message_bytes(const M& m) {
-  std::vector<uint8_t> out(2048);
-  const auto n = wire::encode_message(m, out);
-  EXPECT_TRUE(n.ok());
-  out.resize(n.value());
-  return out;
-}
-
 TEST(LockstepMessages, EachRoundTripsThroughItsFieldTable) {
   PeerFrames p;
   p.next_frame = 77;
@@ -87,7 +78,7 @@ TEST(LockstepMessages, ASessionRefusesLiesAndChangesNothing) {
   EXPECT_EQ(t.session.next_frame(), kFirstFrame) << "nothing was simulated from refused bytes";
 }
 
-TEST(LockstepMessages, AWelcomeOutsideTheCapsIsRefused) {
+TEST(LockstepMessages, AWelcomeOutsideTheCapsOrTheGameIsRefused) {
   world::LockstepArena arena(2, 1);
   world::ArenaBotInput input(1);
   RollbackSession session(arena, input);
@@ -96,9 +87,16 @@ TEST(LockstepMessages, AWelcomeOutsideTheCapsIsRefused) {
   w.terms.settings.policy.rollback_window_frames = kMaxRollbackWindowFrames + 1;
   EXPECT_FALSE(session.receive(message_bytes(w), MonoTime{}, Duration{}).ok());
   w.terms.settings.policy.rollback_window_frames = 8;
+  w.terms.settings.policy.seats = 2;
   w.seat = 9;  // past the seats
   EXPECT_FALSE(session.receive(message_bytes(w), MonoTime{}, Duration{}).ok());
-  EXPECT_EQ(session.stats().refused_terms, 2u);
+  w.seat = 0;
+  w.terms.settings.policy.seats = 4;  // the game is played by two
+  EXPECT_FALSE(session.receive(message_bytes(w), MonoTime{}, Duration{}).ok());
+  w.terms.settings.policy.seats = 2;
+  w.terms.settings.policy.input_bytes = 5;  // the game reads four-byte inputs
+  EXPECT_FALSE(session.receive(message_bytes(w), MonoTime{}, Duration{}).ok());
+  EXPECT_EQ(session.stats().refused_terms, 4u);
   EXPECT_FALSE(session.seated());
 }
 

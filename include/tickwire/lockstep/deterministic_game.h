@@ -28,6 +28,10 @@ class DeterministicGame {
  public:
   virtual ~DeterministicGame() = default;
 
+  // The seats it is played with and the size of one seat's input: a match whose terms differ is
+  // refused (a session never steps a game with inputs it cannot read).
+  virtual uint32_t seats() const = 0;
+  virtual uint32_t input_bytes() const = 0;
   // The most bytes save() writes: the engine preallocates its rollback ring from it.
   virtual std::size_t max_state_bytes() const = 0;
   // Writes the whole state (everything step() reads) and returns the bytes written.

@@ -20,6 +20,9 @@ class InputRing {
   enum class Put : uint8_t { stored, duplicate, too_far_ahead };
   // Stores a frame's input (a frame already held is a duplicate and is not compared).
   Put put(uint32_t frame, std::span<const uint8_t> input);
+  // Declares every frame through `frame` held and forgotten (a relay restored from a state that
+  // starts there): contiguous() moves to it; nothing at or before it can be found.
+  void skip_to(uint32_t frame);
   // The input of a frame still held, or nothing (unknown, or too old).
   std::optional<std::span<const uint8_t>> find(uint32_t frame) const;
   // The newest frame through which every input is held.
@@ -35,6 +38,7 @@ class InputRing {
   uint32_t capacity_;
   uint32_t input_bytes_;
   uint32_t known_through_;       // frames up to here read as zeros
+  uint32_t forgotten_through_ = 0;  // frames up to here were skipped (skip_to)
   uint32_t contiguous_;
   std::vector<uint32_t> frames_;  // the frame each slot holds (0 = none)
   std::vector<uint8_t> bytes_;

@@ -141,6 +141,15 @@ struct RelayFrames {
   }
 };
 
+// A message with its envelope byte, in a vector of exactly its size.
+template <class M>
+std::vector<uint8_t> message_bytes(const M& message) {
+  std::vector<uint8_t> out(1 + wire::measure(message));
+  const Result<std::size_t> written = wire::encode_message(message, out);
+  TW_ASSERT(written.ok() && written.value() == out.size(), "a measured message fits its measure");
+  return out;
+}
+
 // Deterministic mode's registry: its own schema text and hash.
 const wire::WireMessages& lockstep_messages();
 

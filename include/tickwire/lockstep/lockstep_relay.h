@@ -20,6 +20,7 @@
 #include "tickwire/lockstep/input_ring.h"
 #include "tickwire/lockstep/lockstep_messages.h"
 #include "tickwire/lockstep/lockstep_settings.h"
+#include "tickwire/lockstep/relay_state.h"
 
 namespace tickwire::lockstep {
 
@@ -36,6 +37,7 @@ struct RelayStats {
   uint64_t inputs_too_early = 0;      // frames further ahead of the clock than any honest peer runs
   uint64_t frames_compared = 0;       // frames whose checksums every seated peer reported
   uint64_t checksums_missing = 0;     // frames a peer skipped (its checksum ring overran)
+  uint64_t checksums_too_early = 0;   // checksums of frames further ahead of the clock than any peer runs
   uint32_t desync_frame = kNoFrame;   // the first frame whose checksums disagreed
   uint32_t desync_found_frame = 0;    // the clock frame when it was found
   uint64_t held_at_window_ms = 0;     // time some peer held the others at the window
@@ -50,6 +52,10 @@ class LockstepRelay {
   const LockstepSettings& settings() const { return settings_; }
   // Seats a peer; false if the seat is taken or the match has started.
   bool take_seat(uint8_t seat);
+  // A playing seat's peer has reached this relay (a new host) on a new connection: it has been
+  // heard from once its first message arrives.
+  bool heard_from(uint8_t seat) const { return seat < seats_.size() && seats_[seat].heard; }
+  bool heard_from_every_playing_seat() const;
   bool seat_taken(uint8_t seat) const;
   bool all_seated() const;
   // The seat's welcome (envelope included) into `out`.
@@ -69,9 +75,23 @@ class LockstepRelay {
   // A seat the relay dropped since the last call (the host closes its connection), or nothing.
   std::optional<uint8_t> take_dropped();
 
+  // The whole state as of `now`, for a host taking over (relay_state.h).
+  RelayState export_state(MonoTime now) const;
+  // A relay that continues from `state` as of `now` (its clock where the state's was, plus `transit`,
+  // the time the state spent reaching this host); nullopt when the state breaks a cap or a rule.
+  static std::optional<LockstepRelay> restore(const RelayState& state, MonoTime now, Duration transit);
+  // The checksum every peer agreed on for the newest compared frame (0 before any).
+  uint32_t agreed_checksum() const { return agreed_checksum_; }
+  uint32_t compared_through() const { return compared_through_; }
+  // This relay hands its peers to another host: it stops relaying (its peers hear from the new one).
+  void retire() { retired_ = true; }
+  bool retired() const { return retired_; }
+
   // The seat's newest frame through which every input is held (canonical history).
   uint32_t held_through(uint8_t seat) const;
   bool playing(uint8_t seat) const;
+  // The frame the seat's peer last said it simulates next.
+  uint32_t reported_frame(uint8_t seat) const { return seats_[seat].next_frame; }
   const RelayStats& stats() const { return stats_; }
 
  private:
@@ -86,11 +106,12 @@ class LockstepRelay {
     std::vector<uint32_t> checksums;             // kChecksumRing values...
     std::vector<uint32_t> checksum_frames;       // ...and the frame each holds
     std::optional<MonoTime> holding_since;       // since when it holds the others at the window
+    bool heard = false;                          // a message of its has arrived here
   };
 
   double clock(MonoTime now) const;
   void take_inputs(Seat& s, const PeerFrames& in, MonoTime now);
-  void take_checksums(Seat& s, const PeerFrames& in);
+  void take_checksums(Seat& s, const PeerFrames& in, MonoTime now);
   void compare_checksums();
   void apply_lag_policy(MonoTime now);
   void drop(uint8_t seat, SeatDrop reason);
@@ -102,6 +123,8 @@ class LockstepRelay {
   MonoTime start_;
   MonoTime last_update_;
   uint32_t compared_through_ = 0;
+  uint32_t agreed_checksum_ = 0;
+  bool retired_ = false;
   RingBuffer<uint8_t, kMaxPeers> dropped_;
   PeerFrames in_;     // decoded into in place: its lists keep their room
   RelayFrames out_;

@@ -6,6 +6,7 @@
 // Confirmed frames' checksums go to the authority, which compares every peer's.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -26,14 +27,23 @@ class RollbackSession {
   // `game` and `input` must outlive the session; `game` holds the match's initial state.
   RollbackSession(DeterministicGame& game, LocalInputSource& input);
 
+  // Which host a message came from or goes to: while the authority moves (host migration) a peer
+  // talks to the old host and the new one, and each acknowledges what it holds of this peer's
+  // inputs and checksums separately, so each is sent what it lacks.
+  enum class Host : uint8_t { current = 0, next = 1 };
+
   // A message from the authority (envelope byte and body): the welcome seats this peer, a relay
   // brings canonical inputs and the frame clock. `rtt` is the link's round trip now. Malformed or
   // out-of-place bytes are refused (counted in stats().refused) and change nothing.
-  Status receive(std::span<const uint8_t> message, MonoTime now, Duration rtt);
+  Status receive(std::span<const uint8_t> message, MonoTime now, Duration rtt, Host from = Host::current);
   // Rolls back if a canonical input contradicted a guess, then steps the frames the clock asks for.
   void advance(MonoTime now);
-  // This peer's PeerFrames (envelope included) into `out`; 0 before the welcome.
-  std::size_t write(std::span<uint8_t> out);
+  // This peer's PeerFrames for a host (envelope included) into `out`; 0 before the welcome.
+  std::size_t write(std::span<uint8_t> out, Host to = Host::current);
+  // The authority starts moving to a new host: it holds nothing of ours yet (its relays will say).
+  void begin_next_host();
+  // The move is done: the new host is the current one.
+  void promote_next_host();
 
   // Every frame confirmed from now on is told to `sink` (a ReplayRecorder); null stops it. Attach
   // before the welcome to record a whole match.
@@ -55,7 +65,7 @@ class RollbackSession {
   };
 
   Status take_welcome(std::span<const uint8_t> body, MonoTime now);
-  Status take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt);
+  Status take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt, Host from);
   Status take_seat_inputs(uint32_t seat, const SeatInputs& in);
   void note_clock(const RelayFrames& relay, MonoTime now, Duration rtt);
   uint32_t clock_target(MonoTime now) const;
@@ -77,8 +87,8 @@ class RollbackSession {
   uint32_t next_frame_ = kFirstFrame;
   uint32_t confirmed_ = 0;
   uint32_t rollback_from_ = kNoFrame;  // the earliest frame simulated on a guess proven wrong
-  uint32_t own_held_ = 0;              // the authority holds our inputs through here
-  uint32_t checksums_held_ = 0;        // and our checksums through here
+  std::array<uint32_t, 2> own_held_{};        // each host holds our inputs through here (by Host)
+  std::array<uint32_t, 2> checksums_held_{};  // and our checksums through here
 
   // Per frame in the window (ring_frames slots): the state after it, the inputs it ran on.
   uint32_t ring_frames_ = 0;

@@ -56,13 +56,14 @@ class LockstepArena final : public lockstep::DeterministicGame {
  public:
   LockstepArena(uint32_t seats, uint32_t seed, ArenaRules rules = {});
 
+  uint32_t seats() const override { return seats_; }
+  uint32_t input_bytes() const override { return kArenaInputBytes; }
   std::size_t max_state_bytes() const override;
   std::size_t save(std::span<uint8_t> out) const override;
   Status load(std::span<const uint8_t> saved) override;
   void step(const lockstep::FrameInputs& inputs) override;
 
   uint32_t frame() const { return frame_; }
-  uint32_t seats() const { return seats_; }
   const ArenaShip& ship(uint32_t seat) const { return ships_[seat]; }
   uint32_t shots() const { return shot_count_; }
 
