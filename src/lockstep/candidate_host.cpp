@@ -6,8 +6,8 @@
 
 namespace tickwire::lockstep {
 
-CandidateHost::CandidateHost(ReliableServer& server, RollbackSession& session, PeerLink& link)
-    : server_(server), session_(session), link_(link) {}
+CandidateHost::CandidateHost(ReliableServer& server, RollbackSession& session, PeerLink& link, Duration recovery_timeout)
+    : server_(server), session_(session), link_(link), recovery_timeout_(recovery_timeout) {}
 
 void CandidateHost::offer(std::span<const uint8_t> message, MonoTime now, Duration rtt) {
   ++counters_.offers;
@@ -22,11 +22,22 @@ void CandidateHost::offer(std::span<const uint8_t> message, MonoTime now, Durati
   }
   host_.reset();  // a newer attempt replaces an older one
   relay_.emplace(std::move(*restored));
-  host_.emplace(server_, *relay_);
+  host_.emplace(server_, *relay_, nullptr, session_.seat());
   handover_ = offer.handover;
   agreed_frame_ = offer.state.compared_through;
   agreed_checksum_ = offer.state.agreed_checksum;
   accepted_ = done_ = false;
+}
+
+void CandidateHost::take_over(uint8_t dead_seat, MonoTime now) {
+  std::optional<LockstepRelay> rebuilt = LockstepRelay::restore(session_.recovery_state(now), now, Duration{});
+  if (!rebuilt) return;
+  host_.reset();
+  relay_.emplace(std::move(*rebuilt));
+  relay_->begin_recovery(dead_seat, now + recovery_timeout_);
+  host_.emplace(server_, *relay_, nullptr, session_.seat());
+  accepted_ = done_ = true;  // no old host to answer
+  ++counters_.takeovers;
 }
 
 void CandidateHost::stay() {

@@ -43,8 +43,8 @@ void InputRing::skip_to(uint32_t frame) {
 }
 
 std::optional<std::span<const uint8_t>> InputRing::find(uint32_t frame) const {
-  if (frame <= known_through_ && frame > forgotten_through_) return std::span<const uint8_t>(kZeros, input_bytes_);
-  if (frame <= forgotten_through_) return std::nullopt;
+  if (forgotten_through_ != 0 && frame <= forgotten_through_) return std::nullopt;
+  if (frame <= known_through_) return std::span<const uint8_t>(kZeros, input_bytes_);  // frame 0 included: before the first
   if (!held(frame) || frame < oldest_kept()) return std::nullopt;
   return std::span<const uint8_t>(bytes_.data() + static_cast<std::size_t>(slot(frame)) * input_bytes_, input_bytes_);
 }

@@ -32,8 +32,12 @@ std::optional<uint8_t> granted_seat(const netcode::UserData& user_data) {
   return user_data[kSeatGrantTag.size()];
 }
 
-RelayHost::RelayHost(ReliableServer& server, LockstepRelay& relay, HostHandover* handover)
-    : server_(server), relay_(relay), handover_(handover), seat_of_client_(server.netcode().max_clients(), -1) {
+namespace {
+constexpr Duration kSuccessorsInterval = Duration::seconds(1);
+}
+
+RelayHost::RelayHost(ReliableServer& server, LockstepRelay& relay, HostHandover* handover, uint8_t host_seat)
+    : server_(server), relay_(relay), handover_(handover), host_seat_(host_seat), seat_of_client_(server.netcode().max_clients(), -1) {
   client_of_seat_.fill(-1);
 }
 
@@ -88,6 +92,19 @@ void RelayHost::send_reliable(uint8_t seat, std::span<const uint8_t> bytes) {
   if (ReliableEndpoint* e = endpoint_of(seat)) (void)e->send(kWelcomeChannel, bytes);
 }
 
+// Every second, who takes over if this host vanishes.
+void RelayHost::send_successors(MonoTime now) {
+  if (!relay_.started() || relay_.retired() || (next_successors_ && now < *next_successors_)) return;
+  next_successors_ = now + kSuccessorsInterval;
+  Successors successors;
+  successors.host_seat = host_seat_;
+  for (uint8_t seat : rank_candidates(relay_, rtt_ms_by_seat(), host_seat_)) successors.ranked.push_back(SeatNumber{seat});
+  const std::vector<uint8_t> bytes = message_bytes(successors);
+  for (uint8_t seat = 0; seat < relay_.settings().policy.seats; ++seat) {
+    if (relay_.playing(seat)) send_reliable(seat, bytes);
+  }
+}
+
 void RelayHost::update(MonoTime now, WallTime wall_now) {
   server_.receive(now, wall_now);
   take_events(now);
@@ -113,6 +130,7 @@ void RelayHost::update(MonoTime now, WallTime wall_now) {
     handover_->update(now, outbox_);
     for (const OutgoingMessage& m : outbox_) send_reliable(m.seat, m.bytes);
   }
+  send_successors(now);
   for (uint8_t seat = 0; seat < seats; ++seat) {
     ReliableEndpoint* e = endpoint_of(seat);
     const std::size_t n = e != nullptr ? relay_.write_relay(seat, now, buffer_) : 0;
@@ -148,6 +166,10 @@ void PeerLink::take_reliable(std::span<const uint8_t> message, MonoTime now, Dur
     if (next_ != nullptr) session_.begin_next_host();
     return;
   }
+  if (id == Successors::wire_id) {
+    take_successors(message.subspan(1));
+    return;
+  }
   if (id == HostStay::wire_id) {
     if (migration_ != nullptr && next_ != nullptr) migration_->release(*next_, now);
     next_ = nullptr;
@@ -174,6 +196,39 @@ void PeerLink::send_frames(ReliableClient& to, std::span<const uint8_t> frames) 
   if (ReliableEndpoint* e = to.endpoint(); e != nullptr && e->send(kFramesChannel, frames).ok()) bytes_sent_ += frames.size();
 }
 
+void PeerLink::take_successors(std::span<const uint8_t> body) {
+  Successors successors;
+  if (!wire::decode(body, successors).ok()) return;
+  successors_.clear();
+  for (const SeatNumber& s : successors.ranked) successors_.push_back(s.seat);
+  host_seat_ = successors.host_seat;
+  successor_cursor_ = 0;
+}
+
+// The host vanished (its connection timed out with no move under way): connect to the first
+// successor that answers, rebuilding the authority here if that is this peer.
+void PeerLink::replace_lost_host(MonoTime now) {
+  if (host_->connected()) host_was_connected_ = true;
+  if (migration_ == nullptr || !session_.seated() || host_->connected() || !host_was_connected_) return;
+  if (next_ != nullptr) {
+    if (!is_error_state(next_->netcode().state())) return;  // still connecting
+    migration_->release(*next_, now);                        // that successor did not answer
+    next_ = nullptr;
+    ++successor_cursor_;
+  }
+  if (!looking_) {
+    looking_ = true;
+    ++host_losses_;
+  }
+  while (next_ == nullptr && successor_cursor_ < successors_.size()) {
+    const uint8_t seat = successors_[successor_cursor_];
+    if (seat == session_.seat()) migration_->take_over(host_seat_, now);
+    next_ = migration_->connect_to_host(seat, now);
+    if (next_ == nullptr) ++successor_cursor_;
+  }
+  if (next_ != nullptr) session_.begin_next_host();
+}
+
 void PeerLink::update(MonoTime now) {
   host_->receive(now);
   if (next_ != nullptr) next_->receive(now);
@@ -183,8 +238,11 @@ void PeerLink::update(MonoTime now) {
     host_ = next_;
     next_ = nullptr;
     session_.promote_next_host();
+    successor_cursor_ = 0;
+    looking_ = false;
     ++moves_;
   }
+  replace_lost_host(now);
   session_.advance(now);
   if (const std::size_t n = session_.write(buffer_, RollbackSession::Host::current); n > 0) {
     send_frames(*host_, std::span(buffer_.data(), n));

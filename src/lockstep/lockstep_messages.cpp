@@ -7,7 +7,7 @@ namespace tickwire::lockstep {
 
 const wire::WireMessages& lockstep_messages() {
   static const wire::WireMessages messages = wire::WireMessages::of<LockstepWelcome, PeerFrames, RelayFrames, HandoverOffer, HandoverAccept, HostMove,
-                                                                       HandoverDone, HostStay>();
+                                                                       HandoverDone, HostStay, Successors>();
   return messages;
 }
 

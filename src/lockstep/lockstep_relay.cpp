@@ -88,7 +88,9 @@ Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, Mo
   s.heard = true;
   s.next_frame = std::max(s.next_frame, in_.next_frame);
   take_inputs(s, in_, now);
+  if (recovering_) take_forwarded(seat, in_, now);
   for (uint32_t src = 0; src < settings_.policy.seats; ++src) {
+    s.reported[src] = std::max(s.reported[src], in_.held[src].frame);
     s.held[src] = std::clamp(in_.held[src].frame, s.held[src], seats_[src].inputs->contiguous());
   }
   take_checksums(s, in_, now);
@@ -111,6 +113,48 @@ void LockstepRelay::take_inputs(Seat& s, const PeerFrames& in, MonoTime now) {
     const InputRing::Put put = s.inputs->put(frame, std::span<const uint8_t>(input.data(), bytes));
     if (put == InputRing::Put::stored) ++stats_.inputs_taken;
     if (put == InputRing::Put::duplicate) ++stats_.inputs_duplicate;
+  }
+}
+
+void LockstepRelay::begin_recovery(uint8_t dead_seat, MonoTime deadline) {
+  recovering_ = true;
+  dead_seat_ = dead_seat;
+  recovery_deadline_ = deadline;
+}
+
+// Inputs the survivors received from the old host are canonical: the ones this relay lacks are
+// taken from whoever forwards them (never over one it holds).
+void LockstepRelay::take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now) {
+  const uint32_t bytes = settings_.policy.input_bytes;
+  const double latest = clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
+  std::array<uint8_t, kMaxInputBytes> input{};
+  for (const ForwardedInputs& run : in.forwarded) {
+    if (run.seat >= seats_.size() || run.seat == from || run.inputs.size() % bytes != 0) continue;
+    Seat& seat = seats_[run.seat];
+    for (std::size_t i = 0; i < run.inputs.size() / bytes; ++i) {
+      const uint32_t frame = run.first_frame + static_cast<uint32_t>(i);
+      if (frame < run.first_frame || frame > latest || frame >= seat.left_frame) break;
+      for (uint32_t b = 0; b < bytes; ++b) input[b] = run.inputs[i * bytes + b].value;
+      if (seat.inputs->put(frame, std::span(input.data(), bytes)) == InputRing::Put::stored) ++stats_.inputs_forwarded;
+    }
+  }
+}
+
+void LockstepRelay::end_recovery_when_due(MonoTime now) {
+  // Done once every survivor has reached this relay and none holds an input of a seat not heard
+  // from (the vanished host's) that this relay lacks; or at the deadline, whoever is missing.
+  bool everyone = true;
+  for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
+    if (!playing(seat) || seats_[seat].heard) continue;
+    if (seat != dead_seat_) everyone = false;
+    for (const Seat& survivor : seats_) {
+      if (survivor.heard && survivor.reported[seat] > seats_[seat].inputs->contiguous()) everyone = false;
+    }
+  }
+  if (!everyone && now < recovery_deadline_) return;
+  recovering_ = false;
+  for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
+    if (playing(seat) && !seats_[seat].heard) drop(seat, SeatDrop::left);  // the vanished host, and anyone who never came
   }
 }
 
@@ -141,7 +185,8 @@ void LockstepRelay::update(MonoTime now) {
   if (!started_) return;
   stats_.clock_frame = static_cast<uint32_t>(clock(now));
   compare_checksums();
-  apply_lag_policy(now);
+  if (recovering_) end_recovery_when_due(now);
+  else apply_lag_policy(now);
   last_update_ = now;
 }
 
@@ -244,6 +289,8 @@ std::size_t LockstepRelay::write_relay(uint8_t seat, MonoTime now, std::span<uin
   out_.checksums_held = seats_[seat].checksums_through;
   out_.desync_frame = stats_.desync_frame;
   for (uint8_t src = 0; src < settings_.policy.seats; ++src) fill_seat(seat, src, out_.seats[src]);
+  out_.recovering.clear();
+  for (uint8_t src = 0; recovering_ && src < settings_.policy.seats; ++src) out_.recovering.push_back(SeatFrame{seats_[src].inputs->contiguous()});
   if (!playing(seat)) return 0;  // it fell behind the history just now
   const Result<std::size_t> written = wire::encode_message(out_, out);
   TW_ASSERT(written.ok(), "a relay larger than its buffer");

@@ -69,6 +69,7 @@ Status RollbackSession::take_welcome(std::span<const uint8_t> body, MonoTime now
   out_.inputs.reserve(kMaxInputRunBytes);
   out_.held.reserve(kMaxPeers);
   out_.checksums.reserve(kMaxChecksumsPerMessage);
+  out_.forwarded.reserve(kMaxPeers);
   state_sizes_[0] = static_cast<uint32_t>(game_.save(state_slot(0)));  // the state before the first frame
   next_frame_ = kFirstFrame;
   confirmed_ = kFirstFrame - 1;
@@ -86,6 +87,7 @@ Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, 
   }
   if (Status s = wire::decode(body, relay_); !s) return s;
   if (relay_.seats.size() != settings_.policy.seats) return Error::count_mismatch;
+  if (!relay_.recovering.empty() && relay_.recovering.size() != settings_.policy.seats) return Error::count_mismatch;
   for (const SeatInputs& in : relay_.seats) {
     if (in.inputs.size() % settings_.policy.input_bytes != 0) return Error::count_mismatch;
   }
@@ -93,6 +95,9 @@ Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, 
     if (s == seat_) continue;
     if (Status st = take_seat_inputs(s, relay_.seats[s]); !st) return st;
   }
+  std::vector<uint32_t>& holds = recovering_held_[static_cast<std::size_t>(from)];
+  holds.clear();
+  for (const SeatFrame& f : relay_.recovering) holds.push_back(f.frame);
   uint32_t& own_held = own_held_[static_cast<std::size_t>(from)];
   uint32_t& checksums_held = checksums_held_[static_cast<std::size_t>(from)];
   own_held = std::clamp(relay_.own_held, own_held, seats_[seat_].inputs.contiguous());
@@ -267,6 +272,66 @@ void RollbackSession::begin_next_host() {
 void RollbackSession::promote_next_host() {
   own_held_[0] = own_held_[1];
   checksums_held_[0] = checksums_held_[1];
+  recovering_held_[0] = recovering_held_[1];
+  recovering_held_[1].clear();
+}
+
+// What a recovering host lacks of other seats' inputs and this peer holds, a few frames a seat per
+// message (the forwarding budget keeps the message inside one datagram).
+void RollbackSession::write_forwarded(const std::vector<uint32_t>& relay_holds) {
+  out_.forwarded.clear();
+  if (relay_holds.size() != settings_.policy.seats) return;
+  const uint32_t bytes = settings_.policy.input_bytes;
+  const uint32_t per_seat = std::max<uint32_t>(1, kForwardBudgetBytes / (settings_.policy.seats * bytes));
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    const InputRing& ring = seats_[s].inputs;
+    const uint32_t first = std::max(relay_holds[s] + 1, ring.oldest_kept());
+    if (s == seat_ || first > ring.contiguous()) continue;
+    ForwardedInputs run;
+    run.seat = static_cast<uint8_t>(s);
+    run.first_frame = first;
+    for (uint32_t f = first; f <= ring.contiguous() && f < first + per_seat && f < seats_[s].left_frame; ++f) {
+      const std::optional<std::span<const uint8_t>> input = ring.find(f);
+      if (!input) break;
+      for (uint8_t b : *input) run.inputs.push_back(InputByte{b});
+    }
+    if (!run.inputs.empty()) out_.forwarded.push_back(std::move(run));
+  }
+}
+
+RelayState RollbackSession::recovery_state(MonoTime now) const {
+  RelayState state;
+  state.terms.settings = settings_;
+  const double clock = clock_anchor_frame_ + (now - clock_anchor_).seconds_f() * settings_.logic_hz;
+  state.clock_frame = static_cast<uint32_t>(std::max<double>(kFirstFrame, clock));
+  state.clock_fraction = static_cast<uint16_t>((std::max<double>(kFirstFrame, clock) - state.clock_frame) * 65535.0);
+  state.compared_through = confirmed_;
+  const std::optional<uint64_t> agreed = confirmed_checksum(confirmed_);
+  state.agreed_checksum = agreed ? wire_checksum(*agreed) : 0;
+  state.desync_frame = stats_.desync_frame;
+  const uint32_t bytes = settings_.policy.input_bytes;
+  for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
+    const InputRing& ring = seats_[s].inputs;
+    const uint32_t first = std::max(ring.oldest_kept(), kFirstFrame + settings_.policy.input_delay_frames);
+    SeatState seat;
+    seat.taken = true;
+    seat.left_frame = seats_[s].left_frame;
+    seat.next_frame = next_frame_;
+    seat.inputs_first = first;
+    for (uint32_t f = first; f <= ring.contiguous() && seat.inputs.size() / bytes < kRelayHistoryFrames / 2; ++f) {
+      const std::optional<std::span<const uint8_t>> input = ring.find(f);
+      if (!input) break;
+      for (uint8_t b : *input) seat.inputs.push_back(InputByte{b});
+    }
+    seat.checksums_through = confirmed_;
+    state.seats.push_back(std::move(seat));
+  }
+  // What each peer holds is unknown: everyone is taken to hold only what precedes the history
+  // here, so the first relays repeat it all and the peers' answers raise it.
+  for (SeatState& seat : state.seats) {
+    for (uint32_t src = 0; src < settings_.policy.seats; ++src) seat.held.push_back(SeatFrame{state.seats[src].inputs_first - 1});
+  }
+  return state;
 }
 
 std::size_t RollbackSession::write(std::span<uint8_t> out, Host to) {
@@ -291,6 +356,7 @@ std::size_t RollbackSession::write(std::span<uint8_t> out, Host to) {
     out_.checksums.push_back(FrameChecksum{wire_checksum(checksums_[f % kChecksumRing])});
   }
   stats_.checksums_sent += out_.checksums.size();
+  write_forwarded(recovering_held_[static_cast<std::size_t>(to)]);
   const Result<std::size_t> written = wire::encode_message(out_, out);
   TW_ASSERT(written.ok(), "a PeerFrames message larger than its buffer");
   return written.value();

@@ -21,6 +21,23 @@ TEST(InputRing, FramesBeforeTheFirstSampledOneReadAsZeros) {
   EXPECT_FALSE(ring.find(4).has_value());
 }
 
+TEST(InputRing, WithNoInputDelayFrameZeroIsTheZeroInputBeforeTheFirst) {
+  InputRing ring(8, 2, 0);
+  ASSERT_TRUE(ring.find(0).has_value()) << "a seat's newest contiguous input (frame 0) is always found";
+  EXPECT_FALSE(ring.find(1).has_value());
+}
+
+TEST(InputRing, SkippedFramesAreForgottenAndTheHistoryStartsAfterThem) {
+  InputRing ring(16, 2, 2);
+  ring.skip_to(40);
+  EXPECT_EQ(ring.contiguous(), 40u);
+  EXPECT_EQ(ring.oldest_kept(), 41u);
+  EXPECT_FALSE(ring.find(1).has_value()) << "even the zero frames before the first are forgotten";
+  EXPECT_FALSE(ring.find(40).has_value());
+  EXPECT_EQ(ring.put(41, in(41)), InputRing::Put::stored);
+  EXPECT_EQ(ring.contiguous(), 41u);
+}
+
 TEST(InputRing, OutOfOrderArrivalsCloseTheGap) {
   InputRing ring(16, 2, 0);
   EXPECT_EQ(ring.put(2, in(20)), InputRing::Put::stored);

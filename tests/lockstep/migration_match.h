@@ -23,7 +23,8 @@ struct MigrationOptions {
   LinkModel link;
   Duration length = Duration::seconds(20);
   lockstep::LockstepSettings settings;
-  Duration handover_at = Duration::seconds(8);
+  std::optional<Duration> handover_at = Duration::seconds(8);  // a planned handover from the first host
+  std::optional<Duration> kill_host_at;                          // the first host's process dies
   Duration handshake_timeout = Duration::seconds(2);
   int32_t token_timeout_s = 1;
   std::optional<uint32_t> kill_first_candidate_on_offer;  // the first candidate dies as the offer reaches it
@@ -42,7 +43,7 @@ class MigrationMatch {
     Process& host = *processes_[0];
     host.relay.emplace(o.settings);
     host.handover.emplace(*host.relay, o.handshake_timeout);
-    host.relay_host.emplace(*host.reliable_server, *host.relay, &*host.handover);
+    host.relay_host.emplace(*host.reliable_server, *host.relay, &*host.handover, uint8_t{0});
   }
 
   struct Report {
@@ -55,6 +56,9 @@ class MigrationMatch {
     uint32_t desync_frame = lockstep::kNoFrame;  // as the new host's relay saw it
     uint64_t new_host_compared = 0;
     uint32_t checksum_disagreement = lockstep::kNoFrame;
+    std::vector<uint32_t> host_losses;
+    uint32_t taken_over_by = lockstep::kNoFrame;  // the process that rebuilt the authority
+    Duration recovered_after;                      // from the kill until the rebuilt authority ended its recovery
   };
 
   Report run() {
@@ -68,7 +72,9 @@ class MigrationMatch {
         if (p->alive) p->update(world_.now, world_.wall());
       }
       Process& host = *processes_[0];
-      if (!begun && world_.now >= MonoTime{} + options_.handover_at) {
+      if (options_.kill_host_at && host.alive && world_.now >= MonoTime{} + *options_.kill_host_at) host.alive = false;
+      note_recovery(report);
+      if (options_.handover_at && !begun && world_.now >= MonoTime{} + *options_.handover_at) {
         begun = true;
         const auto ranked = lockstep::rank_candidates(*host.relay, host.relay_host->rtt_ms_by_seat(), 0);
         host.handover->begin(ranked, world_.now);
@@ -83,9 +89,11 @@ class MigrationMatch {
       report.longest_gap.push_back(p->link->longest_relay_gap());
       report.moves.push_back(p->link->moves());
       report.alive.push_back(p->alive);
+      report.host_losses.push_back(p->link->host_losses());
     }
-    if (report.new_host != lockstep::kNoFrame) {
-      const lockstep::LockstepRelay* relay = processes_[report.new_host]->candidate->relay();
+    const uint32_t serving = report.new_host != lockstep::kNoFrame ? report.new_host : report.taken_over_by;
+    if (serving != lockstep::kNoFrame) {
+      const lockstep::LockstepRelay* relay = processes_[serving]->candidate->relay();
       if (relay != nullptr) {
         report.desync_frame = relay->stats().desync_frame;
         report.new_host_compared = relay->stats().frames_compared;
@@ -146,6 +154,7 @@ class MigrationMatch {
       candidate->offer(message, now, rtt);
     }
     void on_stay(MonoTime) override { candidate->stay(); }
+    void take_over(uint8_t dead_seat, MonoTime now) override { candidate->take_over(dead_seat, now); }
 
     void update(MonoTime now, WallTime wall) {
       if (relay_host) relay_host->update(now, wall);
@@ -173,6 +182,17 @@ class MigrationMatch {
     std::optional<lockstep::HostHandover> handover;
     std::optional<lockstep::RelayHost> relay_host;
   };
+
+  // Who rebuilt the authority after the host died, and when it had recovered the survivors.
+  void note_recovery(Report& report) {
+    if (!options_.kill_host_at || report.recovered_after > Duration{}) return;
+    for (uint32_t i = 0; i < processes_.size(); ++i) {
+      Process& p = *processes_[i];
+      if (!p.alive || p.candidate->counters().takeovers == 0) continue;
+      report.taken_over_by = i;
+      if (!p.candidate->relay()->recovering()) report.recovered_after = world_.now - (MonoTime{} + *options_.kill_host_at);
+    }
+  }
 
   // Every two live peers that have confirmed a frame hold one checksum for it.
   void check_checksums(Report& report) {

@@ -2,7 +2,8 @@
 // SimNetwork (transatlantic, 1% loss; seeds printed): a planned handover from the first host to
 // the best-ranked candidate loses no frame on any peer (the longest gap between relays a peer saw
 // is printed) and no peer diverges after it; a candidate killed as the offer reaches it is given up
-// on, and the next candidate completes the handover.
+// on, and the next candidate completes the handover; a host killed outright is replaced by the
+// first successor it named, which rebuilds the authority from what it and the survivors hold.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -72,6 +73,29 @@ TEST(LockstepMigration, ACandidateKilledMidHandshakeIsGivenUpOnAndTheNextComplet
     if (!r.alive[i]) continue;
     EXPECT_EQ(r.moves[i], 1u) << "player " << i;
     EXPECT_GT(r.peers[i].confirmed_frame, 1100u) << "player " << i << " plays on without the dead candidate";
+  }
+}
+
+TEST(LockstepMigration, WhenTheHostVanishesTheSurvivorsRebuildTheAuthorityAndPlayOnWithoutDiverging) {
+  const uint64_t seed = test_seed(93);
+  MigrationOptions o = four_players(seed);
+  o.handover_at.reset();
+  o.kill_host_at = Duration::seconds(8);
+  MigrationMatch match(o);
+  const MigrationMatch::Report r = match.run();
+  print(r, seed, "host killed outright at 8 s");
+  ASSERT_NE(r.taken_over_by, kNoFrame) << "seed=" << seed << ": a survivor rebuilt the authority";
+  std::printf("  rebuilt by player %u; survivors recovered %.0f ms after the host died\n", r.taken_over_by,
+              r.recovered_after.milliseconds_f());
+  EXPECT_GT(r.recovered_after, Duration{});
+  EXPECT_LT(r.recovered_after, Duration::seconds(3)) << "the netcode timeout (1 s), a connect and the recovery";
+  EXPECT_EQ(r.checksum_disagreement, kNoFrame) << "seed=" << seed;
+  EXPECT_EQ(r.desync_frame, kNoFrame);
+  EXPECT_GT(r.new_host_compared, 300u) << "the rebuilt authority compares the survivors' checksums";
+  for (std::size_t i = 1; i < r.peers.size(); ++i) {
+    EXPECT_EQ(r.host_losses[i], 1u) << "player " << i;
+    EXPECT_EQ(r.moves[i], 1u) << "player " << i;
+    EXPECT_GT(r.peers[i].confirmed_frame, 1050u) << "player " << i << " plays on";
   }
 }
 

@@ -21,17 +21,23 @@ struct CandidateCounters {
   uint64_t offers_refused = 0;  // a state that does not read or breaks a rule
   uint64_t accepted = 0;
   uint64_t completed = 0;
+  uint64_t takeovers = 0;  // authorities rebuilt here after a host vanished
 };
 
 class CandidateHost {
  public:
   // `server` is this process's own (listening), `session` and `link` its peer's; all outlive this.
-  CandidateHost(ReliableServer& server, RollbackSession& session, PeerLink& link);
+  // A relay rebuilt after the host vanished waits at most `recovery_timeout` for the survivors.
+  CandidateHost(ReliableServer& server, RollbackSession& session, PeerLink& link,
+                Duration recovery_timeout = Duration::seconds(2));
 
   // The old host's HandoverOffer (envelope included), `rtt` the link to it.
   void offer(std::span<const uint8_t> message, MonoTime now, Duration rtt);
   // The old host keeps the authority: the restored relay is dropped.
   void stay();
+  // The host vanished and this peer is its first successor: the authority is rebuilt from what
+  // this peer knows (RollbackSession::recovery_state) and recovers what the survivors hold.
+  void take_over(uint8_t dead_seat, MonoTime now);
   // Serves the restored relay, and sends the accept and the done when their conditions hold.
   void update(MonoTime now, WallTime wall_now);
 
@@ -45,6 +51,7 @@ class CandidateHost {
   ReliableServer& server_;
   RollbackSession& session_;
   PeerLink& link_;
+  Duration recovery_timeout_;
   std::optional<LockstepRelay> relay_;
   std::optional<RelayHost> host_;
   uint32_t handover_ = 0;

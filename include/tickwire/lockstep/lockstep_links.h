@@ -14,6 +14,7 @@
 #include "tickwire/clock/time.h"
 #include "tickwire/lockstep/host_handover.h"
 #include "tickwire/lockstep/lockstep_relay.h"
+#include "tickwire/lockstep/migration_messages.h"
 #include "tickwire/lockstep/rollback_session.h"
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/endpoint_config.h"
@@ -41,8 +42,9 @@ struct RelayHostCounters {
 class RelayHost {
  public:
   // `server` (max_clients >= seats) and `relay` must outlive the host; `handover`, if given, is
-  // this host's side of a migration away from it.
-  RelayHost(ReliableServer& server, LockstepRelay& relay, HostHandover* handover = nullptr);
+  // this host's side of a migration away from it; `host_seat` is the seat playing in this host's
+  // process (kNoSeat: a dedicated host), never its own successor.
+  RelayHost(ReliableServer& server, LockstepRelay& relay, HostHandover* handover = nullptr, uint8_t host_seat = kNoSeat);
   // One iteration: receive, seat newcomers, start once every seat is taken (welcoming each), take
   // every peer's frames, compare and police, drop whom the relay dropped, move the handshake on,
   // relay, send. Once the relay is retired (handed over) every connection is closed.
@@ -57,9 +59,13 @@ class RelayHost {
   ReliableEndpoint* endpoint_of(uint8_t seat);
   void send_reliable(uint8_t seat, std::span<const uint8_t> bytes);
 
+  void send_successors(MonoTime now);
+
   ReliableServer& server_;
   LockstepRelay& relay_;
   HostHandover* handover_;
+  uint8_t host_seat_;
+  std::optional<MonoTime> next_successors_;
   std::array<int32_t, kMaxPeers> client_of_seat_;
   std::vector<int32_t> seat_of_client_;
   bool closed_ = false;
@@ -81,6 +87,9 @@ class PeerMigration {
   virtual void on_offer(std::span<const uint8_t> message, MonoTime now, Duration rtt) = 0;
   // The old host keeps the authority (an attempt aborted).
   virtual void on_stay(MonoTime now) { (void)now; }
+  // The host vanished and this peer is the first successor: it rebuilds the authority from what
+  // it knows (CandidateHost::take_over); `dead_seat` is the vanished host's seat (kNoSeat: none).
+  virtual void take_over(uint8_t dead_seat, MonoTime now) { (void)dead_seat, (void)now; }
 };
 
 class PeerLink {
@@ -96,12 +105,16 @@ class PeerLink {
   // The longest time between two relays reaching the session, from either host.
   Duration longest_relay_gap() const { return longest_gap_; }
   uint32_t moves() const { return moves_; }
+  // Hosts this peer had to find after its host vanished.
+  uint32_t host_losses() const { return host_losses_; }
   ReliableClient& host_connection() { return *host_; }
 
  private:
   void take_messages(ReliableClient& from, RollbackSession::Host host, MonoTime now);
   void take_reliable(std::span<const uint8_t> message, MonoTime now, Duration rtt);
   void send_frames(ReliableClient& to, std::span<const uint8_t> frames);
+  void take_successors(std::span<const uint8_t> body);
+  void replace_lost_host(MonoTime now);
 
   ReliableClient* host_;
   ReliableClient* next_ = nullptr;  // the host the authority is moving to
@@ -111,6 +124,12 @@ class PeerLink {
   std::optional<MonoTime> last_relay_;
   Duration longest_gap_;
   uint32_t moves_ = 0;
+  uint32_t host_losses_ = 0;
+  bool host_was_connected_ = false;
+  bool looking_ = false;                 // the host vanished and a successor is being found
+  uint8_t host_seat_ = kNoSeat;          // the seat playing in the host's process, as it said
+  std::vector<uint8_t> successors_;      // who takes over if it vanishes, best first
+  std::size_t successor_cursor_ = 0;
   std::array<uint8_t, kMaxPacketPayloadBytes> buffer_{};
 };
 

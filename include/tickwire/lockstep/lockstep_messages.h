@@ -79,6 +79,34 @@ struct SeatFrame {
   }
 };
 
+// One seat's canonical inputs from first_frame on, and the frame it left at (kNoFrame: seated).
+struct SeatInputs {
+  static constexpr std::string_view wire_name = "SeatInputs";
+  uint32_t first_frame = 0;
+  uint32_t left_frame = kNoFrame;
+  std::vector<InputByte> inputs;
+  template <class W>
+  void fields(W& w) {
+    w.u32("firstFrame", first_frame);
+    w.u32("leftFrame", left_frame);
+    w.list16("inputs", inputs, 0, kMaxInputRunBytes);
+  }
+};
+
+// Another seat's canonical inputs a peer forwards to a recovering authority.
+struct ForwardedInputs {
+  static constexpr std::string_view wire_name = "ForwardedInputs";
+  uint8_t seat = 0;
+  uint32_t first_frame = 0;
+  std::vector<InputByte> inputs;
+  template <class W>
+  void fields(W& w) {
+    w.u8("seat", seat);
+    w.u32("firstFrame", first_frame);
+    w.list16("inputs", inputs, 0, kMaxInputRunBytes);
+  }
+};
+
 struct PeerFrames {
   static constexpr std::string_view wire_name = "PeerFrames";
   static constexpr std::string_view message_name = "peerFrames";
@@ -91,6 +119,9 @@ struct PeerFrames {
   std::vector<SeatFrame> held;        // per seat: the newest frame through which all inputs are held
   uint32_t first_checksum_frame = 0;  // the frame of checksums[0]
   std::vector<FrameChecksum> checksums;
+  // Other seats' canonical inputs a recovering authority lacks (it says what it holds): a host
+  // rebuilt after the old one vanished learns from the survivors what only they had received.
+  std::vector<ForwardedInputs> forwarded;
 
   template <class W>
   void fields(W& w) {
@@ -100,20 +131,7 @@ struct PeerFrames {
     w.list8("held", held, 0, kMaxPeers);
     w.u32("firstChecksumFrame", first_checksum_frame);
     w.list8("checksums", checksums, 0, kMaxChecksumsPerMessage);
-  }
-};
-
-// One seat's canonical inputs from first_frame on, and the frame it left at (kNoFrame: seated).
-struct SeatInputs {
-  static constexpr std::string_view wire_name = "SeatInputs";
-  uint32_t first_frame = 0;
-  uint32_t left_frame = kNoFrame;
-  std::vector<InputByte> inputs;
-  template <class W>
-  void fields(W& w) {
-    w.u32("firstFrame", first_frame);
-    w.u32("leftFrame", left_frame);
-    w.list16("inputs", inputs, 0, kMaxInputRunBytes);
+    w.list8("forwarded", forwarded, 0, kMaxPeers);
   }
 };
 
@@ -129,6 +147,7 @@ struct RelayFrames {
   uint32_t checksums_held = 0;        // the newest of your checksums it holds
   uint32_t desync_frame = kNoFrame;   // the first frame whose checksums disagreed, if any did
   std::vector<SeatInputs> seats;      // one per seat, yours included (empty inputs)
+  std::vector<SeatFrame> recovering;  // while rebuilt after its predecessor vanished: what it holds per seat
 
   template <class W>
   void fields(W& w) {
@@ -138,6 +157,7 @@ struct RelayFrames {
     w.u32("checksumsHeld", checksums_held);
     w.u32("desyncFrame", desync_frame);
     w.list8("seats", seats, 0, kMaxPeers);
+    w.list8("recovering", recovering, 0, kMaxPeers);
   }
 };
 

@@ -38,6 +38,7 @@ struct RelayStats {
   uint64_t frames_compared = 0;       // frames whose checksums every seated peer reported
   uint64_t checksums_missing = 0;     // frames a peer skipped (its checksum ring overran)
   uint64_t checksums_too_early = 0;   // checksums of frames further ahead of the clock than any peer runs
+  uint64_t inputs_forwarded = 0;      // other seats' inputs a survivor forwarded while recovering
   uint32_t desync_frame = kNoFrame;   // the first frame whose checksums disagreed
   uint32_t desync_found_frame = 0;    // the clock frame when it was found
   uint64_t held_at_window_ms = 0;     // time some peer held the others at the window
@@ -83,6 +84,14 @@ class LockstepRelay {
   // The checksum every peer agreed on for the newest compared frame (0 before any).
   uint32_t agreed_checksum() const { return agreed_checksum_; }
   uint32_t compared_through() const { return compared_through_; }
+  // This relay was rebuilt by a peer after the host vanished (its state: recovery_state). Until
+  // every playing seat but the dead host's has reached it and none holds an input of the dead
+  // host's it lacks, or `deadline`, it takes the inputs the survivors forward and polices no one;
+  // then the seats not heard from (the dead host's among them) leave after the last input any
+  // survivor held.
+  // `dead_seat` is the vanished host's seat (kMaxPeers or more: a dedicated host had none).
+  void begin_recovery(uint8_t dead_seat, MonoTime deadline);
+  bool recovering() const { return recovering_; }
   // This relay hands its peers to another host: it stops relaying (its peers hear from the new one).
   void retire() { retired_ = true; }
   bool retired() const { return retired_; }
@@ -100,7 +109,8 @@ class LockstepRelay {
     bool taken = false;
     uint32_t left_frame = kNoFrame;
     uint32_t next_frame = 0;                     // the peer's clock, as last reported
-    std::array<uint32_t, kMaxPeers> held{};      // what it holds of each seat's inputs
+    std::array<uint32_t, kMaxPeers> held{};      // what it holds of each seat's inputs (as far as this relay has)
+    std::array<uint32_t, kMaxPeers> reported{};  // what it says it holds (a recovering relay waits for these)
     std::optional<InputRing> inputs;
     uint32_t checksums_through = 0;              // every checksum through here taken (or skipped)
     std::vector<uint32_t> checksums;             // kChecksumRing values...
@@ -112,6 +122,8 @@ class LockstepRelay {
   double clock(MonoTime now) const;
   void take_inputs(Seat& s, const PeerFrames& in, MonoTime now);
   void take_checksums(Seat& s, const PeerFrames& in, MonoTime now);
+  void take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now);
+  void end_recovery_when_due(MonoTime now);
   void compare_checksums();
   void apply_lag_policy(MonoTime now);
   void drop(uint8_t seat, SeatDrop reason);
@@ -125,6 +137,9 @@ class LockstepRelay {
   uint32_t compared_through_ = 0;
   uint32_t agreed_checksum_ = 0;
   bool retired_ = false;
+  bool recovering_ = false;
+  uint8_t dead_seat_ = 0xff;
+  MonoTime recovery_deadline_;
   RingBuffer<uint8_t, kMaxPeers> dropped_;
   PeerFrames in_;     // decoded into in place: its lists keep their room
   RelayFrames out_;

@@ -23,6 +23,8 @@ inline constexpr uint32_t kMaxFramesPerMessage = 32;
 inline constexpr uint32_t kMaxChecksumsPerMessage = 32;
 // Bytes of input runs one message may spend: a message stays inside one datagram.
 inline constexpr uint32_t kInputRunBudgetBytes = 900;
+// Bytes of other seats' inputs one peer message forwards to a recovering authority.
+inline constexpr uint32_t kForwardBudgetBytes = 256;
 // Canonical input history the authority keeps per seat: a peer whose acks fall further behind can
 // never be brought up to date, and is dropped.
 inline constexpr uint32_t kRelayHistoryFrames = 256;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "tickwire/lockstep/relay_state.h"
 #include "tickwire/wire/types.h"
@@ -76,6 +77,34 @@ struct HostStay {
   template <class W>
   void fields(W& w) {
     w.u32("handover", handover);
+  }
+};
+
+// One seat's number.
+struct SeatNumber {
+  static constexpr std::string_view wire_name = "SeatNumber";
+  uint8_t seat = 0;
+  template <class W>
+  void fields(W& w) {
+    w.u8("seat", seat);
+  }
+};
+inline constexpr uint8_t kNoSeat = 0xff;
+
+// Who takes the authority if this host vanishes (seed 002, "Candidate Election", beyond the seed):
+// the host's own seat (kNoSeat for a dedicated one) and the candidates, best first. Sent to every
+// peer now and then; a peer whose host is gone connects to the first that answers.
+struct Successors {
+  static constexpr std::string_view wire_name = "Successors";
+  static constexpr std::string_view message_name = "successors";
+  static constexpr uint8_t wire_id = 9;
+  static constexpr wire::Direction wire_direction = wire::Direction::server_to_client;
+  uint8_t host_seat = kNoSeat;
+  std::vector<SeatNumber> ranked;
+  template <class W>
+  void fields(W& w) {
+    w.u8("hostSeat", host_seat);
+    w.list8("ranked", ranked, 0, kMaxPeers);
   }
 };
 

@@ -17,6 +17,7 @@
 #include "tickwire/lockstep/input_ring.h"
 #include "tickwire/lockstep/lockstep_messages.h"
 #include "tickwire/lockstep/lockstep_settings.h"
+#include "tickwire/lockstep/relay_state.h"
 #include "tickwire/lockstep/replay.h"
 #include "tickwire/lockstep/rollback_stats.h"
 
@@ -44,6 +45,9 @@ class RollbackSession {
   void begin_next_host();
   // The move is done: the new host is the current one.
   void promote_next_host();
+  // What this peer knows, as a relay's state: the authority rebuilt here when the host vanished
+  // (every seat's inputs this peer holds, its frame clock, its confirmed frame as the agreed one).
+  RelayState recovery_state(MonoTime now) const;
 
   // Every frame confirmed from now on is told to `sink` (a ReplayRecorder); null stops it. Attach
   // before the welcome to record a whole match.
@@ -67,6 +71,7 @@ class RollbackSession {
   Status take_welcome(std::span<const uint8_t> body, MonoTime now);
   Status take_relay(std::span<const uint8_t> body, MonoTime now, Duration rtt, Host from);
   Status take_seat_inputs(uint32_t seat, const SeatInputs& in);
+  void write_forwarded(const std::vector<uint32_t>& relay_holds);
   void note_clock(const RelayFrames& relay, MonoTime now, Duration rtt);
   uint32_t clock_target(MonoTime now) const;
   void roll_back();
@@ -89,6 +94,7 @@ class RollbackSession {
   uint32_t rollback_from_ = kNoFrame;  // the earliest frame simulated on a guess proven wrong
   std::array<uint32_t, 2> own_held_{};        // each host holds our inputs through here (by Host)
   std::array<uint32_t, 2> checksums_held_{};  // and our checksums through here
+  std::array<std::vector<uint32_t>, 2> recovering_held_;  // a recovering host's holdings per seat (empty: not recovering)
 
   // Per frame in the window (ring_frames slots): the state after it, the inputs it ran on.
   uint32_t ring_frames_ = 0;
