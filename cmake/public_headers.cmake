@@ -48,6 +48,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/protocol/vec3.h
   tickwire/protocol/vocabulary.h
   tickwire/protocol/world_settings.h
+  tickwire/replication/handles/construct_handle.h
   tickwire/replication/handles/entity_handle.h
   tickwire/replication/rest_record_source.h
   tickwire/replication/tick_records.h

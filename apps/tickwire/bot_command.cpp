@@ -25,6 +25,7 @@
 #include "bot_report.h"
 #include "bot_resume.h"
 #include "commands.h"
+#include "stop_signals.h"
 #include "dashboard_inputs.h"
 #include "number_checks.h"
 #include "demo_block.h"
@@ -45,9 +46,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 struct BotOptions {
   std::string server;
@@ -264,8 +262,7 @@ void print_progress(const std::vector<std::unique_ptr<Bot>>& bots, const BotOpti
 }
 
 int run_bots(const BotOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   const auto behaviour = world::parse_bot_behaviour(o.behaviour);
   const std::string bad_endpoint = check_endpoints(o);
   if (!bad_endpoint.empty() || !behaviour) {
@@ -299,7 +296,7 @@ int run_bots(const BotOptions& o) {
   MonoTime next_frame = start;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
   std::vector<world::Vec3> others;  // scratch: one bot's view of the other pawns
-  while (g_stop == 0 && (timer.now() - start).seconds_f() < o.seconds) {
+  while (!stop_requested() && (timer.now() - start).seconds_f() < o.seconds) {
     const MonoTime now = timer.now();
     const double at_s = (now - start).seconds_f();
     if (match) match->before_frames(now, open_offer);

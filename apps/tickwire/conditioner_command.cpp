@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/transport/link_conditioner.h"
@@ -18,9 +19,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop_requested = 0;
-void request_stop(int) { g_stop_requested = 1; }
 
 constexpr Duration kMaxSleep = Duration::microseconds(500);  // wake granularity: relay timing error <= ~0.5 ms
 
@@ -92,7 +90,7 @@ void run_loop(LinkConditioner& conditioner, double seconds) {
   const MonoTime start = mono_now();
   const std::optional<MonoTime> end =
       seconds > 0.0 ? std::optional<MonoTime>(start + Duration::from_seconds(seconds)) : std::nullopt;
-  while (g_stop_requested == 0) {
+  while (!stop_requested()) {
     const MonoTime now = mono_now();
     if (end && now >= *end) break;
     conditioner.step(now);
@@ -103,8 +101,7 @@ void run_loop(LinkConditioner& conditioner, double seconds) {
 }
 
 void run_conditioner(const ConditionerArgs& args) {
-  std::signal(SIGINT, request_stop);  // first, so a stop request during start-up is not lost
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();  // first, so a stop request during start-up is not lost
   const auto listen = Address::parse(args.listen);
   const auto forward = Address::parse(args.forward);
   const auto model = build_model(args);

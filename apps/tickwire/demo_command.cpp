@@ -17,6 +17,7 @@
 
 #include "child_process.h"
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "demo_html.h"
 #include "demo_report.h"
@@ -29,9 +30,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 struct DemoOptions {
   int bots = 32;
@@ -111,8 +109,7 @@ bool write_file(const std::string& path, const std::string& text) {
 }
 
 int run_demo(const DemoOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   if (!link_profile(o.profile)) {
     std::fprintf(stderr, "tickwire demo: unknown profile '%s'\n", o.profile.c_str());
     return 2;
@@ -172,7 +169,7 @@ int run_demo(const DemoOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   double last_bytes = 0, last_t = 0;
   int frame = 0;
-  while (g_stop == 0 && bots.running()) {
+  while (!stop_requested() && bots.running()) {
     progress.take(server);
     progress.take(bots);
     (void)conditioner.read_lines();

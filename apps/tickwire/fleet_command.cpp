@@ -28,6 +28,7 @@
 
 #include "child_process.h"
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "fleet_watch.h"
 #include "tickwire/clock/system_clock.h"
@@ -37,9 +38,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 struct FleetOptions {
   std::string store_url;
@@ -95,8 +93,7 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 int run_fleet(const FleetOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::filesystem::path scratch = std::filesystem::temp_directory_path() / fmt::format("tickwire-fleet-{}", getpid());
   std::filesystem::create_directories(scratch);
@@ -165,7 +162,7 @@ int run_fleet(const FleetOptions& o) {
     }
     return true;
   };
-  while (!all_serving() && now_s() < 60 && g_stop == 0) {
+  while (!all_serving() && now_s() < 60 && !stop_requested()) {
     take_hosts();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -184,7 +181,7 @@ int run_fleet(const FleetOptions& o) {
     return 2;
   }
   std::string match_address;
-  while (match_address.empty() && now_s() < 90 && match.process->running() && g_stop == 0) {
+  while (match_address.empty() && now_s() < 90 && match.process->running() && !stop_requested()) {
     match.take([&](const nlohmann::json& j) {
       if (j.value("type", "") == "ready") match_address = j.value("address", "");
     });
@@ -216,7 +213,7 @@ int run_fleet(const FleetOptions& o) {
     take_bots();
     look();
   };
-  for (uint32_t first = 0, k = 0; first < o.bots && g_stop == 0; first += per, ++k) {
+  for (uint32_t first = 0, k = 0; first < o.bots && !stop_requested(); first += per, ++k) {
     const uint32_t count = std::min(per, o.bots - first);
     const double plays = o.seconds + o.stagger_s * k;
     Member& b = bots.emplace_back();
@@ -236,7 +233,7 @@ int run_fleet(const FleetOptions& o) {
       }
       return actors.size() >= count;
     };
-    while (!answered() && now_s() < deadline && g_stop == 0) {
+    while (!answered() && now_s() < deadline && !stop_requested()) {
       pump();
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -251,7 +248,7 @@ int run_fleet(const FleetOptions& o) {
       if (b.process->running()) return true;
     return false;
   };
-  while (g_stop == 0 && bots_running()) {
+  while (!stop_requested() && bots_running()) {
     pump();
     if (!killed && o.kill_at_s > 0 && now_s() - play_began >= o.kill_at_s) {
       Member& victim = hosts[o.kill_host - 1];

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "directory_presence.h"
 #include "host_ops.h"
@@ -36,9 +37,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = g_stop + 1; }
 
 struct HostOptions {
   std::string store_url;
@@ -100,8 +98,7 @@ nlohmann::json host_line(const char* type, double t, const std::string& process,
 }
 
 int run_host(const HostOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   std::string error;
   const auto key = netcode::load_server_private_key(o.key_path, error);
   if (!key) {
@@ -192,7 +189,7 @@ int run_host(const HostOptions& o) {
     presence->publish(presence_of(process, ops, rooms));
     next_publish = now + publish_every;
   };
-  while (g_stop == 0 && (o.seconds <= 0 || since(mono_now()) < o.seconds)) {
+  while (!stop_requested() && (o.seconds <= 0 || since(mono_now()) < o.seconds)) {
     MonoTime now = mono_now();
     bool rooms_changed = false;
     if (now >= next_try) {
@@ -238,8 +235,8 @@ int run_host(const HostOptions& o) {
   publish(mono_now());
   print(host_line("host_draining", since(mono_now()), process, ops, rooms, *presence));
   const MonoTime grace_began = mono_now();
-  const std::sig_atomic_t signals = g_stop;
-  while (g_stop == signals && (mono_now() - grace_began).seconds_f() < o.drain_grace_s) {
+  const std::sig_atomic_t signals = stop_signals();
+  while (stop_signals() == signals && (mono_now() - grace_began).seconds_f() < o.drain_grace_s) {
     const MonoTime now = mono_now();
     uint32_t seated = 0;
     for (auto& room : rooms) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/lockstep/lockstep_links.h"
 #include "tickwire/protocol/netcode_contract.h"
@@ -24,14 +25,10 @@
 #include "tickwire/transport/link_model.h"
 #include "tickwire/transport/netcode_crypto.h"
 #include "tickwire/transport/udp_socket.h"
-#include "tickwire/world/arena_bot_input.h"
-#include "tickwire/world/lockstep_arena.h"
+#include "tickwire/world/arena_peer.h"
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 struct LockstepOptions {
   uint32_t peers = 4;
@@ -45,14 +42,10 @@ struct LockstepOptions {
   std::string record;
 };
 
+// A player: its socket and the arena peer on it.
 struct Peer {
   std::unique_ptr<DatagramSocket> socket;
-  std::unique_ptr<NetcodeClient> netcode;
-  std::unique_ptr<ReliableClient> reliable;
-  std::unique_ptr<world::LockstepArena> game;
-  std::unique_ptr<world::ArenaBotInput> input;
-  std::unique_ptr<lockstep::RollbackSession> session;
-  std::unique_ptr<lockstep::PeerLink> link;
+  std::unique_ptr<world::ArenaPeer> arena;
 };
 
 // The room policy a deterministic arena match is resolved from.
@@ -79,7 +72,7 @@ std::unique_ptr<DatagramSocket> open_loopback(std::string& error) {
 void print_report(const std::vector<Peer>& peers, const lockstep::LockstepRelay& relay, double seconds) {
   std::array<uint64_t, lockstep::kMaxRollbackWindowFrames + 1> depth{};
   for (std::size_t i = 0; i < peers.size(); ++i) {
-    const lockstep::RollbackStats& s = peers[i].session->stats();
+    const lockstep::RollbackStats& s = peers[i].arena->session.stats();
     for (std::size_t d = 0; d < depth.size(); ++d) depth[d] += s.depth_histogram[d];
     std::printf("peer %zu: frame %u confirmed %u  simulated %llu  resimulated %llu (%.1f/s)  rollbacks %llu  wrong guesses %llu  "
                 "waits at the window %llu  catch-up frames %llu  up %.0f B/s  refused %llu%s\n",
@@ -87,8 +80,8 @@ void print_report(const std::vector<Peer>& peers, const lockstep::LockstepRelay&
                 static_cast<unsigned long long>(s.frames_resimulated), static_cast<double>(s.frames_resimulated) / seconds,
                 static_cast<unsigned long long>(s.rollbacks), static_cast<unsigned long long>(s.predictions_wrong),
                 static_cast<unsigned long long>(s.stalled_updates), static_cast<unsigned long long>(s.catch_up_frames),
-                static_cast<double>(peers[i].link->bytes_sent()) / seconds, static_cast<unsigned long long>(s.refused.total()),
-                peers[i].reliable->connected() ? "" : "  (disconnected)");
+                static_cast<double>(peers[i].arena->link.bytes_sent()) / seconds, static_cast<unsigned long long>(s.refused.total()),
+                peers[i].arena->reliable.connected() ? "" : "  (disconnected)");
   }
   const lockstep::RelayStats& r = relay.stats();
   std::printf("relay: frames compared %llu  held at the window %llu ms  inputs too early %llu  refused %llu  drops",
@@ -111,8 +104,7 @@ void print_report(const std::vector<Peer>& peers, const lockstep::LockstepRelay&
 }
 
 int run_lockstep(const LockstepOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   std::string error;
   const std::optional<NetcodeContract> contract = arena_contract(o, error);
   std::optional<LinkModel> link = link_profile(o.profile);
@@ -159,25 +151,20 @@ int run_lockstep(const LockstepOptions& o) {
       std::fprintf(stderr, "lockstep: %s\n", error.c_str());
       return 1;
     }
-    p.netcode = std::make_unique<NetcodeClient>(*p.socket);
-    p.reliable = std::make_unique<ReliableClient>(*p.netcode, lockstep::lockstep_endpoint_config());
-    p.game = std::make_unique<world::LockstepArena>(settings.policy.seats, static_cast<uint32_t>(o.seed));
-    p.input = std::make_unique<world::ArenaBotInput>(o.seed * 131 + i);
-    p.session = std::make_unique<lockstep::RollbackSession>(*p.game, *p.input);
-    p.link = std::make_unique<lockstep::PeerLink>(*p.reliable, *p.session);
+    p.arena = std::make_unique<world::ArenaPeer>(*p.socket, settings.policy.seats, static_cast<uint32_t>(o.seed), o.seed * 131 + i);
     if (i == 0 && !o.record.empty()) {
-      std::vector<uint8_t> initial(p.game->max_state_bytes());
-      initial.resize(p.game->save(initial));
+      std::vector<uint8_t> initial(p.arena->game.max_state_bytes());
+      initial.resize(p.arena->game.save(initial));
       recorder = std::make_unique<lockstep::ReplayRecorder>("arena", settings.logic_hz, settings.policy.seats,
                                                             world::kArenaInputBytes, initial);
-      p.session->record_to(recorder.get());
+      p.arena->session.record_to(recorder.get());
     }
     netcode::ConnectTokenParams params;
     params.client_id = 1000 + i;
     params.server_addresses.add(conditioner_socket->local_address());
     params.timeout_seconds = 10;
     const auto token = netcode::generate_connect_token(params, key, wall_now());
-    p.netcode->connect(token.value(), mono_now());
+    p.arena->netcode.connect(token.value(), mono_now());
   }
 
   std::printf("lockstep: %u arena peers at %u Hz through a '%s' link (loss %.3f), window %u, delay %u, lag policy %s, %.0f s\n",
@@ -188,12 +175,12 @@ int run_lockstep(const LockstepOptions& o) {
   const MonoTime start = mono_now();
   const MonoTime end = start + Duration::from_seconds(o.seconds);
   MonoTime next_update = start;
-  while (g_stop == 0 && mono_now() < end) {
+  while (!stop_requested() && mono_now() < end) {
     const MonoTime now = mono_now();
     conditioner.step(now);
     if (now >= next_update) {
       host.update(now, wall_now());
-      for (Peer& p : peers) p.link->update(now);
+      for (Peer& p : peers) p.arena->link.update(now);
       next_update += period;
       if (now - next_update > period * 4) next_update = now;  // a host stall: do not replay it at once
     }

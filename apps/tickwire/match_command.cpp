@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "match_desk.h"
 #include "match_report.h"
 #include "match_routes.h"
@@ -30,9 +31,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 constexpr Duration kLongestSleep = Duration::milliseconds(20);  // a signal is seen within this
 constexpr uint64_t kTokenOutlivesClaimSeconds = 10;           // a token stays good this long past its seat's claim window
@@ -109,8 +107,7 @@ nlohmann::json stats_line(const char* type, MatchDesk& desk, MonoTime start) {
 }
 
 int run_match(const MatchOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   if (std::string bad = bad_option(o); !bad.empty()) return refuse(bad);
   std::string error;
   auto key = netcode::load_server_private_key(o.key_path, error);
@@ -141,7 +138,7 @@ int run_match(const MatchOptions& o) {
 
   const Duration stats_every = Duration::from_seconds(o.stats_interval_s);
   MonoTime next_stats = start + stats_every;
-  while (g_stop == 0) {
+  while (!stop_requested()) {
     MonoTime now = mono_now();
     if (o.seconds > 0 && (now - start).seconds_f() >= o.seconds) break;
     runner.run(now);

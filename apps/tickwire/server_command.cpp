@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "demo_block.h"
 #include "durable_server.h"
@@ -40,8 +41,6 @@ namespace tickwire::cli {
 namespace {
 
 // Signals received: the first stops the run (a drain), a second cuts a drain's grace short.
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = g_stop + 1; }
 
 struct ServerOptions {
   std::string map_path;  // empty: the built-in reference map
@@ -186,8 +185,8 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
 // connection mid-run: a client holding a valid token may still join and is let go with the rest.)
 void drain_grace(Server& server, const DurableServer* kept, ServerOps& ops, double grace_s) {
   const MonoTime began = server.now();
-  const std::sig_atomic_t signals = g_stop;
-  while (g_stop == signals && (server.now() - began).seconds_f() < grace_s && server.stats().clients > 0 &&
+  const std::sig_atomic_t signals = stop_signals();
+  while (stop_signals() == signals && (server.now() - began).seconds_f() < grace_s && server.stats().clients > 0 &&
          (kept == nullptr || kept->authority())) {
     server.update(server.wait_for_next_tick());
     ops.follow(server, kept, mono_now());
@@ -195,8 +194,7 @@ void drain_grace(Server& server, const DurableServer* kept, ServerOps& ops, doub
 }
 
 int run_server(const ServerOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   std::string error;
   const auto key = netcode::load_server_private_key(o.key_path, error);
   if (!key) {
@@ -249,7 +247,7 @@ int run_server(const ServerOptions& o) {
     // Waiting for the lease is the loop while it lasts: it beats, so /healthz stays 200 (starting).
     kept = DurableServer::take(o.durable, *resume_key, error, [&ops] {
       ops.beat(mono_now());
-      return g_stop == 0;
+      return !stop_requested();
     });
     if (!kept) {
       std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
@@ -306,7 +304,7 @@ int run_server(const ServerOptions& o) {
     std::fflush(stdout);
   };
   int exit_code = 0;
-  while (g_stop == 0 && (o.seconds <= 0 || (server.now() - start).seconds_f() < o.seconds)) {
+  while (!stop_requested() && (o.seconds <= 0 || (server.now() - start).seconds_f() < o.seconds)) {
     if (kept && !kept->authority()) {  // the lease is gone or the store failed: the room stops here
       line("server_stopped", server.now());
       exit_code = 3;

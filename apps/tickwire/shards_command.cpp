@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "stop_signals.h"
 #include "number_checks.h"
 #include "shard_burner.h"
 #include "tickwire/clock/system_host_timer.h"
@@ -31,9 +32,6 @@
 
 namespace tickwire::cli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void request_stop(int) { g_stop = 1; }
 
 constexpr uint32_t kBurnerId = 0;  // rooms are 1..N
 
@@ -158,8 +156,7 @@ nlohmann::json changes_json(const ShardReport& report, MonoTime start) {
 }
 
 int run_shards(const ShardsOptions& o) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  catch_stop_signals();
   std::string error;
   std::vector<BurnStep> plan;
   if (!parse_plan(o.burn_plan, plan, error)) {
@@ -231,7 +228,7 @@ int run_shards(const ShardsOptions& o) {
   std::size_t next_step = 0;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
   const Duration warm_up = Duration::seconds(2);
-  while (g_stop == 0) {
+  while (!stop_requested()) {
     const MonoTime now = timer.now();
     const double t = (now - start).seconds_f();
     if (o.seconds > 0 && t >= o.seconds) break;

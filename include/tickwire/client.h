@@ -164,6 +164,10 @@ class Client {
   // snapshot's entity id in its handle) with the game's verb, reliable. The server re-judges reach,
   // look and rate itself and answers with an entity event. False when not playing or the channel is full.
   bool interact(uint64_t target_ref, uint8_t action);
+  // An RPC to one of the game's constructs (a game mode, an AI director) by its ConstructHandle's
+  // raw bits: the game's method and up to 256 bytes it reads. A stale or foreign handle is refused
+  // by the server (stats: construct.refusal.<why>). False before the welcome or past the cap.
+  bool call_construct(uint32_t construct_handle, uint16_t method, std::span<const uint8_t> payload = {});
   // The next entity event for this client (the server's answers and announcements), oldest first.
   std::optional<protocol::EntityEvent> receive_event();
 

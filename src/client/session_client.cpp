@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/construct_call.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -361,6 +362,15 @@ bool SessionClient::send_interact(uint64_t target_ref, uint8_t action) {
   request.target_ref = target_ref;
   request.action = action;
   return wire::send_message(*net_, config_.reliable_channel, request).ok();
+}
+
+bool SessionClient::send_construct_call(uint32_t target, uint16_t method, std::span<const uint8_t> payload) {
+  if (!welcome_ || refused_ || !net_ || payload.size() > protocol::MaxConstructCallPayloadBytes) return false;
+  protocol::ConstructCall call;
+  call.target = target;
+  call.method = method;
+  for (uint8_t b : payload) call.payload.push_back(protocol::SliceByte{b});
+  return wire::send_message(*net_, config_.reliable_channel, call).ok();
 }
 
 bool SessionClient::pop_entity_event(protocol::EntityEvent& out) {

@@ -197,6 +197,10 @@ bool Client::interact(uint64_t target_ref, uint8_t action) {
   return parts_->game->session().send_interact(target_ref, action);
 }
 
+bool Client::call_construct(uint32_t construct_handle, uint16_t method, std::span<const uint8_t> payload) {
+  return parts_->game->session().send_construct_call(construct_handle, method, payload);
+}
+
 std::optional<protocol::EntityEvent> Client::receive_event() {
   protocol::EntityEvent event;
   if (!parts_->game->session().pop_entity_event(event)) return std::nullopt;

@@ -179,6 +179,7 @@ ServerStats Server::stats() const {
   append_reasons(s.reasons, "session.decode", rs.decode_errors());
   append_reasons(s.reasons, "connect.refusal", rs.refusals());
   append_reasons(s.reasons, "interact.refusal", p.room->interact_refusals());
+  append_reasons(s.reasons, "construct.refusal", p.room->construct_refusals());
   append_reasons(s.reasons, "fire.refusal", p.room->fire_refusals());
   append_reasons(s.reasons, "fire.rewind", p.room->fire_rewinds());
   append_reasons(s.reasons, "edit.refusal", p.room->edit_refusals());

@@ -2,6 +2,7 @@
 #include "tickwire/protocol/wire_messages.h"
 
 #include "tickwire/protocol/admission_place.h"
+#include "tickwire/protocol/construct_call.h"
 #include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/hit_event.h"
@@ -30,7 +31,7 @@ const wire::WireMessages& protocol_messages() {
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
                              RelayRefused, EntityEvent, FireRequest, HitEvent, SceneEdit, SceneNodeState,
-                             SceneEditRefused, ResumeTicket, AdmissionPlace>();
+                             SceneEditRefused, ResumeTicket, AdmissionPlace, ConstructCall>();
   return messages;
 }
 

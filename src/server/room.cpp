@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <cmath>
 
 #include "tickwire/core/assert.h"
@@ -165,6 +166,24 @@ bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& requ
   }
   simulation_.interact(session->pawn, target, request.action, last_tick());
   return true;
+}
+
+bool Room::receive_construct_call(OwnerId owner, const protocol::ConstructCall& call, MonoTime now) {
+  RoomSession* session = find(owner);
+  std::optional<ConstructRefusal> refusal;
+  if (session == nullptr) {
+    refusal = ConstructRefusal::no_session;
+  } else if (!session->interactions.take(now)) {
+    refusal = ConstructRefusal::rate_limited;
+    (void)session->conduct.offend(Offence::interact_rate, now);
+  } else {
+    std::array<uint8_t, protocol::MaxConstructCallPayloadBytes> payload{};
+    for (std::size_t i = 0; i < call.payload.size(); ++i) payload[i] = call.payload[i].value;
+    refusal = simulation_.construct_call(owner, ConstructHandle::from_raw(call.target), call.method,
+                                         std::span<const uint8_t>(payload.data(), call.payload.size()), last_tick());
+  }
+  if (refusal) construct_refusals_.add(*refusal);
+  return !refusal;
 }
 
 bool Room::receive_fire(OwnerId owner, const protocol::FireRequest& request, MonoTime now) {

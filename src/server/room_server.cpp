@@ -352,6 +352,12 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       (void)room_.receive_interact(c.owner, request, now_);
       return;
     }
+    case protocol::ConstructCall::wire_id: {
+      protocol::ConstructCall call;
+      if (!wire::decode_counted(message.body, call, decode_errors_).ok()) break;
+      (void)room_.receive_construct_call(c.owner, call, now_);
+      return;
+    }
     case protocol::FireRequest::wire_id: {
       protocol::FireRequest request;
       if (!wire::decode_counted(message.body, request, decode_errors_).ok()) break;

@@ -17,8 +17,7 @@
 #include "netcode_test_support.h"
 #include "tickwire/lockstep/lockstep_links.h"
 #include "tickwire/transport/link_model.h"
-#include "tickwire/world/arena_bot_input.h"
-#include "tickwire/world/lockstep_arena.h"
+#include "tickwire/world/arena_peer.h"
 
 namespace tickwire::test {
 
@@ -103,22 +102,17 @@ class LockstepMatch {
     for (uint32_t i = 0; i < n; ++i) {
       auto p = std::make_unique<Peer>();
       p->socket = world_.net.bind(client_address(i));
-      p->netcode = std::make_unique<NetcodeClient>(*p->socket);
-      p->reliable = std::make_unique<ReliableClient>(*p->netcode, lockstep::lockstep_endpoint_config());
-      p->game = std::make_unique<world::LockstepArena>(n, static_cast<uint32_t>(options.seed));
-      if (options.diverge_seat && *options.diverge_seat == i) p->game->plant_divergence(options.diverge_frame);
-      p->input = std::make_unique<world::ArenaBotInput>(options.seed * 131 + i);
-      p->session = std::make_unique<lockstep::RollbackSession>(*p->game, *p->input);
-      p->link = std::make_unique<lockstep::PeerLink>(*p->reliable, *p->session);
+      p->arena = std::make_unique<world::ArenaPeer>(*p->socket, n, static_cast<uint32_t>(options.seed), options.seed * 131 + i);
+      if (options.diverge_seat && *options.diverge_seat == i) p->arena->game.plant_divergence(options.diverge_frame);
       if (options.record && i == 0) {
-        std::vector<uint8_t> initial(p->game->max_state_bytes());
-        initial.resize(p->game->save(initial));
+        std::vector<uint8_t> initial(p->arena->game.max_state_bytes());
+        initial.resize(p->arena->game.save(initial));
         recorder_ = std::make_unique<lockstep::ReplayRecorder>("arena", options.settings.logic_hz, n,
                                                                world::kArenaInputBytes, initial);
-        p->session->record_to(recorder_.get());
+        p->arena->session.record_to(recorder_.get());
       }
       p->next_update = MonoTime::from_ns(static_cast<int64_t>(i + 1) * 3'100'000);
-      p->netcode->connect(mint_token(key, 9000 + i, {server_address()}, world_.wall(), 10, 600), world_.now);
+      p->arena->netcode.connect(mint_token(key, 9000 + i, {server_address()}, world_.wall(), 10, 600), world_.now);
       peers_.push_back(std::move(p));
     }
   }
@@ -141,13 +135,13 @@ class LockstepMatch {
         if (world_.now < p.next_update) continue;
         p.next_update += period;
         if (paused(i)) continue;
-        p.link->update(world_.now);
+        p.arena->link.update(world_.now);
         check_window(i);
         if (::testing::Test::HasFatalFailure()) return report;
       }
       if (!pause_ended_ && options_.pause_seat && world_.now >= MonoTime{} + options_.pause_at + options_.pause_for) {
         pause_ended_ = true;
-        for (const auto& p : peers_) report.peers_at_pause_end.push_back(p->session->stats());
+        for (const auto& p : peers_) report.peers_at_pause_end.push_back(p->arena->session.stats());
       }
       check_checksums(report);
       if (::testing::Test::HasFatalFailure()) return report;
@@ -157,24 +151,19 @@ class LockstepMatch {
     report.relay_bytes = host_->counters().relay_bytes;
     if (recorder_) report.replay = recorder_->bytes();
     for (const auto& p : peers_) {
-      report.peers.push_back(p->session->stats());
-      report.peer_bytes.push_back(p->link->bytes_sent());
-      report.connected.push_back(p->reliable->connected());
+      report.peers.push_back(p->arena->session.stats());
+      report.peer_bytes.push_back(p->arena->link.bytes_sent());
+      report.connected.push_back(p->arena->reliable.connected());
     }
     return report;
   }
 
-  lockstep::RollbackSession& session(uint32_t i) { return *peers_[i]->session; }
+  lockstep::RollbackSession& session(uint32_t i) { return peers_[i]->arena->session; }
 
  private:
   struct Peer {
     std::unique_ptr<SimSocket> socket;
-    std::unique_ptr<NetcodeClient> netcode;
-    std::unique_ptr<ReliableClient> reliable;
-    std::unique_ptr<world::LockstepArena> game;
-    std::unique_ptr<world::ArenaBotInput> input;
-    std::unique_ptr<lockstep::RollbackSession> session;
-    std::unique_ptr<lockstep::PeerLink> link;
+    std::unique_ptr<world::ArenaPeer> arena;
     MonoTime next_update;
   };
 
@@ -185,7 +174,7 @@ class LockstepMatch {
   }
 
   void check_window(uint32_t i) {
-    const lockstep::RollbackSession& s = *peers_[i]->session;
+    const lockstep::RollbackSession& s = peers_[i]->arena->session;
     if (!s.seated()) return;
     ASSERT_LE(s.confirmed_frame(), s.next_frame() - 1) << "seed=" << options_.seed << " peer " << i;
     ASSERT_LE(s.next_frame() - 1, s.confirmed_frame() + options_.settings.policy.rollback_window_frames)
@@ -196,15 +185,15 @@ class LockstepMatch {
   void check_checksums(MatchReport& report) {
     uint32_t common = lockstep::kNoFrame;
     for (const auto& p : peers_) {
-      if (!p->session->seated()) return;
-      if (p->reliable->connected()) common = std::min(common, p->session->confirmed_frame());
+      if (!p->arena->session.seated()) return;
+      if (p->arena->reliable.connected()) common = std::min(common, p->arena->session.confirmed_frame());
     }
     if (common == lockstep::kNoFrame || common <= last_checked_) return;
     last_checked_ = common;
     std::optional<uint64_t> first;
     for (const auto& p : peers_) {
-      if (!p->reliable->connected()) continue;
-      const std::optional<uint64_t> c = p->session->confirmed_checksum(common);
+      if (!p->arena->reliable.connected()) continue;
+      const std::optional<uint64_t> c = p->arena->session.confirmed_checksum(common);
       if (!c) continue;
       if (first && *first != *c && report.checksum_disagreement == lockstep::kNoFrame) report.checksum_disagreement = common;
       if (!first) first = c;
@@ -229,6 +218,16 @@ inline LinkModel transatlantic_lossy(double loss) {
   LinkModel link = *link_profile("transatlantic");
   link.loss = loss;
   return link;
+}
+
+// The match: four peers on a transatlantic link with 5% loss each way.
+inline MatchOptions four_on_transatlantic(uint64_t seed, Duration length) {
+  MatchOptions o;
+  o.seed = seed;
+  o.link = transatlantic_lossy(0.05);
+  o.length = length;
+  o.settings.policy.seats = 4;
+  return o;
 }
 
 }  // namespace tickwire::test

@@ -13,15 +13,6 @@ namespace {
 
 using lockstep::kNoFrame;
 
-MatchOptions four_on_transatlantic(uint64_t seed, Duration length) {
-  MatchOptions o;
-  o.seed = seed;
-  o.link = transatlantic_lossy(0.05);
-  o.length = length;
-  o.settings.policy.seats = 4;
-  return o;
-}
-
 TEST(LockstepMatch, FourPeersOnALossyTransatlanticLinkNeverDesync) {
   const uint64_t seed = test_seed(71);
   LockstepMatch match(four_on_transatlantic(seed, Duration::seconds(60)));

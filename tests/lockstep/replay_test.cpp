@@ -17,10 +17,7 @@ namespace {
 using lockstep::kNoFrame;
 
 MatchReport recorded_match(uint64_t seed, Duration length) {
-  MatchOptions o;
-  o.seed = seed;
-  o.link = transatlantic_lossy(0.05);
-  o.length = length;
+  MatchOptions o = four_on_transatlantic(seed, length);
   o.record = true;
   LockstepMatch match(o);
   return match.run();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/replication/handles/construct_registry.h"
 #include "tickwire/server/simulation.h"
 
 namespace tickwire::test {
@@ -73,6 +74,15 @@ class TestSimulation final : public Simulation {
     p.position.x += input.cmd.move_x * kSpeedMps * static_cast<float>(dt_s);
     p.position.z += input.cmd.move_y * kSpeedMps * static_cast<float>(dt_s);
   }
+  // Its constructs (the authority's registry): a call that resolves is logged; method 0 is refused.
+  std::optional<ConstructRefusal> construct_call(OwnerId caller, ConstructHandle target, uint16_t method,
+                                                 std::span<const uint8_t> payload, Tick) override {
+    const auto resolved = constructs.resolve(target);
+    if (const ConstructRefusal* why = std::get_if<ConstructRefusal>(&resolved)) return *why;
+    if (method == 0) return ConstructRefusal::refused_by_game;
+    construct_calls.push_back(ConstructCallLog{caller, target, method, std::vector<uint8_t>(payload.begin(), payload.end())});
+    return std::nullopt;
+  }
   void step_world(Tick tick, double) override {
     ++world_steps;
     last_world_tick = tick;
@@ -116,6 +126,14 @@ class TestSimulation final : public Simulation {
     uint8_t action;
   };
   std::map<uint64_t, TestPawn> pawns;  // by EntityRef raw
+  struct ConstructCallLog {
+    OwnerId caller;
+    ConstructHandle target;
+    uint16_t method;
+    std::vector<uint8_t> payload;
+  };
+  ConstructRegistry constructs{0, 8};
+  std::vector<ConstructCallLog> construct_calls;
   std::vector<TestPawn> departed;
   std::vector<Interaction> interactions;
   uint64_t world_steps = 0;

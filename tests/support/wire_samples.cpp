@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "tickwire/protocol/admission_place.h"
+#include "tickwire/protocol/construct_call.h"
 #include "tickwire/protocol/entity_event.h"
 #include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/fixed_frame.h"
@@ -205,6 +206,11 @@ std::vector<WireSample> wire_samples() {
   for (int b : {0x11, 0x7b, 0x00, 0xff, 0x42}) fragment.slice.push_back(SliceByte{static_cast<uint8_t>(b)});
   out.push_back(make_wire_sample("snapshotFragment.bin", fragment));
   out.push_back(make_wire_sample("interactRequest.bin", InteractRequest{0x0000'0009'0002'0000ULL, 1}));
+  ConstructCall call;
+  call.target = 0x0001'0002u;  // the authority's construct 1, generation 2
+  call.method = 7;
+  for (int b : {0x01, 0xfe}) call.payload.push_back(SliceByte{static_cast<uint8_t>(b)});
+  out.push_back(make_wire_sample("constructCall.bin", call));
   SnapshotDelta delta;
   delta.tick = 123456;
   delta.contract_tag = 0xa3a2a1a0u;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "tickwire/core/reasons.h"
@@ -132,6 +133,10 @@ class SessionClient {
   // entity id in the handle) with the game's verb, on the reliable channel; false when not welcomed
   // or the channel refused it. The server re-judges everything (the target is only a hint).
   bool send_interact(uint64_t target_ref, uint8_t action);
+  // An RPC to one of the game's constructs (seed 002: a game mode, an AI director) by its handle's
+  // raw bits, the game's method and a payload of at most MaxConstructCallPayloadBytes; false
+  // before the welcome or for a payload past the cap.
+  bool send_construct_call(uint32_t target, uint16_t method, std::span<const uint8_t> payload);
   // The server's entity events for this client (its answers and announcements), oldest first.
   bool pop_entity_event(protocol::EntityEvent& out);
   uint64_t entity_events_received() const { return entity_events_received_; }

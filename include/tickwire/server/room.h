@@ -23,6 +23,7 @@
 #include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/fire_request.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/construct_call.h"
 #include "tickwire/protocol/interact_request.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/resume_ticket.h"
@@ -186,6 +187,10 @@ class Room final : public DurableState {
   // Checks the session's interaction rate and the target's generation before anything changes;
   // the game's interact() runs only then.
   bool receive_interact(OwnerId owner, const protocol::InteractRequest& request, MonoTime now);
+  // A client's construct call: its session's interaction bucket, then the game's construct_call
+  // (which resolves the handle); a refusal of either is counted by reason.
+  bool receive_construct_call(OwnerId owner, const protocol::ConstructCall& call, MonoTime now);
+  const ReasonCounters<ConstructRefusal>& construct_refusals() const { return construct_refusals_; }
   const ReasonCounters<InteractRefusal>& interact_refusals() const { return interact_refusals_; }
   // Whether a ping of the session's is answered (within the contract's pings per second); one past
   // it is an offence.
@@ -243,6 +248,7 @@ class Room final : public DurableState {
   bool keeping_facts_ = false;
   std::vector<DurableFact> facts_;  // the room's own, since the last take
   ReasonCounters<InteractRefusal> interact_refusals_;
+  ReasonCounters<ConstructRefusal> construct_refusals_;
   ReasonCounters<FireRefusal> fire_refusals_;
   ReasonCounters<FireRewind> fire_rewinds_;
   uint64_t fires_accepted_ = 0;

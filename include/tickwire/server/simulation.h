@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "tickwire/protocol/scene_edit_refused.h"
 #include "tickwire/protocol/scene_node_state.h"
 #include "tickwire/protocol/snapshot.h"
+#include "tickwire/replication/handles/construct_handle.h"
 #include "tickwire/replication/handles/entity_handle.h"
 #include "tickwire/replication/rest_record_source.h"
 #include "tickwire/replication/tick_records.h"
@@ -101,6 +103,16 @@ class Simulation : public RestRecordSource, public DurableState {
   virtual bool resolves_target(EntityRef target) const {
     (void)target;
     return false;
+  }
+
+  // An RPC from `caller`'s client to one of the game's constructs (seed 002, "ConstructHandle": a
+  // game mode, an AI director), after the room's rate check. The game resolves `target` in its
+  // ConstructRegistry (a stale or foreign handle is refused with that registry's reason) and acts;
+  // nothing (the default, a game with no constructs): refused as not_live. The room counts refusals.
+  virtual std::optional<ConstructRefusal> construct_call(OwnerId caller, ConstructHandle target, uint16_t method,
+                                                         std::span<const uint8_t> payload, Tick tick) {
+    (void)caller, (void)target, (void)method, (void)payload, (void)tick;
+    return ConstructRefusal::not_live;
   }
 
   // A shot from `shooter_pawn`'s client (seed 000, "Hits"), called only after the room checked the

@@ -11,12 +11,7 @@ namespace {
 
 TEST(LockstepSoak, FourPeersTenMinutesTransatlanticFivePercentLoss) {
   const uint64_t seed = test_seed(75);
-  MatchOptions o;
-  o.seed = seed;
-  o.link = transatlantic_lossy(0.05);
-  o.length = Duration::seconds(600);
-  o.settings.policy.seats = 4;
-  LockstepMatch match(o);
+  LockstepMatch match(four_on_transatlantic(seed, Duration::seconds(600)));
   const MatchReport r = match.run();
   ASSERT_FALSE(::testing::Test::HasFatalFailure());
   r.print(seed, "ten minutes, four peers, transatlantic 5% loss");
