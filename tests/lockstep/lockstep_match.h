@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "netcode_test_support.h"
-#include "tickwire/lockstep/lockstep_links.h"
+#include "tickwire/lockstep/peer_link.h"
+#include "tickwire/lockstep/relay_host.h"
 #include "tickwire/transport/link_model.h"
 #include "tickwire/world/arena_peer.h"
 

@@ -10,7 +10,8 @@
 #include <span>
 
 #include "tickwire/clock/time.h"
-#include "tickwire/lockstep/lockstep_links.h"
+#include "tickwire/lockstep/peer_link.h"
+#include "tickwire/lockstep/relay_host.h"
 #include "tickwire/lockstep/lockstep_relay.h"
 #include "tickwire/lockstep/rollback_session.h"
 

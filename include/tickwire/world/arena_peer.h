@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "tickwire/lockstep/lockstep_links.h"
+#include "tickwire/lockstep/peer_link.h"
 #include "tickwire/lockstep/rollback_session.h"
 #include "tickwire/transport/datagram_socket.h"
 #include "tickwire/transport/netcode_client.h"

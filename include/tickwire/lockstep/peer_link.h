@@ -1,78 +1,21 @@
-// Deterministic mode over the real transport: the relay behind a ReliableServer and a rollback
-// session behind a ReliableClient. The welcome and host migration's handshake travel on the
-// reliable channel; inputs, relays and checksums on the unreliable one, made reliable by
-// redundancy (every message repeats what the other side has not acknowledged), so a lost datagram
-// costs nothing. A connection sits at the seat its connect token grants (seat_grant), so a peer
-// keeps its seat when the authority moves to another host.
+// A rollback session behind a ReliableClient (a deterministic peer on the real transport): the
+// welcome, relays and the handshake in, its frames out every iteration; while the authority moves
+// it talks to the old host and the new one, and when its host vanishes it finds a successor.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "tickwire/clock/time.h"
-#include "tickwire/lockstep/host_handover.h"
-#include "tickwire/lockstep/lockstep_relay.h"
+#include "tickwire/lockstep/link_layout.h"
 #include "tickwire/lockstep/migration_messages.h"
 #include "tickwire/lockstep/rollback_session.h"
-#include "tickwire/transport/connect_token.h"
-#include "tickwire/transport/endpoint_config.h"
 #include "tickwire/transport/reliable_client.h"
-#include "tickwire/transport/reliable_server.h"
 
 namespace tickwire::lockstep {
-
-inline constexpr uint8_t kWelcomeChannel = 0;  // reliable-ordered: the welcome, the handshake (blocks up to 64 KB)
-inline constexpr uint8_t kFramesChannel = 1;   // unreliable
-
-// The channel layout both ends of a deterministic match use.
-EndpointConfig lockstep_endpoint_config();
-
-// A connect token's user data granting `seat` ("SEAT" and the seat); what a grant names, if any.
-netcode::UserData seat_grant(uint8_t seat);
-std::optional<uint8_t> granted_seat(const netcode::UserData& user_data);
-
-struct RelayHostCounters {
-  uint64_t refused_connections = 0;  // a seat past the seats, taken, or not playing after the start
-  uint64_t relays_sent = 0;
-  uint64_t relay_bytes = 0;
-};
-
-class RelayHost {
- public:
-  // `server` (max_clients >= seats) and `relay` must outlive the host; `handover`, if given, is
-  // this host's side of a migration away from it; `host_seat` is the seat playing in this host's
-  // process (kNoSeat: a dedicated host), never its own successor.
-  RelayHost(ReliableServer& server, LockstepRelay& relay, HostHandover* handover = nullptr, uint8_t host_seat = kNoSeat);
-  // One iteration: receive, seat newcomers, start once every seat is taken (welcoming each), take
-  // every peer's frames, compare and police, drop whom the relay dropped, move the handshake on,
-  // relay, send. Once the relay is retired (handed over) every connection is closed.
-  void update(MonoTime now, WallTime wall_now);
-  const RelayHostCounters& counters() const { return counters_; }
-  // The round trip to each seat's peer (0 for a seat with no connection), for ranking candidates.
-  std::vector<double> rtt_ms_by_seat() const;
-
- private:
-  void take_events(MonoTime now);
-  void seat_connection(uint32_t index, MonoTime now);
-  ReliableEndpoint* endpoint_of(uint8_t seat);
-  void send_reliable(uint8_t seat, std::span<const uint8_t> bytes);
-
-  void send_successors(MonoTime now);
-
-  ReliableServer& server_;
-  LockstepRelay& relay_;
-  HostHandover* handover_;
-  uint8_t host_seat_;
-  std::optional<MonoTime> next_successors_;
-  std::array<int32_t, kMaxPeers> client_of_seat_;
-  std::vector<int32_t> seat_of_client_;
-  bool closed_ = false;
-  RelayHostCounters counters_;
-  std::vector<OutgoingMessage> outbox_;
-  std::array<uint8_t, kMaxPacketPayloadBytes> buffer_{};
-};
 
 // What a peer's process does when the authority moves (seed 002: peers re-anchor to the new host
 // and re-send what it has not acknowledged, which the session's redundancy does by itself).
