@@ -68,8 +68,11 @@ void LockstepRelay::start(MonoTime now) {
   last_update_ = now;
 }
 
+// The frame clock stands still while the match cannot advance (a peer holds the others at the
+// window, or a rebuilt authority recovers its survivors): the peers wait rather than fall behind
+// a clock they would then have to race.
 double LockstepRelay::clock(MonoTime now) const {
-  return kFirstFrame + std::max(0.0, (now - start_).seconds_f()) * settings_.logic_hz;
+  return kFirstFrame + std::max(0.0, (now - start_ - paused_).seconds_f()) * settings_.logic_hz;
 }
 
 Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, MonoTime now) {
@@ -185,8 +188,9 @@ void LockstepRelay::update(MonoTime now) {
   if (!started_) return;
   stats_.clock_frame = static_cast<uint32_t>(clock(now));
   compare_checksums();
+  const bool held = recovering_ || apply_lag_policy(now);
   if (recovering_) end_recovery_when_due(now);
-  else apply_lag_policy(now);
+  if (held) paused_ += now - last_update_;
   last_update_ = now;
 }
 
@@ -222,7 +226,7 @@ void LockstepRelay::compare_checksums() {
 }
 
 // A seat holds the others when one of them has run the whole window past the seat's last input.
-void LockstepRelay::apply_lag_policy(MonoTime now) {
+bool LockstepRelay::apply_lag_policy(MonoTime now) {
   bool anyone_held = false;
   for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
     if (!playing(seat)) continue;
@@ -242,6 +246,7 @@ void LockstepRelay::apply_lag_policy(MonoTime now) {
     if (past_limit && settings_.policy.lag_policy == LagPolicy::disconnect) drop(seat, SeatDrop::lagged);
   }
   if (anyone_held) stats_.held_at_window_ms += static_cast<uint64_t>((now - last_update_).milliseconds_f());
+  return anyone_held;
 }
 
 void LockstepRelay::seat_left(uint8_t seat) {

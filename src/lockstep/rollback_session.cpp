@@ -15,6 +15,9 @@ namespace tickwire::lockstep {
 namespace {
 // How much of each clock sample moves the estimate: a tenth of a frame of jitter barely moves it.
 constexpr double kClockSmoothing = 0.05;
+// A sample further off than this is the authority's clock standing still or moving on (a stall, a
+// new host), not jitter: the estimate follows it at once.
+constexpr double kClockJumpFrames = 2.0;
 }  // namespace
 
 RollbackSession::RollbackSession(DeterministicGame& game, LocalInputSource& input) : game_(game), input_(input) {}
@@ -144,7 +147,8 @@ void RollbackSession::note_clock(const RelayFrames& relay, MonoTime now, Duratio
     clock_known_ = true;
     return;
   }
-  clock_anchor_frame_ = local + kClockSmoothing * (authority_now - local);
+  const double error = authority_now - local;
+  clock_anchor_frame_ = std::abs(error) > kClockJumpFrames ? authority_now : local + kClockSmoothing * error;
   clock_anchor_ = now;
 }
 
@@ -302,9 +306,9 @@ void RollbackSession::write_forwarded(const std::vector<uint32_t>& relay_holds) 
 RelayState RollbackSession::recovery_state(MonoTime now) const {
   RelayState state;
   state.terms.settings = settings_;
-  const double clock = clock_anchor_frame_ + (now - clock_anchor_).seconds_f() * settings_.logic_hz;
-  state.clock_frame = static_cast<uint32_t>(std::max<double>(kFirstFrame, clock));
-  state.clock_fraction = static_cast<uint16_t>((std::max<double>(kFirstFrame, clock) - state.clock_frame) * 65535.0);
+  (void)now;  // the clock restarts where this peer stands: the survivors have all been waiting
+  state.clock_frame = std::max(kFirstFrame, next_frame_ - 1);
+  state.clock_fraction = 0;
   state.compared_through = confirmed_;
   const std::optional<uint64_t> agreed = confirmed_checksum(confirmed_);
   state.agreed_checksum = agreed ? wire_checksum(*agreed) : 0;

@@ -59,6 +59,7 @@ class MigrationMatch {
     std::vector<uint32_t> host_losses;
     uint32_t taken_over_by = lockstep::kNoFrame;  // the process that rebuilt the authority
     Duration recovered_after;                      // from the kill until the rebuilt authority ended its recovery
+    lockstep::RelayStats first_host;               // the first host's relay, as it ended
   };
 
   Report run() {
@@ -83,6 +84,7 @@ class MigrationMatch {
     }
     const Process& host = *processes_[0];
     report.handover = host.handover->stats();
+    report.first_host = host.relay->stats();
     report.new_host = report.handover.new_host_seat;
     for (const auto& p : processes_) {
       report.peers.push_back(p->session->stats());

@@ -35,6 +35,9 @@ void print(const MigrationMatch::Report& r, uint64_t seed, const char* name) {
                 r.alive[i] ? "" : " (killed)", r.peers[i].confirmed_frame, r.moves[i], r.longest_gap[i].milliseconds_f(),
                 static_cast<unsigned long long>(r.peers[i].stalled_updates));
   }
+  std::printf("  first host: held at the window %llu ms, seats left %llu\n",
+              static_cast<unsigned long long>(r.first_host.held_at_window_ms),
+              static_cast<unsigned long long>(r.first_host.drops[lockstep::SeatDrop::left]));
   std::printf("  new host compared %llu frames after the move; desync %s\n", static_cast<unsigned long long>(r.new_host_compared),
               r.desync_frame == kNoFrame ? "none" : std::to_string(r.desync_frame).c_str());
 }

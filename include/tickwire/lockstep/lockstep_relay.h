@@ -125,7 +125,7 @@ class LockstepRelay {
   void take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now);
   void end_recovery_when_due(MonoTime now);
   void compare_checksums();
-  void apply_lag_policy(MonoTime now);
+  bool apply_lag_policy(MonoTime now);  // whether some peer holds the others
   void drop(uint8_t seat, SeatDrop reason);
   void fill_seat(uint8_t dest, uint8_t source, SeatInputs& out);
 
@@ -134,6 +134,7 @@ class LockstepRelay {
   bool started_ = false;
   MonoTime start_;
   MonoTime last_update_;
+  Duration paused_;  // time the frame clock stood still
   uint32_t compared_through_ = 0;
   uint32_t agreed_checksum_ = 0;
   bool retired_ = false;
