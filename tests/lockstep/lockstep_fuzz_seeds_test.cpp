@@ -8,6 +8,7 @@
 
 #include "fuzz_seed_check.h"
 #include "tickwire/lockstep/lockstep_relay.h"
+#include "tickwire/lockstep/migration_messages.h"
 #include "tickwire/lockstep/rollback_session.h"
 #include "tickwire/world/arena_bot_input.h"
 #include "tickwire/world/lockstep_arena.h"
@@ -55,6 +56,17 @@ TEST(LockstepFuzzSeeds, SessionRelayAndArenaState) {
   EXPECT_GT(sessions[0]->next_frame(), kFirstFrame);
   test::check_fuzz_seed(seeds("fuzz_lockstep_session"), "welcome_and_relays.bin", session_stream);
   test::check_fuzz_seed(seeds("fuzz_lockstep_relay"), "four_peers_six_frames.bin", relay_stream);
+  // Every message of the registry, alone, for fuzz_lockstep_messages.
+  const std::filesystem::path messages = seeds("fuzz_lockstep_messages");
+  test::check_fuzz_seed(messages, "lockstepWelcome.bin", std::vector<uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(relay.write_welcome(1, buffer))));
+  test::check_fuzz_seed(messages, "peerFrames.bin", std::vector<uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(sessions[1]->write(buffer))));
+  test::check_fuzz_seed(messages, "relayFrames.bin", std::vector<uint8_t>(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(relay.write_relay(1, now, buffer))));
+  test::check_fuzz_seed(messages, "handoverOffer.bin", message_bytes(HandoverOffer{3, relay.export_state(now)}));
+  test::check_fuzz_seed(messages, "handoverAccept.bin", message_bytes(HandoverAccept{3}));
+  test::check_fuzz_seed(messages, "hostMove.bin", message_bytes(HostMove{3, 1}));
+  test::check_fuzz_seed(messages, "handoverDone.bin", message_bytes(HandoverDone{3}));
+  test::check_fuzz_seed(messages, "hostStay.bin", message_bytes(HostStay{3}));
+  test::check_fuzz_seed(messages, "successors.bin", message_bytes(Successors{0, {{2}, {1}, {3}}}));
   std::vector<uint8_t> state(arenas[0]->max_state_bytes());
   state.resize(arenas[0]->save(state));
   test::check_fuzz_seed(seeds("fuzz_arena_state"), "four_seats_mid_game.bin", state);
