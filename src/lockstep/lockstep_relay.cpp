@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/lockstep/input_runs.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::lockstep {
@@ -80,9 +81,8 @@ Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, Mo
   if (message.empty()) status = Error::truncated;
   else if (message[0] != PeerFrames::wire_id || !started_ || !playing(seat)) status = Error::unknown_message;
   else status = wire::decode(message.subspan(1), in_);
-  if (status && (in_.held.size() != settings_.policy.seats || in_.inputs.size() % settings_.policy.input_bytes != 0)) {
-    status = Error::count_mismatch;
-  }
+  if (status && in_.held.size() != settings_.policy.seats) status = Error::count_mismatch;
+  if (status) status = read_input_runs(in_.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [](uint32_t, auto) {});
   if (!status) {
     stats_.refused.add(status.error());
     return status;
@@ -101,22 +101,20 @@ Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, Mo
 }
 
 void LockstepRelay::take_inputs(Seat& s, const PeerFrames& in, MonoTime now) {
-  const uint32_t bytes = settings_.policy.input_bytes;
-  const auto frames = static_cast<uint32_t>(in.inputs.size() / bytes);
   // An honest peer samples at most the delay, the window and a second of clock error ahead.
   const double latest = clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
-  std::array<uint8_t, kMaxInputBytes> input{};
-  for (uint32_t i = 0; i < frames; ++i) {
+  bool too_early = false;
+  (void)read_input_runs(in.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [&](uint32_t i, std::span<const uint8_t> input) {
     const uint32_t frame = in.first_input_frame + i;
-    if (frame < in.first_input_frame || frame > latest) {
-      ++stats_.inputs_too_early;
-      break;
+    if (too_early || frame < in.first_input_frame || frame > latest) {
+      too_early = true;
+      return;
     }
-    for (uint32_t b = 0; b < bytes; ++b) input[b] = in.inputs[static_cast<std::size_t>(i) * bytes + b].value;
-    const InputRing::Put put = s.inputs->put(frame, std::span<const uint8_t>(input.data(), bytes));
+    const InputRing::Put put = s.inputs->put(frame, input);
     if (put == InputRing::Put::stored) ++stats_.inputs_taken;
     if (put == InputRing::Put::duplicate) ++stats_.inputs_duplicate;
-  }
+  });
+  if (too_early) ++stats_.inputs_too_early;
 }
 
 void LockstepRelay::begin_recovery(uint8_t dead_seat, MonoTime deadline) {
@@ -128,18 +126,15 @@ void LockstepRelay::begin_recovery(uint8_t dead_seat, MonoTime deadline) {
 // Inputs the survivors received from the old host are canonical: the ones this relay lacks are
 // taken from whoever forwards them (never over one it holds).
 void LockstepRelay::take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now) {
-  const uint32_t bytes = settings_.policy.input_bytes;
   const double latest = clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
-  std::array<uint8_t, kMaxInputBytes> input{};
   for (const ForwardedInputs& run : in.forwarded) {
-    if (run.seat >= seats_.size() || run.seat == from || run.inputs.size() % bytes != 0) continue;
+    if (run.seat >= seats_.size() || run.seat == from) continue;
     Seat& seat = seats_[run.seat];
-    for (std::size_t i = 0; i < run.inputs.size() / bytes; ++i) {
-      const uint32_t frame = run.first_frame + static_cast<uint32_t>(i);
-      if (frame < run.first_frame || frame > latest || frame >= seat.left_frame) break;
-      for (uint32_t b = 0; b < bytes; ++b) input[b] = run.inputs[i * bytes + b].value;
-      if (seat.inputs->put(frame, std::span(input.data(), bytes)) == InputRing::Put::stored) ++stats_.inputs_forwarded;
-    }
+    (void)read_input_runs(run.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [&](uint32_t i, std::span<const uint8_t> input) {
+      const uint32_t frame = run.first_frame + i;
+      if (frame < run.first_frame || frame > latest || frame >= seat.left_frame) return;
+      if (seat.inputs->put(frame, input) == InputRing::Put::stored) ++stats_.inputs_forwarded;
+    });
   }
 }
 
@@ -278,10 +273,11 @@ void LockstepRelay::fill_seat(uint8_t dest, uint8_t source, SeatInputs& out) {
     drop(dest, SeatDrop::fell_behind);
     return;
   }
+  InputRunWriter runs(out.inputs, settings_.policy.input_bytes);
   for (uint32_t f = out.first_frame; f <= ring.contiguous() && f < out.first_frame + settings_.relay_frames_per_seat(); ++f) {
     const std::optional<std::span<const uint8_t>> input = ring.find(f);
     TW_ASSERT(input.has_value(), "a relay's canonical history is kept to its oldest frame");
-    for (uint8_t b : *input) out.inputs.push_back(InputByte{b});
+    runs.add(*input);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/lockstep/input_runs.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::lockstep {
@@ -91,8 +92,9 @@ Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, 
   if (Status s = wire::decode(body, relay_); !s) return s;
   if (relay_.seats.size() != settings_.policy.seats) return Error::count_mismatch;
   if (!relay_.recovering.empty() && relay_.recovering.size() != settings_.policy.seats) return Error::count_mismatch;
-  for (const SeatInputs& in : relay_.seats) {
-    if (in.inputs.size() % settings_.policy.input_bytes != 0) return Error::count_mismatch;
+  for (const SeatInputs& in : relay_.seats) {  // every run whole before anything is taken
+    const Status runs = read_input_runs(in.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [](uint32_t, auto) {});
+    if (!runs) return runs;
   }
   for (uint32_t s = 0; s < settings_.policy.seats; ++s) {
     if (s == seat_) continue;
@@ -112,21 +114,20 @@ Status RollbackSession::take_relay(std::span<const uint8_t> body, MonoTime now, 
 
 Status RollbackSession::take_seat_inputs(uint32_t seat, const SeatInputs& in) {
   Seat& s = seats_[seat];
-  const uint32_t bytes = settings_.policy.input_bytes;
-  const auto frames = static_cast<uint32_t>(in.inputs.size() / bytes);
-  for (uint32_t i = 0; i < frames; ++i) {
+  bool stop = false;
+  (void)read_input_runs(in.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [&](uint32_t i, std::span<const uint8_t> input) {
     const uint32_t frame = in.first_frame + i;
-    if (frame < in.first_frame || frame >= s.left_frame) break;  // wrapped, or past the seat's last input
-    std::array<uint8_t, kMaxInputBytes> copy{};
-    for (uint32_t b = 0; b < bytes; ++b) copy[b] = in.inputs[static_cast<std::size_t>(i) * bytes + b].value;
-    const std::span<const uint8_t> input(copy.data(), bytes);
-    if (s.inputs.put(frame, input) != InputRing::Put::stored || frame >= next_frame_) continue;
+    if (stop || frame < in.first_frame || frame >= s.left_frame) {  // wrapped, or past the seat's last input
+      stop = true;
+      return;
+    }
+    if (s.inputs.put(frame, input) != InputRing::Put::stored || frame >= next_frame_) return;
     const std::span<uint8_t> used = used_slot(frame, seat);
     if (!std::equal(used.begin(), used.end(), input.begin())) {
       ++stats_.predictions_wrong;
       rollback_from_ = std::min(rollback_from_, frame);
     }
-  }
+  });
   if (in.left_frame != kNoFrame && s.left_frame == kNoFrame) {
     // A seat leaves after its last canonical input; frames from there were guessed as present.
     if (in.left_frame <= confirmed_) return Error::value_out_of_range;
@@ -294,12 +295,13 @@ void RollbackSession::write_forwarded(const std::vector<uint32_t>& relay_holds) 
     ForwardedInputs run;
     run.seat = static_cast<uint8_t>(s);
     run.first_frame = first;
+    InputRunWriter runs(run.inputs, bytes);
     for (uint32_t f = first; f <= ring.contiguous() && f < first + per_seat && f < seats_[s].left_frame; ++f) {
       const std::optional<std::span<const uint8_t>> input = ring.find(f);
       if (!input) break;
-      for (uint8_t b : *input) run.inputs.push_back(InputByte{b});
+      runs.add(*input);
     }
-    if (!run.inputs.empty()) out_.forwarded.push_back(std::move(run));
+    if (runs.frames() > 0) out_.forwarded.push_back(std::move(run));
   }
 }
 
@@ -346,11 +348,11 @@ std::size_t RollbackSession::write(std::span<uint8_t> out, Host to) {
   const InputRing& own = seats_[seat_].inputs;
   out_.next_frame = next_frame_;
   out_.first_input_frame = std::max(own_held + 1, own.oldest_kept());
-  out_.inputs.clear();
+  InputRunWriter runs(out_.inputs, bytes);
   for (uint32_t f = out_.first_input_frame; f <= own.contiguous() && f < out_.first_input_frame + settings_.peer_frames_per_message(); ++f) {
     const std::optional<std::span<const uint8_t>> input = own.find(f);
     TW_ASSERT(input.has_value(), "own inputs are kept until the authority holds them");
-    for (uint32_t i = 0; i < bytes; ++i) out_.inputs.push_back(InputByte{(*input)[i]});
+    runs.add(*input);
   }
   out_.held.clear();
   for (uint32_t s = 0; s < settings_.policy.seats; ++s) out_.held.push_back(SeatFrame{seats_[s].inputs.contiguous()});

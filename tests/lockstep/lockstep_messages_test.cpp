@@ -67,8 +67,8 @@ TEST(LockstepMessages, ASessionRefusesLiesAndChangesNothing) {
   EXPECT_EQ(t.session.receive(message_bytes(relay), MonoTime{}, Duration{}).error(), Error::count_mismatch);
   relay.seats.resize(2);
   relay.seats[1].first_frame = 1;
-  relay.seats[1].inputs = {{1}, {2}, {3}};  // not whole inputs
-  EXPECT_EQ(t.session.receive(message_bytes(relay), MonoTime{}, Duration{}).error(), Error::count_mismatch);
+  relay.seats[1].inputs = {{1}, {2}, {3}};  // a run of one input cut short
+  EXPECT_EQ(t.session.receive(message_bytes(relay), MonoTime{}, Duration{}).error(), Error::truncated);
   std::vector<uint8_t> cut = message_bytes(relay);
   cut.pop_back();
   EXPECT_FALSE(t.session.receive(cut, MonoTime{}, Duration{}).ok());
@@ -106,11 +106,11 @@ TEST(LockstepMessages, TheRelayRefusesLiesAndInputsFromTheFarFuture) {
   p.held = {{0}, {0}, {0}};  // three seats' worth in a two-seat match
   EXPECT_EQ(t.relay->receive(1, message_bytes(p), MonoTime{}).error(), Error::count_mismatch);
   p.held = {{0}, {0}};
-  p.inputs = {{1}, {2}};  // half an input
-  EXPECT_EQ(t.relay->receive(1, message_bytes(p), MonoTime{}).error(), Error::count_mismatch);
+  p.inputs = {{1}, {2}};  // a run of half an input
+  EXPECT_EQ(t.relay->receive(1, message_bytes(p), MonoTime{}).error(), Error::truncated);
   EXPECT_EQ(t.relay->receive(5, message_bytes(p), MonoTime{}).error(), Error::unknown_message) << "no such seat";
-  p.inputs.assign(4, InputByte{7});
-  p.first_input_frame = 100'000;  // a second and more ahead of the clock
+  p.inputs = {{1}, {7}, {7}, {7}, {7}};  // one input...
+  p.first_input_frame = 100'000;           // ...a second and more ahead of the clock
   EXPECT_TRUE(t.relay->receive(1, message_bytes(p), MonoTime{}).ok());
   EXPECT_EQ(t.relay->stats().inputs_too_early, 1u);
   EXPECT_EQ(t.relay->held_through(1), kFirstFrame + LockstepSettings{}.policy.input_delay_frames - 1);
