@@ -26,3 +26,31 @@ TEST(LockstepSoak, FourPeersTenMinutesTransatlanticFivePercentLoss) {
 
 }  // namespace
 }  // namespace tickwire::test
+
+namespace tickwire::test {
+namespace {
+
+// Every link profile, several seeds, a minute each: no desync, every pair of peers agreeing on
+// every frame both confirmed, no refusal on either end.
+TEST(LockstepSoak, EveryLinkProfileAndSeveralSeedsNeverDesync) {
+  for (const LinkProfile& profile : link_profiles()) {
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      MatchOptions o = four_on_transatlantic(test_seed(seed * 1000 + 76), Duration::seconds(60));
+      o.link = profile.model;
+      LockstepMatch match(o);
+      const MatchReport r = match.run();
+      ASSERT_FALSE(::testing::Test::HasFatalFailure()) << profile.name << " seed=" << o.seed;
+      std::printf("%.*s seed=%llu: confirmed %u, rollbacks %llu, waits %llu, desync %s\n", static_cast<int>(profile.name.size()),
+                  profile.name.data(), static_cast<unsigned long long>(o.seed), r.peers[0].confirmed_frame,
+                  static_cast<unsigned long long>(r.peers[0].rollbacks), static_cast<unsigned long long>(r.peers[0].stalled_updates),
+                  r.relay.desync_frame == lockstep::kNoFrame ? "none" : "FOUND");
+      EXPECT_EQ(r.relay.desync_frame, lockstep::kNoFrame) << profile.name << " seed=" << o.seed;
+      EXPECT_EQ(r.checksum_disagreement, lockstep::kNoFrame) << profile.name << " seed=" << o.seed;
+      EXPECT_EQ(r.relay.refused.total(), 0u);
+      for (const auto& p : r.peers) EXPECT_EQ(p.refused.total(), 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tickwire::test
