@@ -152,6 +152,15 @@ class ReferenceGame final : public Simulation {
   void save_state(std::vector<uint8_t>& out) const override;
   bool restore_state(std::span<const uint8_t> state) override;
   bool replay_fact(const DurableFact& fact) override;
+  // The save state (seed 002; reference_game_save_state.cpp): the checkpoint's state (edits, voxel
+  // chunks, pawns, objects, logic with its scheduled continuations) and what a checkpoint leaves
+  // out because a crash loses it anyway: the props' bodies (poses and velocities), each pawn's Use
+  // button, the next spawn point and the last tick's world seconds.
+  bool saves_whole_state() const override { return true; }
+  // Reseats the props' solver (ServerProps::reseat): Bullet's contact caches are not state.
+  void settle_for_save() override { props_.reseat(); }
+  void save_whole_state(std::vector<uint8_t>& out) const override;
+  bool load_whole_state(std::span<const uint8_t> state) override;
   const protocol::SceneNodeState* scene_state() const override { return &scene_edits_.state(); }
   const SceneEditSet& scene_edits() const { return scene_edits_; }
   // Whether the object is out of the rest table since its last edit (stated whole until the next take).
