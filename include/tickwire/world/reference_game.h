@@ -143,9 +143,9 @@ class ReferenceGame final : public Simulation {
   void take_edit_refusals(std::vector<EditRefusalOut>& out) override;
   // Durability (seed 003, "Durability and rejoin"; reference_game_durable.cpp): the facts are the
   // accepted edit gestures and the voxel writes that landed, in the order made; the state a
-  // checkpoint holds is the edit set, every written voxel chunk, the world time and every pawn's
-  // mover state. (Object and logic state are not durable yet: a recovered room's doors and lights
-  // start as authored.) A pawn changing hands keeps its body; its claims and Use start afresh.
+  // checkpoint holds is the edit set, every written voxel chunk, the world time, every pawn's
+  // mover state and the objects and logic mid-flight (reference_game_logic_state.cpp). A pawn
+  // changing hands keeps its body; its claims and Use start afresh.
   void rebind_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
   void keep_facts(bool on) override;
   void take_facts(std::vector<DurableFact>& out) override;
