@@ -25,6 +25,45 @@ struct SavedPawn {
 
 bool tick_in_range(int64_t value) { return value >= 0 && value <= kMaxSaveStateTick; }
 
+// The sessions' pawns, then the held ones: each a pawn the room could hold, named once; the
+// sessions' owners ascending (the order save writes); every input window read.
+std::optional<SaveStateRefusal> read_pawns(ByteRecordReader& read, uint32_t capacity, const InputQueueConfig& queue,
+                                           std::vector<SavedPawn>& pawns) {
+  const uint32_t session_count = read.u32();
+  if (!read.ok()) return SaveStateRefusal::truncated;
+  if (session_count > kRoomMaxSessions) return SaveStateRefusal::count_over_cap;
+  const auto admissible = [&](const SavedPawn& p) {
+    const EntityNetHandle handle = p.pawn.handle();
+    if (handle.owner() != kAuthorityOwner || handle.is_none() || handle.index() >= capacity) return false;
+    return std::none_of(pawns.begin(), pawns.end(), [&](const SavedPawn& q) { return q.pawn.handle() == handle; });
+  };
+  for (uint32_t i = 0; i < session_count; ++i) {
+    SavedPawn p{read.u8(), EntityRef::from_raw(read.u64()), read.name(kMaxPlayerNameBytes), read.flag(),
+                Tick::from_value(read.i64()), read.u64(), Tick{}, SessionInputs(queue)};
+    if (!read.ok()) return SaveStateRefusal::truncated;
+    if (p.owner == kAuthorityOwner || (!pawns.empty() && pawns.back().owner >= p.owner) || !admissible(p) ||
+        !tick_in_range(p.admitted_at.value()))
+      return SaveStateRefusal::value_out_of_range;
+    if (!p.inputs.load_window(read)) return read.ok() ? SaveStateRefusal::input_window : SaveStateRefusal::truncated;
+    pawns.push_back(std::move(p));
+  }
+  const uint32_t held_count = read.u32();
+  if (!read.ok()) return SaveStateRefusal::truncated;
+  if (held_count > capacity - session_count) return SaveStateRefusal::count_over_cap;
+  for (uint32_t i = 0; i < held_count; ++i) {
+    SavedPawn p;
+    p.pawn = EntityRef::from_raw(read.u64());
+    p.player = read.name(kMaxPlayerNameBytes);
+    p.held_until = Tick::from_value(read.i64());
+    p.inputs = SessionInputs(queue);
+    if (!read.ok()) return SaveStateRefusal::truncated;
+    if (!admissible(p) || !tick_in_range(p.held_until.value())) return SaveStateRefusal::value_out_of_range;
+    if (!p.inputs.load_window(read)) return read.ok() ? SaveStateRefusal::input_window : SaveStateRefusal::truncated;
+    pawns.push_back(std::move(p));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<SaveStateRefusal> Room::save_whole(std::vector<uint8_t>& out) {
@@ -75,41 +114,10 @@ std::optional<SaveStateRefusal> Room::load_whole(std::span<const uint8_t> state)
   protocol::WorldSettings world;
   world.forgiveness = read.f32();
   world.time_scale = read.f32();
-  const uint32_t session_count = read.u32();
   if (!read.ok()) return SaveStateRefusal::truncated;
   if (!tick_in_range(tick) || !protocol::valid_world_settings(world)) return SaveStateRefusal::value_out_of_range;
-  if (session_count > kRoomMaxSessions) return SaveStateRefusal::count_over_cap;
   std::vector<SavedPawn> pawns;
-  // A pawn the room could hold, named once; a session's owner ascending (the order save writes).
-  const auto admissible = [&](const SavedPawn& p) {
-    const EntityNetHandle handle = p.pawn.handle();
-    if (handle.owner() != kAuthorityOwner || handle.is_none() || handle.index() >= entities_.capacity()) return false;
-    return std::none_of(pawns.begin(), pawns.end(), [&](const SavedPawn& q) { return q.pawn.handle() == handle; });
-  };
-  for (uint32_t i = 0; i < session_count; ++i) {
-    SavedPawn p{read.u8(), EntityRef::from_raw(read.u64()), read.name(kMaxPlayerNameBytes), read.flag(),
-                Tick::from_value(read.i64()), read.u64(), Tick{}, SessionInputs(input_queue_config())};
-    if (!read.ok()) return SaveStateRefusal::truncated;
-    if (p.owner == kAuthorityOwner || (!pawns.empty() && pawns.back().owner >= p.owner) || !admissible(p) ||
-        !tick_in_range(p.admitted_at.value()))
-      return SaveStateRefusal::value_out_of_range;
-    if (!p.inputs.load_window(read)) return read.ok() ? SaveStateRefusal::input_window : SaveStateRefusal::truncated;
-    pawns.push_back(std::move(p));
-  }
-  const uint32_t held_count = read.u32();
-  if (!read.ok()) return SaveStateRefusal::truncated;
-  if (held_count > entities_.capacity() - session_count) return SaveStateRefusal::count_over_cap;
-  for (uint32_t i = 0; i < held_count; ++i) {
-    SavedPawn p;
-    p.pawn = EntityRef::from_raw(read.u64());
-    p.player = read.name(kMaxPlayerNameBytes);
-    p.held_until = Tick::from_value(read.i64());
-    p.inputs = SessionInputs(input_queue_config());
-    if (!read.ok()) return SaveStateRefusal::truncated;
-    if (!admissible(p) || !tick_in_range(p.held_until.value())) return SaveStateRefusal::value_out_of_range;
-    if (!p.inputs.load_window(read)) return read.ok() ? SaveStateRefusal::input_window : SaveStateRefusal::truncated;
-    pawns.push_back(std::move(p));
-  }
+  if (const auto refused = read_pawns(read, entities_.capacity(), input_queue_config(), pawns)) return refused;
   const uint32_t game_bytes = read.u32();
   if (!read.ok()) return SaveStateRefusal::truncated;
   if (game_bytes > kMaxGameSaveStateBytes) return SaveStateRefusal::count_over_cap;
