@@ -62,4 +62,12 @@ ClockAccount RoomClock::account(MonoTime now) const {
   return account;
 }
 
+void RoomClock::resume_after(Tick last) {
+  TW_ASSERT(executed_ == 0 && declared_ == 0, "a clock resumes only before it has run a tick");
+  TW_ASSERT(last.value() >= 0, "a save state's tick is not negative");
+  executed_ = last.value();
+  ideal_seen_ = std::max(ideal_seen_, executed_);
+  last_executed_ = last;
+}
+
 }  // namespace tickwire

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/core/byte_record.h"
 #include "tickwire/world/logic_bodies.h"
 #include "tickwire/world/logic_components.h"
 
@@ -64,6 +65,12 @@ Body make_body(Vec3 half_extents, float mass_kg, const btTransform& at, float fr
   return b;
 }
 
+PropPose pose_of(const btRigidBody& body) {
+  const btTransform& at = body.getWorldTransform();
+  const btQuaternion q = at.getRotation();
+  return PropPose{vec(at.getOrigin()), Quat{q.x(), q.y(), q.z(), q.w()}};
+}
+
 }  // namespace
 
 PropSurface prop_surface(uint8_t material) { return material < std::size(kSurfaces) ? kSurfaces[material] : kSurfaces[0]; }
@@ -98,8 +105,10 @@ struct PropPhysics::World {
   std::vector<Aabb> static_boxes;  // what the static bodies were made from
   std::vector<Body> kinematics;
   std::vector<Body> props;  // by slot; an empty body: none in that slot
+  std::vector<PropSolid> prop_solids;  // by slot: what each prop's body was made from
   struct Chunk {
     Aabb bounds;
+    std::vector<Aabb> boxes;  // what its bodies were made from
     std::vector<Body> bodies;
   };
   std::map<uint64_t, Chunk> chunks;  // the voxel chunks' fixed bodies, by the caller's id
@@ -161,6 +170,7 @@ void PropPhysics::set_chunk(uint64_t id, const Aabb& bounds, std::span<const Aab
   World::Chunk& chunk = it->second;
   if (!fresh) world_->clear_chunk(chunk);
   chunk.bounds = bounds;
+  chunk.boxes.assign(boxes.begin(), boxes.end());
   chunk.bodies.reserve(boxes.size());
   for (const Aabb& box : boxes) chunk.bodies.push_back(world_->fixed_body(box));
 }
@@ -217,8 +227,12 @@ void PropPhysics::add(uint32_t slot, const PropSolid& prop, const PropPose& pose
   b.body->setSleepingThresholds(s.sleep_linear_mps, s.sleep_angular_radps);
   world_->dynamics.addRigidBody(b.body.get());
   if (asleep) b.body->forceActivationState(ISLAND_SLEEPING);
-  if (slot >= world_->props.size()) world_->props.resize(slot + 1);
+  if (slot >= world_->props.size()) {
+    world_->props.resize(slot + 1);
+    world_->prop_solids.resize(slot + 1);
+  }
   world_->props[slot] = std::move(b);
+  world_->prop_solids[slot] = prop;
 }
 
 void PropPhysics::remove(uint32_t slot) {
@@ -247,11 +261,7 @@ void PropPhysics::push(uint32_t slot, Vec3 impulse) {
   body.applyCentralImpulse(bt(impulse));
 }
 
-PropPose PropPhysics::pose(uint32_t slot) const {
-  const btTransform& at = world_->prop(slot).body->getWorldTransform();
-  const btQuaternion q = at.getRotation();
-  return PropPose{vec(at.getOrigin()), Quat{q.x(), q.y(), q.z(), q.w()}};
-}
+PropPose PropPhysics::pose(uint32_t slot) const { return pose_of(*world_->prop(slot).body); }
 
 Vec3 PropPhysics::velocity(uint32_t slot) const { return vec(world_->body(slot).getLinearVelocity()); }
 
@@ -266,6 +276,105 @@ std::size_t PropPhysics::awake() const {
 void PropPhysics::step(float dt_s) {
   if (dt_s <= 0) return;
   world_->dynamics.stepSimulation(dt_s, 1, dt_s);
+}
+
+namespace {
+
+static_assert(sizeof(btScalar) == sizeof(float), "the save state writes Bullet's single-precision scalars");
+
+void write_transform(ByteRecordWriter& write, const btTransform& at) {
+  for (int row = 0; row < 3; ++row)
+    for (int column = 0; column < 3; ++column) write.f32(at.getBasis()[row][column]);
+  for (int axis = 0; axis < 3; ++axis) write.f32(at.getOrigin()[axis]);
+}
+
+void write_vector(ByteRecordWriter& write, const btVector3& v) {
+  for (int axis = 0; axis < 3; ++axis) write.f32(v[axis]);
+}
+
+// Numbers read in order; false from the first one that is not finite.
+struct FiniteReader {
+  ByteRecordReader& read;
+  bool finite = true;
+  float next() {
+    const float v = read.f32();
+    finite = finite && std::isfinite(v);
+    return v;
+  }
+  btVector3 vector() {
+    const float x = next(), y = next(), z = next();
+    return {x, y, z};
+  }
+  btTransform transform() {
+    float m[9];
+    for (float& v : m) v = next();
+    const btMatrix3x3 basis(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+    return btTransform(basis, vector());
+  }
+};
+
+constexpr int kMaxActivationState = DISABLE_SIMULATION;
+
+}  // namespace
+
+void PropPhysics::save_body(uint32_t slot, ByteRecordWriter& write) const {
+  const btRigidBody& body = world_->body(slot);
+  write_transform(write, body.getWorldTransform());
+  write_transform(write, body.getInterpolationWorldTransform());
+  write_vector(write, body.getLinearVelocity());
+  write_vector(write, body.getAngularVelocity());
+  write_vector(write, body.getInterpolationLinearVelocity());
+  write_vector(write, body.getInterpolationAngularVelocity());
+  write.u8(static_cast<uint8_t>(body.getActivationState()));
+  write.f32(body.getDeactivationTime());
+  write.f32(body.getHitFraction());
+}
+
+bool PropPhysics::load_body(uint32_t slot, ByteRecordReader& read) {
+  FiniteReader in{read};
+  const btTransform at = in.transform(), interpolated = in.transform();
+  const btVector3 linear = in.vector(), angular = in.vector(), interpolated_linear = in.vector(),
+                  interpolated_angular = in.vector();
+  const uint8_t activation = read.u8();
+  const float deactivation_s = in.next(), hit_fraction = in.next();
+  if (!read.ok() || !in.finite || activation < ACTIVE_TAG || activation > kMaxActivationState) return false;
+  btRigidBody& body = world_->body(slot);
+  body.setWorldTransform(at);
+  body.setInterpolationWorldTransform(interpolated);
+  body.setLinearVelocity(linear);
+  body.setAngularVelocity(angular);
+  body.setInterpolationLinearVelocity(interpolated_linear);
+  body.setInterpolationAngularVelocity(interpolated_angular);
+  body.forceActivationState(activation);
+  body.setDeactivationTime(deactivation_s);
+  body.setHitFraction(hit_fraction);
+  return true;
+}
+
+void PropPhysics::reseat() {
+  std::vector<uint8_t> bodies;
+  ByteRecordWriter write(bodies);
+  for (uint32_t slot = 0; slot < world_->props.size(); ++slot)
+    if (has(slot)) save_body(slot, write);
+  std::unique_ptr<World> old = std::move(world_);
+  world_ = std::make_unique<World>(old->settings);
+  // The fixed world first, the chunks by id, the props by slot: one order, whatever the history.
+  world_->static_boxes = old->static_boxes;
+  for (const Aabb& box : old->static_boxes) world_->statics.push_back(world_->fixed_body(box));
+  for (const auto& [id, chunk] : old->chunks) {
+    World::Chunk& fresh = world_->chunks[id];
+    fresh.bounds = chunk.bounds;
+    fresh.boxes = chunk.boxes;
+    for (const Aabb& box : chunk.boxes) fresh.bodies.push_back(world_->fixed_body(box));
+  }
+  ByteRecordReader read(bodies);
+  for (uint32_t slot = 0; slot < old->props.size(); ++slot) {
+    if (!old->props[slot].body) continue;
+    add(slot, old->prop_solids[slot], pose_of(*old->props[slot].body));
+    const bool loaded = load_body(slot, read);
+    TW_ASSERT(loaded, "a body reads back what it wrote");
+  }
+  // The kinematic bodies are made afresh by the next step (set_kinematics), as a loaded room's are.
 }
 
 }  // namespace tickwire::world

@@ -55,6 +55,10 @@ class WatchedGame final : public Simulation {
   void save_state(std::vector<uint8_t>& out) const override { game_.save_state(out); }
   bool restore_state(std::span<const uint8_t> state) override { return game_.restore_state(state); }
   bool replay_fact(const DurableFact& fact) override { return game_.replay_fact(fact); }
+  bool saves_whole_state() const override { return game_.saves_whole_state(); }
+  void settle_for_save() override { game_.settle_for_save(); }
+  void save_whole_state(std::vector<uint8_t>& out) const override { game_.save_whole_state(out); }
+  bool load_whole_state(std::span<const uint8_t> state) override { return game_.load_whole_state(state); }
   void visit_game_reasons(const ReasonVisitor& visit) const override { game_.visit_game_reasons(visit); }
   void take_events(std::vector<GameEvent>& out) override { game_.take_events(out); }
   void take_messages(std::vector<GameMessageOut>& out) override { game_.take_messages(out); }

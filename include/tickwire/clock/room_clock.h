@@ -85,6 +85,11 @@ class RoomClock {
   const Discontinuity& last_discontinuity() const { return last_discontinuity_; }
   ClockAccount account(MonoTime now) const;
 
+  // A room loaded from a save state (seed 002) goes on after `last`: as if every tick up to it had
+  // run (none declared), so the next one planned is last + 1, due at its time from the origin.
+  // Only on a clock that has run nothing yet.
+  void resume_after(Tick last);
+
  private:
   RoomClockConfig config_;
   double period_ns_;

@@ -18,6 +18,9 @@
 #include "tickwire/server/tick_input.h"
 
 namespace tickwire {
+class ByteRecordReader;
+class ByteRecordWriter;
+
 
 // Sequences never wrap within a session: they are u32 counted from the session's first sequence,
 // one per client tick, so a wrap needs 2^32 inputs (828 days at 60 Hz, 49 days at the 1000 Hz rate
@@ -70,6 +73,13 @@ class InputQueue {
   const InputDropCounters& drops() const { return drops_; }
   const InputQueueStats& stats() const { return stats_; }
   const InputQueueConfig& config() const { return config_; }
+
+  // The window a save state carries (seed 002; input_queue_window.cpp): the inputs waiting, the
+  // last one applied, the duplicate window and the starved run, so a loaded room applies, repeats
+  // and acks exactly as the saved one would have. load_window replaces them (a fresh queue with
+  // the same config); false, nothing changed, when the bytes do not read or break the queue's rules.
+  void save_window(ByteRecordWriter& write) const;
+  bool load_window(ByteRecordReader& read);
 
  private:
   struct Entry {

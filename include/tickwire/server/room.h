@@ -32,6 +32,7 @@
 #include "tickwire/replication/handles/entity_slots.h"
 #include "tickwire/server/admission_grants.h"
 #include "tickwire/server/durable_state.h"
+#include "tickwire/server/room_save_state.h"
 #include "tickwire/server/session_conduct.h"
 #include "tickwire/server/session_inputs.h"
 #include "tickwire/server/simulation.h"
@@ -177,6 +178,17 @@ class Room final : public DurableState {
   void save_state(std::vector<uint8_t>& out) const override;
   bool restore_state(std::span<const uint8_t> state) override;
   bool replay_fact(const DurableFact& fact) override;
+
+  // The save state (seed 002; room_save_state.cpp): the room's last tick and world settings, every
+  // session (owner, pawn, player, world authority, input window) and held pawn, then the game's
+  // whole state. save_whole: game_unsaved when the game writes none; it lets the game settle first
+  // (GameSaveState::settle_for_save), so it is not const. load_whole reads one into a
+  // fresh room (no tick run, nobody admitted) built with the same contract over the same map; the
+  // room then runs from the tick after the saved one. Everything the room holds is read and checked
+  // before anything changes; only a game refusing its own bytes can leave it part-loaded (the caller
+  // discards a room whose load failed, as it does a failed recovery).
+  std::optional<SaveStateRefusal> save_whole(std::vector<uint8_t>& out);
+  std::optional<SaveStateRefusal> load_whole(std::span<const uint8_t> state);
 
   // Receive path (any number per tick): only queues. Returns the inputs queued. A claim rides only
   // when the contract admits the own pawn's prediction (else it is stripped and counted).

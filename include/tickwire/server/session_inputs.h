@@ -43,6 +43,10 @@ class SessionInputs {
   const OwnerInputReport& report() const;
 
   const InputQueue& queue() const { return queue_; }
+  // The queue's window in a save state (InputQueue::save_window): what comes next is prepared as
+  // the saved session's would have been.
+  void save_window(ByteRecordWriter& write) const { queue_.save_window(write); }
+  bool load_window(ByteRecordReader& read) { return queue_.load_window(read); }
 
  private:
   InputQueue queue_;

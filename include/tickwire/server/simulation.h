@@ -26,6 +26,7 @@
 #include "tickwire/replication/tick_records.h"
 #include "tickwire/server/durable_state.h"
 #include "tickwire/server/fire_shot.h"
+#include "tickwire/server/game_save_state.h"
 #include "tickwire/server/tick_input.h"
 #include "tickwire/transport/message_envelope.h"
 
@@ -54,7 +55,7 @@ struct EditRefusalOut {
   protocol::SceneEditRefused refused;
 };
 
-class Simulation : public RestRecordSource, public DurableState {
+class Simulation : public RestRecordSource, public DurableState, public GameSaveState {
  public:
   ~Simulation() override = default;
 

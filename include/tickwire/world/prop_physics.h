@@ -19,6 +19,11 @@
 #include "tickwire/world/prop_pose.h"
 #include "tickwire/world/vec3.h"
 
+namespace tickwire {
+class ByteRecordReader;
+class ByteRecordWriter;
+}  // namespace tickwire
+
 namespace tickwire::world {
 
 // The surface a material gives a prop (a row per kPropMaterials entry).
@@ -76,6 +81,18 @@ class PropPhysics {
 
   // One fixed step of dt_s.
   void step(float dt_s);
+
+  // A save state (seed 002): a prop's body as the solver holds it, every bit of it a step reads
+  // (its transform and interpolation transform as matrices, not as a quaternion that would not come
+  // back bit-exact; its velocities; its activation state and deactivation clock). load_body reads
+  // it back into the slot's body (false, nothing changed: a count or number that does not read).
+  void save_body(uint32_t slot, ByteRecordWriter& write) const;
+  bool load_body(uint32_t slot, ByteRecordReader& read);
+  // Builds the solver afresh around the bodies as they stand (the fixed world, the voxel chunks by
+  // id, the props by slot, each with its state): what a step reads beside the bodies (contact
+  // manifolds and their warm-start impulses, the broadphase's pair order) is dropped, so a room
+  // saved and a room loaded from its bytes, both reseated, step bit-exact alike from then on.
+  void reseat();
 
  private:
   struct World;

@@ -143,15 +143,24 @@ class ReferenceGame final : public Simulation {
   void take_edit_refusals(std::vector<EditRefusalOut>& out) override;
   // Durability (seed 003, "Durability and rejoin"; reference_game_durable.cpp): the facts are the
   // accepted edit gestures and the voxel writes that landed, in the order made; the state a
-  // checkpoint holds is the edit set, every written voxel chunk, the world time and every pawn's
-  // mover state. (Object and logic state are not durable yet: a recovered room's doors and lights
-  // start as authored.) A pawn changing hands keeps its body; its claims and Use start afresh.
+  // checkpoint holds is the edit set, every written voxel chunk, the world time, every pawn's
+  // mover state and the objects and logic mid-flight (reference_game_logic_state.cpp). A pawn
+  // changing hands keeps its body; its claims and Use start afresh.
   void rebind_pawn(EntityRef pawn, OwnerId owner, Tick tick) override;
   void keep_facts(bool on) override;
   void take_facts(std::vector<DurableFact>& out) override;
   void save_state(std::vector<uint8_t>& out) const override;
   bool restore_state(std::span<const uint8_t> state) override;
   bool replay_fact(const DurableFact& fact) override;
+  // The save state (seed 002; reference_game_save_state.cpp): the checkpoint's state (edits, voxel
+  // chunks, pawns, objects, logic with its scheduled continuations) and what a checkpoint leaves
+  // out because a crash loses it anyway: the props' bodies (poses and velocities), each pawn's Use
+  // button, the next spawn point and the last tick's world seconds.
+  bool saves_whole_state() const override { return true; }
+  // Reseats the props' solver (ServerProps::reseat): Bullet's contact caches are not state.
+  void settle_for_save() override { props_.reseat(); }
+  void save_whole_state(std::vector<uint8_t>& out) const override;
+  bool load_whole_state(std::span<const uint8_t> state) override;
   const protocol::SceneNodeState* scene_state() const override { return &scene_edits_.state(); }
   const SceneEditSet& scene_edits() const { return scene_edits_; }
   // Whether the object is out of the rest table since its last edit (stated whole until the next take).

@@ -72,6 +72,17 @@ class ServerProps {
   std::size_t awake() const { return physics_.awake(); }
   const PropStepCounts& counts() const { return counts_; }
 
+  // A save state (seed 002; server_props_state.cpp): every slot's presence, its pose as the wire
+  // says it stands, and its body as the solver holds it. load reads it back over props installed
+  // for the same map (the slot count must match): false, nothing changed, when it does not read.
+  void save(ByteRecordWriter& write) const;
+  bool load(ByteRecordReader& read);
+  // The solver rebuilt around the bodies as they stand (PropPhysics::reseat): done by a room on
+  // saving and on loading, so both step alike.
+  void reseat() { physics_.reseat(); }
+  // Reads past what save wrote, checking it as load would (nothing changes).
+  bool check(ByteRecordReader& read) const;
+
  private:
   void reset(const ObjectSolids& solids, std::span<const Aabb> statics);
   PropPose authored(uint32_t slot) const;
