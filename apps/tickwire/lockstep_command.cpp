@@ -71,17 +71,11 @@ std::unique_ptr<DatagramSocket> open_loopback(std::string& error) {
 }
 
 void print_report(const std::vector<Peer>& peers, const lockstep::LockstepRelay& relay, double seconds) {
-  std::array<uint64_t, lockstep::kMaxRollbackWindowFrames + 1> depth{};
+  lockstep::DepthHistogram depth{};
   for (std::size_t i = 0; i < peers.size(); ++i) {
     const lockstep::RollbackStats& s = peers[i].arena->session.stats();
     for (std::size_t d = 0; d < depth.size(); ++d) depth[d] += s.depth_histogram[d];
-    std::printf("peer %zu: frame %u confirmed %u  simulated %llu  resimulated %llu (%.1f/s)  rollbacks %llu  wrong guesses %llu  "
-                "waits at the window %llu  catch-up frames %llu  up %.0f B/s  refused %llu%s\n",
-                i, s.next_frame, s.confirmed_frame, static_cast<unsigned long long>(s.frames_simulated),
-                static_cast<unsigned long long>(s.frames_resimulated), static_cast<double>(s.frames_resimulated) / seconds,
-                static_cast<unsigned long long>(s.rollbacks), static_cast<unsigned long long>(s.predictions_wrong),
-                static_cast<unsigned long long>(s.stalled_updates), static_cast<unsigned long long>(s.catch_up_frames),
-                static_cast<double>(peers[i].arena->link.bytes_sent()) / seconds, static_cast<unsigned long long>(s.refused.total()),
+    std::printf("peer %zu: %s%s\n", i, lockstep::peer_figures(s, seconds, peers[i].arena->link.bytes_sent()).c_str(),
                 peers[i].arena->reliable.connected() ? "" : "  (disconnected)");
   }
   const lockstep::RelayStats& r = relay.stats();
@@ -92,11 +86,7 @@ void print_report(const std::vector<Peer>& peers, const lockstep::LockstepRelay&
     const auto reason = static_cast<lockstep::SeatDrop>(i);
     std::printf(" %s=%llu", std::string(reason_name(reason)).c_str(), static_cast<unsigned long long>(r.drops[reason]));
   }
-  std::printf("\nrollback depth (frames: count):");
-  for (std::size_t d = 1; d < depth.size(); ++d) {
-    if (depth[d] != 0) std::printf(" %zu:%llu", d, static_cast<unsigned long long>(depth[d]));
-  }
-  std::printf("\n");
+  std::printf("\nrollback depth (frames: count): %s\n", lockstep::depth_figures(depth).c_str());
   if (r.desync_frame == lockstep::kNoFrame) {
     std::printf("desyncs: 0\n");
   } else {

@@ -50,8 +50,8 @@ struct MatchReport {
   std::vector<lockstep::RollbackStats> peers_at_pause_end;
   std::vector<uint8_t> replay;  // seat 0's recording, when asked for
 
-  std::array<uint64_t, lockstep::kMaxRollbackWindowFrames + 1> depth_histogram() const {
-    std::array<uint64_t, lockstep::kMaxRollbackWindowFrames + 1> sum{};
+  lockstep::DepthHistogram depth_histogram() const {
+    lockstep::DepthHistogram sum{};
     for (const auto& p : peers)
       for (std::size_t d = 0; d < sum.size(); ++d) sum[d] += p.depth_histogram[d];
     return sum;
@@ -69,19 +69,9 @@ struct MatchReport {
                 static_cast<unsigned long long>(relay.drops[lockstep::SeatDrop::lagged]),
                 static_cast<unsigned long long>(relay.drops[lockstep::SeatDrop::left]));
     for (std::size_t i = 0; i < peers.size(); ++i) {
-      const auto& p = peers[i];
-      std::printf("  peer %zu: frame %u confirmed %u, simulated %llu, resimulated %llu (%.1f/s), rollbacks %llu, "
-                  "wrong guesses %llu, stalled updates %llu, catch-up frames %llu, up %.0f B/s\n",
-                  i, p.next_frame, p.confirmed_frame, static_cast<unsigned long long>(p.frames_simulated),
-                  static_cast<unsigned long long>(p.frames_resimulated), static_cast<double>(p.frames_resimulated) / seconds,
-                  static_cast<unsigned long long>(p.rollbacks), static_cast<unsigned long long>(p.predictions_wrong),
-                  static_cast<unsigned long long>(p.stalled_updates), static_cast<unsigned long long>(p.catch_up_frames),
-                  static_cast<double>(peer_bytes[i]) / seconds);
+      std::printf("  peer %zu: %s\n", i, lockstep::peer_figures(peers[i], seconds, peer_bytes[i]).c_str());
     }
-    std::printf("  rollback depth histogram (frames: count):");
-    const auto h = depth_histogram();
-    for (std::size_t d = 1; d < h.size(); ++d)
-      if (h[d] != 0) std::printf(" %zu:%llu", d, static_cast<unsigned long long>(h[d]));
+    std::printf("  rollback depth histogram (frames: count): %s", lockstep::depth_figures(depth_histogram()).c_str());
     std::printf("\n  resimulated %.1f frames/s per peer; relay down %.0f B/s per peer\n",
                 static_cast<double>(resimulated()) / seconds / static_cast<double>(peers.size()),
                 static_cast<double>(relay_bytes) / seconds / static_cast<double>(peers.size()));

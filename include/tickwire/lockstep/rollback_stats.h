@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "tickwire/core/status.h"
 #include "tickwire/core/reason_counters.h"
@@ -31,5 +32,13 @@ struct RollbackStats {
   uint64_t refused_terms = 0;
   uint64_t relays_before_welcome = 0; // relays that overtook the welcome (ignored: the next ones carry it all)         // a welcome whose settings are outside the caps
 };
+
+using DepthHistogram = std::array<uint64_t, kMaxRollbackWindowFrames + 1>;
+
+// One line of a peer's figures over `seconds` ("frame 3587 confirmed 3580  simulated ...  up 4135
+// B/s  refused 0"), as `tickwire lockstep` and the tests print them.
+std::string peer_figures(const RollbackStats& stats, double seconds, uint64_t bytes_sent);
+// "depth:count" for every depth that occurred ("3:332 4:3599 ...").
+std::string depth_figures(const DepthHistogram& histogram);
 
 }  // namespace tickwire::lockstep
