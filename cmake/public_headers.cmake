@@ -16,12 +16,14 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/core/reasons.h
   tickwire/core/ring_buffer.h
   tickwire/core/status.h
+  tickwire/deterministic.h
   tickwire/fleet/admission_queue.h
   tickwire/fleet/expiry_order.h
   tickwire/fleet/seat_free_rate.h
   tickwire/lockstep/deterministic_game.h
   tickwire/lockstep/lockstep_settings.h
   tickwire/lockstep/replay.h
+  tickwire/lockstep/rollback_stats.h
   tickwire/lockstep/sync_test.h
   tickwire/protocol/admission_place.h
   tickwire/protocol/constants.h

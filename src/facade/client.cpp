@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "reason_list.h"
+#include "token_socket.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/transport/connect_token.h"
@@ -14,7 +15,7 @@ namespace tickwire {
 
 struct Client::Parts {
   ClientConfig config;
-  std::unique_ptr<UdpSocket> own_socket;
+  std::unique_ptr<DatagramSocket> own_socket;
   DatagramSocket* socket = nullptr;
   std::unique_ptr<NetcodeClient> netcode;
   std::unique_ptr<ReliableClient> reliable;
@@ -48,27 +49,15 @@ std::optional<std::string> token_bytes(const ClientConfig& config, WallTime wall
   return std::nullopt;
 }
 
-// The server the client will reach first: the development address, else the token's first.
-std::optional<Address> first_server(const ClientConfig& config, std::span<const uint8_t> token) {
-  if (!config.server_address.empty()) return Address::parse(config.server_address);
-  netcode::ConnectToken read;
-  if (!netcode::read_connect_token(token, read).ok() || read.server_addresses.empty()) return std::nullopt;
-  return read.server_addresses[0];
-}
-
-// A socket on the loopback or any address of the server's family.
+// A socket for the token (the development address, if given, decides its family and scope).
 std::optional<std::string> open_socket(Client::Parts& p, std::span<const uint8_t> token) {
   if (p.config.socket != nullptr) {
     p.socket = p.config.socket;
     return std::nullopt;
   }
-  const auto server = first_server(p.config, token);
-  const bool ipv6 = server && server->family() == Address::Family::ipv6;
-  const bool loopback = !server || server->is_loopback();
-  const char* bind = ipv6 ? (loopback ? "[::1]:0" : "[::]:0") : (loopback ? "127.0.0.1:0" : "0.0.0.0:0");
-  UdpOpenResult opened = UdpSocket::open(*Address::parse(bind));
-  if (!opened) return opened.message;
-  p.own_socket = std::move(opened.socket);
+  std::optional<Address> first;
+  if (!p.config.server_address.empty()) first = Address::parse(p.config.server_address);
+  if (auto error = open_token_socket(token, first, p.own_socket)) return error;
   p.socket = p.own_socket.get();
   return std::nullopt;
 }

@@ -90,6 +90,7 @@ void RelayHost::update(MonoTime now, WallTime wall_now) {
     ReliableEndpoint* e = endpoint_of(seat);
     if (e == nullptr) continue;
     while (auto message = e->receive(kFramesChannel)) (void)relay_.receive(seat, *message, now);
+    drain_ack_notices(*e);
     while (auto message = e->receive(kWelcomeChannel)) {
       if (handover_ != nullptr) handover_->receive(seat, *message);
     }
