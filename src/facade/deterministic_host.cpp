@@ -2,6 +2,7 @@
 // counters as named reasons.
 #include <optional>
 
+#include "injected_or_own.h"
 #include "reason_list.h"
 #include "tickwire/clock/host_timer.h"
 #include "tickwire/clock/system_clock.h"
@@ -49,12 +50,7 @@ DeterministicHostOpen DeterministicHost::open(const DeterministicHostConfig& con
   std::optional<Address> public_address = p->socket->local_address();
   if (!config.public_address.empty()) public_address = Address::parse(config.public_address);
   if (!public_address) return {nullptr, "public address: not a numeric HOST:PORT: " + config.public_address};
-  if (config.timer != nullptr) {
-    p->timer = config.timer;
-  } else {
-    p->own_timer = std::make_unique<SystemHostTimer>();
-    p->timer = p->own_timer.get();
-  }
+  p->timer = injected_or_own<HostTimer>(config.timer, p->own_timer);
   p->anchor = TimeAnchor{p->timer->now(), config.timer != nullptr ? config.wall_at_start : wall_now()};
   const lockstep::LockstepSettings settings = lockstep::lockstep_settings(p->contract);
   NetcodeServerConfig netcode;

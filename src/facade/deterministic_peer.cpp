@@ -7,6 +7,7 @@
 #include "tickwire/lockstep/rollback_session.h"
 #include "tickwire/transport/netcode_client.h"
 #include "tickwire/transport/reliable_client.h"
+#include "injected_or_own.h"
 #include "token_socket.h"
 
 namespace tickwire {
@@ -32,12 +33,7 @@ DeterministicPeerOpen DeterministicPeer::open(const DeterministicPeerConfig& con
     if (auto error = open_token_socket(config.connect_token, std::nullopt, p->own_socket)) return {nullptr, *error};
     p->socket = p->own_socket.get();
   }
-  if (config.timer != nullptr) {
-    p->timer = config.timer;
-  } else {
-    p->own_timer = std::make_unique<SystemHostTimer>();
-    p->timer = p->own_timer.get();
-  }
+  p->timer = injected_or_own<HostTimer>(config.timer, p->own_timer);
   p->netcode = std::make_unique<NetcodeClient>(*p->socket);
   p->reliable = std::make_unique<ReliableClient>(*p->netcode, lockstep::lockstep_endpoint_config());
   p->session = std::make_unique<lockstep::RollbackSession>(game, input);

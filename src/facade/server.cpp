@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "injected_or_own.h"
 #include "reason_list.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/clock/system_host_timer.h"
@@ -73,12 +74,7 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   } else {
     return {nullptr, "public address: not a numeric HOST:PORT: " + config.public_address};
   }
-  if (config.timer != nullptr) {
-    p->timer = config.timer;
-  } else {
-    p->own_timer = std::make_unique<SystemHostTimer>();
-    p->timer = p->own_timer.get();
-  }
+  p->timer = injected_or_own<HostTimer>(config.timer, p->own_timer);
   const MonoTime start = p->timer->now();
   const TimeAnchor anchor{start, config.timer != nullptr ? config.wall_at_start : wall_now()};
 
