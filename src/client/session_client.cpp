@@ -7,6 +7,7 @@
 
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/construct_call.h"
+#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -43,6 +44,7 @@ void SessionClient::on_connection() {
 
 void SessionClient::receive(MonoTime now) {
   transport_.receive(now);
+  if (ReliableEndpoint* endpoint = transport_.endpoint()) discard_ack_notices(*endpoint);
   if (!transport_.connected()) {
     net_.reset();
     peer_.reset();

@@ -1,22 +1,14 @@
-// The channel layout, the seat grants and the ack notices deterministic mode does not read.
+// The channel layout and the seat grants.
 #include "tickwire/lockstep/link_layout.h"
 
 #include <algorithm>
 #include <array>
 
-#include "tickwire/transport/reliable_endpoint.h"
 
 namespace tickwire::lockstep {
 
 namespace {
 constexpr std::array<uint8_t, 4> kSeatGrantTag = {'S', 'E', 'A', 'T'};
-}
-
-void drain_ack_notices(ReliableEndpoint& endpoint) {
-  while (endpoint.pop_acked_packet()) {
-  }
-  while (endpoint.pop_acked_message()) {
-  }
 }
 
 EndpointConfig lockstep_endpoint_config() {

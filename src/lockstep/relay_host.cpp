@@ -1,6 +1,7 @@
 // RelayHost: the order of one iteration, the seat each connection holds.
 #include "tickwire/lockstep/relay_host.h"
 
+#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::lockstep {
@@ -90,7 +91,7 @@ void RelayHost::update(MonoTime now, WallTime wall_now) {
     ReliableEndpoint* e = endpoint_of(seat);
     if (e == nullptr) continue;
     while (auto message = e->receive(kFramesChannel)) (void)relay_.receive(seat, *message, now);
-    drain_ack_notices(*e);
+    discard_ack_notices(*e);
     while (auto message = e->receive(kWelcomeChannel)) {
       if (handover_ != nullptr) handover_->receive(seat, *message);
     }

@@ -17,6 +17,7 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/scene_edit.h"
 #include "tickwire/server/admission_grants.h"
+#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -230,6 +231,7 @@ void RoomServer::receive_all(MonoTime now) {
     if (!connections_[slot] || connections_[slot]->superseded) continue;  // a superseded one is dropped below
     receive_channel(slot, config_.reliable_channel, true, now);
     receive_channel(slot, config_.unreliable_channel, false, now);
+    if (ReliableEndpoint* endpoint = transport_.endpoint(slot)) discard_ack_notices(*endpoint);
     if (!connections_[slot] || connections_[slot]->peer.failure()) continue;
     note_malformed_packets(slot);
     connections_[slot]->peer.poll(connections_[slot]->net);

@@ -11,18 +11,10 @@
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/endpoint_config.h"
 
-namespace tickwire {
-class ReliableEndpoint;
-}
-
 namespace tickwire::lockstep {
 
 inline constexpr uint8_t kWelcomeChannel = 0;  // reliable-ordered: the welcome, the handshake (blocks up to 64 KB)
 inline constexpr uint8_t kFramesChannel = 1;   // unreliable
-
-// Drops an endpoint's packet-ack notices: deterministic mode learns what a peer holds from its
-// messages, so nothing reads them (unread, their queue would overflow and count ack_queue_full).
-void drain_ack_notices(ReliableEndpoint& endpoint);
 
 // The channel layout both ends of a deterministic match use.
 EndpointConfig lockstep_endpoint_config();
