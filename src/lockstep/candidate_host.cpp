@@ -30,7 +30,7 @@ void CandidateHost::offer(std::span<const uint8_t> message, MonoTime now, Durati
 }
 
 void CandidateHost::take_over(uint8_t dead_seat, MonoTime now) {
-  std::optional<LockstepRelay> rebuilt = LockstepRelay::restore(session_.recovery_state(now), now, Duration{});
+  std::optional<LockstepRelay> rebuilt = LockstepRelay::restore(session_.recovery_state(), now, Duration{});
   if (!rebuilt) return;
   host_.reset();
   relay_.emplace(std::move(*rebuilt));

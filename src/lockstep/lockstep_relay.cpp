@@ -76,6 +76,11 @@ double LockstepRelay::clock(MonoTime now) const {
   return kFirstFrame + std::max(0.0, (now - start_ - paused_).seconds_f()) * settings_.logic_hz;
 }
 
+// An honest peer samples at most the delay, the window and a second of clock error ahead.
+double LockstepRelay::latest_honest_frame(MonoTime now) const {
+  return clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
+}
+
 Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, MonoTime now) {
   Status status = Error::ok;
   if (message.empty()) status = Error::truncated;
@@ -101,8 +106,7 @@ Status LockstepRelay::receive(uint8_t seat, std::span<const uint8_t> message, Mo
 }
 
 void LockstepRelay::take_inputs(Seat& s, const PeerFrames& in, MonoTime now) {
-  // An honest peer samples at most the delay, the window and a second of clock error ahead.
-  const double latest = clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
+  const double latest = latest_honest_frame(now);
   bool too_early = false;
   (void)read_input_runs(in.inputs, settings_.policy.input_bytes, kMaxFramesPerMessage, [&](uint32_t i, std::span<const uint8_t> input) {
     const uint32_t frame = in.first_input_frame + i;
@@ -126,7 +130,7 @@ void LockstepRelay::begin_recovery(uint8_t dead_seat, MonoTime deadline) {
 // Inputs the survivors received from the old host are canonical: the ones this relay lacks are
 // taken from whoever forwards them (never over one it holds).
 void LockstepRelay::take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now) {
-  const double latest = clock(now) + settings_.policy.input_delay_frames + settings_.policy.rollback_window_frames + settings_.logic_hz;
+  const double latest = latest_honest_frame(now);
   for (const ForwardedInputs& run : in.forwarded) {
     if (run.seat >= seats_.size() || run.seat == from) continue;
     Seat& seat = seats_[run.seat];
@@ -157,10 +161,9 @@ void LockstepRelay::end_recovery_when_due(MonoTime now) {
 }
 
 void LockstepRelay::take_checksums(Seat& s, const PeerFrames& in, MonoTime now) {
-  // A peer confirms no frame its clock has not reached: one further ahead than the window and a
-  // second of clock error is not a checksum an honest peer sends.
-  const double latest = clock(now) + settings_.policy.rollback_window_frames + settings_.logic_hz;
-  if (in.first_checksum_frame > latest) {
+  // A peer confirms no frame its clock has not reached, so a checksum past the latest frame it
+  // could have sampled is not one an honest peer sends.
+  if (in.first_checksum_frame > latest_honest_frame(now)) {
     ++stats_.checksums_too_early;
     return;
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "tickwire/protocol/contract_validation_walker.h"
 #include "tickwire/protocol/netcode_contract.h"
 
 namespace tickwire::lockstep {
@@ -11,14 +12,10 @@ LockstepSettings lockstep_settings(const NetcodeContract& contract) {
   return LockstepSettings{contract.cadence.tick_rate_hz, contract.mode.deterministic};
 }
 
+// The policy's ranges are its field table's (the contract's validation walks it); only the logic
+// rate, the cadence's, is checked here.
 bool settings_valid(const LockstepSettings& s) {
-  const DeterministicPolicy& p = s.policy;
-  return s.logic_hz >= 1 && s.logic_hz <= kContractMaxTickRateHz && p.seats >= 1 && p.seats <= kContractMaxSeats &&
-         p.input_bytes >= 1 && p.input_bytes <= kContractMaxInputBytes && p.rollback_window_frames >= 1 &&
-         p.rollback_window_frames <= kContractMaxRollbackWindowFrames && p.input_delay_frames <= kContractMaxInputDelayFrames &&
-         (p.lag_policy == LagPolicy::stall || p.lag_policy == LagPolicy::disconnect) && p.lag_limit_ms >= 1 &&
-         p.lag_limit_ms <= kContractMaxLagLimitMs && p.max_catch_up_frames >= 1 &&
-         p.max_catch_up_frames <= kContractMaxCatchUpFrames;
+  return s.logic_hz >= 1 && s.logic_hz <= kContractMaxTickRateHz && check_contract_fields(s.policy).ok();
 }
 
 uint32_t LockstepSettings::relay_frames_per_seat() const {

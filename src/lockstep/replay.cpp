@@ -46,7 +46,7 @@ ReplayRecorder::ReplayRecorder(std::string game, uint32_t logic_hz, uint32_t sea
 }
 
 void ReplayRecorder::on_confirmed(uint32_t frame, std::span<const PeerInput> inputs, uint64_t checksum) {
-  const std::size_t record = 2 + static_cast<std::size_t>(seats_) * input_bytes_ + 8;
+  const std::size_t record = replay_record_bytes(seats_, input_bytes_);
   if (frame != kFirstFrame + frames_ || inputs.size() != seats_ || bytes_.size() + record > kMaxReplayBytes) {
     ++frames_refused_;
     return;

@@ -305,10 +305,10 @@ void RollbackSession::write_forwarded(const std::vector<uint32_t>& relay_holds) 
   }
 }
 
-RelayState RollbackSession::recovery_state(MonoTime now) const {
+RelayState RollbackSession::recovery_state() const {
   RelayState state;
   state.terms.settings = settings_;
-  (void)now;  // the clock restarts where this peer stands: the survivors have all been waiting
+  // The clock restarts where this peer stands: the survivors have all been waiting.
   state.clock_frame = std::max(kFirstFrame, next_frame_ - 1);
   state.clock_fraction = 0;
   state.compared_through = confirmed_;

@@ -11,22 +11,16 @@
 #include <vector>
 
 #include "tickwire/lockstep/lockstep_settings.h"
+#include "tickwire/protocol/snapshot_fragment.h"
 #include "tickwire/wire/describe_walker.h"
 #include "tickwire/wire/message_registry.h"
 #include "tickwire/wire/types.h"
 
 namespace tickwire::lockstep {
 
-// One byte of an input run. The wire has no raw-bytes kind: a run is a list of these, on the wire
-// exactly a count and the bytes.
-struct InputByte {
-  static constexpr std::string_view wire_name = "InputByte";
-  uint8_t value = 0;
-  template <class W>
-  void fields(W& w) {
-    w.u8("value", value);
-  }
-};
+// One byte of an input run: the protocol's one-byte shape (the wire has no raw-bytes kind, so a
+// run is a list of these, on the wire exactly a count and the bytes).
+using InputByte = protocol::SliceByte;
 
 inline constexpr uint32_t kMaxInputRunBytes = kMaxFramesPerMessage * kMaxInputBytes;
 

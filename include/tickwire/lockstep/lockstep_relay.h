@@ -120,6 +120,7 @@ class LockstepRelay {
   };
 
   double clock(MonoTime now) const;
+  double latest_honest_frame(MonoTime now) const;
   void take_inputs(Seat& s, const PeerFrames& in, MonoTime now);
   void take_checksums(Seat& s, const PeerFrames& in, MonoTime now);
   void take_forwarded(uint8_t from, const PeerFrames& in, MonoTime now);

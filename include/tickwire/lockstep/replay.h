@@ -49,6 +49,11 @@ class ReplayRecorder final : public ConfirmedFrameSink {
   std::vector<uint8_t> bytes_;
 };
 
+// One frame's record: [presence u16][seats x input][checksum u64].
+constexpr std::size_t replay_record_bytes(uint32_t seats, uint32_t input_bytes) {
+  return 2 + static_cast<std::size_t>(seats) * input_bytes + 8;
+}
+
 struct Replay {
   std::string game;
   uint32_t logic_hz = 0;
@@ -57,7 +62,7 @@ struct Replay {
   std::vector<uint8_t> initial_state;
   uint32_t frames = 0;
   std::vector<uint8_t> records;  // frames x record_bytes()
-  std::size_t record_bytes() const { return 2 + static_cast<std::size_t>(seats) * input_bytes + 8; }
+  std::size_t record_bytes() const { return replay_record_bytes(seats, input_bytes); }
 };
 
 // Reads a recording; refused whole (a named error) when it does not read.

@@ -47,7 +47,7 @@ class RollbackSession {
   void promote_next_host();
   // What this peer knows, as a relay's state: the authority rebuilt here when the host vanished
   // (every seat's inputs this peer holds, its frame clock, its confirmed frame as the agreed one).
-  RelayState recovery_state(MonoTime now) const;
+  RelayState recovery_state() const;
 
   // Every frame confirmed from now on is told to `sink` (a ReplayRecorder); null stops it. Attach
   // before the welcome to record a whole match.
