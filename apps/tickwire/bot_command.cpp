@@ -56,6 +56,7 @@ struct BotOptions {
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   double seconds = 30;
   double frame_hz = 100;
+  std::vector<uint32_t> logic_hz;  // server-time rooms: each bot's own logic rate, round the bots (empty: the room's)
   uint64_t first_client_id = 1000;
   uint64_t seed = 1;
   double stats_interval_s = 1.0;
@@ -65,6 +66,8 @@ struct BotOptions {
   double match_refresh_s = 1.0;
   double resume_patience_s = 60;
   std::string http;  // [HOST:]PORT of the bots' dashboard; empty: none
+
+  uint32_t logic_rate(uint32_t bot) const { return logic_hz.empty() ? 0 : logic_hz[bot % logic_hz.size()]; }
 
   BotMatchOptions matching() const {
     BotMatchOptions m;
@@ -161,6 +164,7 @@ bool open_minted(std::vector<std::unique_ptr<Bot>>& bots, const BotOptions& o, c
     config.client_id = o.first_client_id + i;
     config.protocol_id = o.protocol_id;
     config.token_expire_seconds = static_cast<uint32_t>(o.seconds) + 120;
+    config.logic_hz = o.logic_rate(i);
     if (!o.resume_dir.empty()) {
       resume_files.emplace_back(o.resume_dir, i);
       AdmissionGrants grants;
@@ -288,6 +292,7 @@ int run_bots(const BotOptions& o) {
   const auto open_offer = [&](uint32_t i, const SeatOffer& offer) {
     ClientConfig config;
     config.connect_token = offer.token;
+    config.logic_hz = o.logic_rate(i);
     const std::string error = open_client(*bots[i], config, *w, timer.now());
     if (!error.empty()) std::fprintf(stderr, "tickwire bot: bot %u: %s\n", i, error.c_str());
     return error.empty();
@@ -354,6 +359,11 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(positive_number());
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
+  cmd->add_option("--logic-hz", o.logic_hz,
+                  "in a server-time room: each bot's logic rate, a comma list going round the bots (e.g. 30,60,144); "
+                  "default: the room's tick rate")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--first-client-id", o.first_client_id, "client id of the first bot (the rest follow)");
   cmd->add_option("--seed", o.seed, "behaviour seed");
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON progress lines")->check(positive_number());

@@ -4,6 +4,7 @@
 // self-contained HTML page with plots over time with --html: demo_html.h).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -45,6 +46,8 @@ struct DemoOptions {
   double block_at_s = 0;     // 0: a third into the run
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   double forgiveness = 1.0;
+  std::string mode = "snapshot";  // or server-time: the bots run their own logic rates (logic_hz)
+  std::string logic_hz;           // server-time: the bots' rates, a comma list going round them
 };
 
 // A free loopback UDP port right now (the child binds it a moment later).
@@ -138,6 +141,7 @@ int run_demo(const DemoOptions& o) {
                                           "--block-mb", std::to_string(o.block_mb),
                                           "--block-at", std::to_string(o.block_at_s > 0 ? o.block_at_s : o.seconds / 3)};
   if (!o.map_path.empty()) server_args.insert(server_args.end(), {"--map", o.map_path});
+  server_args.insert(server_args.end(), {"--mode", o.mode});
   Progress progress;
   if (!server.spawn(exe, server_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the server\n");
@@ -162,6 +166,7 @@ int run_demo(const DemoOptions& o) {
                                        "--protocol-id", std::to_string(o.protocol_id)};
   if (!o.map_path.empty()) bot_args.insert(bot_args.end(), {"--map", o.map_path});
   if (!o.html_path.empty()) bot_args.push_back("--series");  // a per-client line each interval, for the plots
+  if (!o.logic_hz.empty()) bot_args.insert(bot_args.end(), {"--logic-hz", o.logic_hz});
   if (!bots.spawn(exe, bot_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
     return 2;
@@ -196,7 +201,7 @@ int run_demo(const DemoOptions& o) {
     return 1;
   }
   const DemoRunInfo info{o.profile, o.bots, progress.bots_final.value("t", o.seconds),
-                         o.map_path.empty() ? "(built-in reference map)" : o.map_path};
+                         o.map_path.empty() ? "(built-in reference map)" : o.map_path, o.mode, o.logic_hz};
   const nlohmann::json report = build_demo_report(info, progress.server_final, progress.bots_final["clients"]);
   std::fputs(format_demo_report(report).c_str(), stdout);
   if (!o.json_path.empty() && !write_file(o.json_path, report.dump(2) + "\n")) return 2;
@@ -219,6 +224,22 @@ void register_demo(CLI::App& app) {
                   "depth, RTT, corrections, held frames per client; server tick cost)");
   cmd->add_option("--behaviour", o.behaviour, "bot behaviour: walk, wander, idle, jumpy, use, fire");
   cmd->add_option("--tick-hz", o.tick_hz, "server ticks per second")->check(CLI::Range(1, 240));
+  cmd->add_option("--mode", o.mode, "snapshot or server-time (the bots run their own logic rates: --logic-hz)")
+      ->check(CLI::IsMember({"snapshot", "server-time"}));
+  cmd->add_option("--logic-hz", o.logic_hz, "server-time: the bots' logic rates, a comma list going round them (e.g. 30,60,144)")
+      ->check(CLI::Validator(
+          [](std::string& rates) {
+            std::size_t at = 0;
+            while (at <= rates.size()) {
+              const std::size_t comma = std::min(rates.find(',', at), rates.size());
+              const std::string rate = rates.substr(at, comma - at);
+              const bool digits = !rate.empty() && rate.size() <= 4 && rate.find_first_not_of("0123456789") == std::string::npos;
+              if (!digits || std::stoi(rate) < 1 || std::stoi(rate) > 1000) return std::string("each rate must be 1..1000: ") + rates;
+              at = comma + 1;
+            }
+            return std::string();
+          },
+          "HZ[,HZ...]"));
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (default: the tick rate)")
       ->check(CLI::Range(0, 240));
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id");

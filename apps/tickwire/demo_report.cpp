@@ -50,7 +50,8 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
   const uint64_t starved = server.value("starved_ticks", uint64_t{0});
   const uint64_t fresh = server.value("fresh_ticks", uint64_t{0});
   nlohmann::json r;
-  r["run"] = {{"profile", info.profile}, {"bots", info.bots}, {"seconds", info.seconds}, {"map", info.map}};
+  r["run"] = {{"profile", info.profile}, {"bots", info.bots},         {"seconds", info.seconds},
+              {"map", info.map},         {"mode", info.mode},         {"logic_hz", info.logic_hz}};
   r["clients"] = {{"connected", welcomed}, {"expected", info.bots}, {"reliable_failures", failed}};
   r["bandwidth_kbps"] = {{"up", summary(up_kbps)}, {"down", summary(down_kbps)}};
   r["snapshot_bytes"] = {{"mean", snapshot_mean.mean()}, {"p99", snapshot_p99.max()}, {"max", snapshot_max}};
@@ -195,6 +196,11 @@ std::vector<DemoReportRow> demo_report_rows(const nlohmann::json& r) {
          fmt::format("traced {}: surface {}, water {}, nothing {}; {} hit events sent{}", sh.value("traced", uint64_t{0}),
                      sh.value("surface", uint64_t{0}), sh.value("water", uint64_t{0}), sh.value("nothing", uint64_t{0}),
                      sh.value("hit_events_sent", uint64_t{0}), refused.empty() ? "" : "; refused " + refused));
+  }
+  const auto& run = r["run"];
+  if (run.value("mode", std::string("snapshot")) != "snapshot") {
+    line("runtime mode", fmt::format("{} (bots' logic rates: {})", run.value("mode", std::string()),
+                                     run.value("logic_hz", std::string()).empty() ? "the tick rate" : run.value("logic_hz", std::string())));
   }
   line("contract hash", r.value("contract_hash", std::string()));
   return out;

@@ -14,6 +14,8 @@ struct DemoRunInfo {
   int bots = 0;
   double seconds = 0;
   std::string map;
+  std::string mode = "snapshot";  // the room's runtime mode (server-time: the bots' logic_hz)
+  std::string logic_hz;
 };
 
 // Builds the report from the last server line (`server_final`) and the bots' final line(s).

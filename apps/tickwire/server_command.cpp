@@ -51,6 +51,7 @@ struct ServerOptions {
   uint64_t protocol_id = netcode::kDefaultProtocolId;
   uint32_t tick_hz = 60;
   uint32_t snapshot_hz = 0;  // 0: the tick rate
+  std::string mode = "snapshot";  // or server-time (seed 002): clients run their own logic rates
   double forgiveness = 1.0;
   double time_scale = 1.0;
   uint32_t max_clients = 255;
@@ -221,6 +222,7 @@ int run_server(const ServerOptions& o) {
   config.policy.cadence.time_scale = o.time_scale;
   world::apply_reference_policy(config.policy);
   config.policy.prediction.pawn_body = pawn_body_of(o.pawn_body);  // the game always runs its mover: this sets what is admitted
+  config.policy.mode.mode = o.mode == "server-time" ? RuntimeMode::server_time : RuntimeMode::snapshot;
   world::ReferenceGame game(map);
   ServerOps ops(mono_now(), o.tick_hz, o.max_clients);
   if (!o.ops.empty()) {
@@ -279,6 +281,7 @@ int run_server(const ServerOptions& o) {
                                 {"public", server.public_address()},
                                 {"map", map.content_hash_hex()},
                                 {"contract_hash", server.contract_hash_hex()},
+                                {"mode", o.mode},
                                 {"prediction", prediction_json(server.contract().prediction)}};
   if (kept) ready["recovered"] = kept->recovery_json();
   if (!o.ops.empty()) ready["ops"] = ops.address();
@@ -370,6 +373,10 @@ void register_server(CLI::App& app) {
       ->check(CLI::Range(0, 240));
   cmd->add_option("--forgiveness", o.forgiveness, "1.0: the server's answer always stands; below: claims may be adopted")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--mode", o.mode,
+                  "snapshot (clients tick with the room) or server-time (clients run their own logic rates, inputs "
+                  "stamped with the server's time; docs/server-time-mode.md)")
+      ->check(CLI::IsMember({"snapshot", "server-time"}));
   cmd->add_option("--time-scale", o.time_scale, "world seconds a tick advances, in tick lengths (0 pauses the world)")
       ->check(CLI::Range(0.0, static_cast<double>(protocol::kMaxWorldTimeScale)));
   cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 8 bits; 0 is the authority)")

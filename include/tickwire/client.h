@@ -68,6 +68,10 @@ struct ClientConfig {
   // The server's own step for the pawn (must outlive the client); null: no prediction.
   const PredictionModel* model = nullptr;
   std::string build_name = "tickwire";
+  // In a server-time room: the client's own logic rate, inputs sampled and the pawn predicted this
+  // often (0: the room's tick rate; at most the contract's mode.serverTime.maxLogicHz). The other
+  // modes run the room's tick rate.
+  uint32_t logic_hz = 0;
   // Injected instead of a socket of its own (simulations, tests); must outlive the client.
   DatagramSocket* socket = nullptr;
 };

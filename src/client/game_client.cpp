@@ -2,6 +2,7 @@
 #include "tickwire/client/game_client.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <variant>
 
@@ -11,13 +12,30 @@ inline constexpr std::size_t kSnapshotSizeLogCap = 4096;  // sizes kept between 
 
 GameClient::GameClient(ReliableClient& transport, SchemaCache& cache, MonoTime now, const PredictionModel* model,
                        const SessionClientConfig& config)
-    : session_(transport, cache, config), model_(model), last_frame_(now) {}
+    : transport_(transport),
+      session_(transport, cache, config),
+      requested_logic_hz_(config.logic_hz),
+      model_(model),
+      last_frame_(now) {}
+
+namespace {
+// The client's logic rate: the room's tick rate, or in server-time mode its own (the config's),
+// within the contract's ceiling.
+double logic_rate_hz(const NetcodeContract& contract, uint32_t requested_hz) {
+  if (contract.mode.mode != RuntimeMode::server_time || requested_hz == 0) return contract.cadence.tick_rate_hz;
+  return std::min(requested_hz, contract.mode.server_time.max_logic_hz);
+}
+}  // namespace
 
 void GameClient::on_welcome(MonoTime now) {
   const protocol::RoomWelcome& welcome = *session_.welcome();
   const Duration period = Duration::from_seconds(1.0 / welcome.contract.cadence.tick_rate_hz);
   regulator_.emplace(period, ClockRegulatorSettings{}, now);
-  accumulator_.emplace(period);
+  server_time_ = welcome.contract.mode.mode == RuntimeMode::server_time;
+  logic_hz_ = logic_rate_hz(welcome.contract, requested_logic_hz_);
+  logic_step_us_ = static_cast<uint32_t>(std::lround(1e6 / logic_hz_));
+  server_clock_.reset();
+  accumulator_.emplace(Duration::from_seconds(1.0 / logic_hz_));
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
   objects_.reset();  // a new session names its objects afresh
@@ -32,8 +50,7 @@ void GameClient::on_welcome(MonoTime now) {
   last_correction_m_ = 0;
   predictor_.reset();
   if (model_ != nullptr && own_pawn_predicted_) {
-    predictor_.emplace(*model_, 1.0 / welcome.contract.cadence.tick_rate_hz,
-                       welcome.contract.vocabulary.claimable_flag_mask());
+    predictor_.emplace(*model_, 1.0 / logic_hz_, welcome.contract.vocabulary.claimable_flag_mask());
     take_world_settings(session_.world_settings());
   }
 }
@@ -47,8 +64,10 @@ void GameClient::take_world_settings(const protocol::WorldSettings& settings) {
 }
 
 void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner, MonoTime now) {
-  regulator_->on_depth_reading(tick, owner.queue_depth, now);
-  quality_->on_depth_reading(owner.queue_depth, regulator_->target_depth_ticks(), now);
+  if (!server_time_) {  // a server-time room merges what arrived: its depth byte regulates nothing
+    regulator_->on_depth_reading(tick, owner.queue_depth, now);
+    quality_->on_depth_reading(owner.queue_depth, regulator_->target_depth_ticks(), now);
+  }
   if (owner.ack) quality_->on_ack(owner.ack->sequence, now);
   if (owner.claim == protocol::ClaimOutcome::accepted) ++counters_.claims_accepted;
   if (owner.claim == protocol::ClaimOutcome::corrected) ++counters_.claims_corrected;
@@ -82,6 +101,12 @@ void GameClient::take_snapshots(MonoTime now) {
     counters_.max_snapshot_bytes = std::max(counters_.max_snapshot_bytes, static_cast<uint32_t>(bytes));
     if (snapshot_sizes_.size() < kSnapshotSizeLogCap) snapshot_sizes_.push_back(static_cast<uint32_t>(bytes));
     const Tick tick = Tick::from_value(snapshot_.tick);
+    if (server_time_) {
+      const ReliableEndpoint* endpoint = transport_.endpoint();
+      const Duration rtt = Duration::from_milliseconds(endpoint != nullptr ? endpoint->stats().rtt_ms : 0.0);
+      server_clock_.on_snapshot(protocol::server_time_us_of_tick(snapshot_.tick, session_.welcome()->contract.cadence.tick_rate_hz),
+                                rtt, now);
+    }
     take_world_settings(snapshot_.world);
     if (snapshot_.owner) take_owner_detail(tick, *snapshot_.owner, now);
     samples_.clear();
@@ -146,34 +171,53 @@ void GameClient::frame(MonoTime now, const InputSource& input) {
   if (session_.welcomed() && (!welcomed_pawn_ || *welcomed_pawn_ != session_.welcome()->pawn_ref)) on_welcome(now);
   if (regulator_) {
     take_snapshots(now);
-    regulator_->update(now, static_cast<uint32_t>(session_.inputs().pending_count()));
-    quality_->on_rate(regulator_->rate());
-    const uint32_t ticks = accumulator_->advance(dt, regulator_->rate());
+    double rate = 1.0;  // a server-time client runs its own rate, unbent
+    if (!server_time_) {
+      regulator_->update(now, static_cast<uint32_t>(session_.inputs().pending_count()));
+      rate = regulator_->rate();
+    }
+    quality_->on_rate(rate);
+    const uint32_t ticks = accumulator_->advance(dt, rate);
     for (uint32_t i = 0; i < ticks; ++i) {
       ++counters_.client_ticks;
-      if (regulator_->holding()) {
+      if (!server_time_ && regulator_->holding()) {
         ++counters_.held_ticks;
         session_.resend_inputs();
         continue;
       }
       if (!session_.sending()) break;  // between connections: nothing to predict for
-      const uint32_t sequence = session_.inputs().next_sequence();
-      const protocol::InputCmd cmd = input(sequence);
-      std::optional<protocol::Claim> claim;
-      if (predictor_) {
-        predictor_->predict(sequence, cmd);
-        claim = predictor_->claim();
-        ++counters_.predicted_ticks;
-      }
-      if (session_.send_input(cmd, claim)) {
-        ++counters_.inputs_sent;
-        quality_->on_input_sent(sequence, now);
-      }
+      run_client_tick(now, input, ticks - 1 - i);
     }
     if (predictor_) predictor_->decay(dt);
     (void)interpolator_->frame(now);
   }
   session_.send(now);
+}
+
+// One client tick: its input sampled, predicted, and sent (with a claim in the tick-numbered modes;
+// in server-time mode stamped with the server time it stands for, `ticks_after` logic steps before
+// the frame's last one).
+void GameClient::run_client_tick(MonoTime now, const InputSource& input, uint32_t ticks_after) {
+  const uint32_t sequence = session_.inputs().next_sequence();
+  const protocol::InputCmd cmd = input(sequence);
+  std::optional<protocol::Claim> claim;
+  if (predictor_) {
+    predictor_->predict(sequence, cmd);
+    if (!server_time_) claim = predictor_->claim();
+    ++counters_.predicted_ticks;
+  }
+  std::optional<uint32_t> sent;
+  if (server_time_) {
+    const uint64_t back_us = uint64_t{ticks_after} * logic_step_us_;
+    const uint64_t server_now_us = server_clock_.at(now);
+    sent = session_.send_timed_input(cmd, server_now_us > back_us ? server_now_us - back_us : 0, logic_step_us_);
+  } else {
+    sent = session_.send_input(cmd, claim);
+  }
+  if (sent) {
+    ++counters_.inputs_sent;
+    quality_->on_input_sent(sequence, now);
+  }
 }
 
 std::optional<QualityReport> GameClient::quality_report() const {

@@ -7,7 +7,6 @@
 
 #include "tickwire/core/assert.h"
 #include "tickwire/protocol/construct_call.h"
-#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -44,7 +43,6 @@ void SessionClient::on_connection() {
 
 void SessionClient::receive(MonoTime now) {
   transport_.receive(now);
-  if (ReliableEndpoint* endpoint = transport_.endpoint()) discard_ack_notices(*endpoint);
   if (!transport_.connected()) {
     net_.reset();
     peer_.reset();
@@ -400,6 +398,21 @@ std::optional<uint32_t> SessionClient::send_input(const protocol::InputCmd& cmd,
     frame_.claim = claim;
     frame_.held = delta_.report();
     (void)wire::send_message(*net_, config_.unreliable_channel, frame_);
+  }
+  return sequence;
+}
+
+std::optional<uint32_t> SessionClient::send_timed_input(const protocol::InputCmd& cmd, uint64_t stamp_us,
+                                                        uint32_t step_us) {
+  if (!welcome_ || refused_ || !net_) return std::nullopt;
+  const uint32_t sequence = inputs_.push(cmd);
+  if (inputs_.build_frame(frame_)) {
+    timed_frame_.first_sequence = frame_.first_sequence;
+    timed_frame_.inputs.swap(frame_.inputs);
+    timed_frame_.newest_stamp_us = stamp_us;
+    timed_frame_.step_us = step_us;
+    timed_frame_.held = delta_.report();
+    (void)wire::send_message(*net_, config_.unreliable_channel, timed_frame_);
   }
   return sequence;
 }

@@ -76,6 +76,7 @@ ClientOpen Client::open(const ClientConfig& config, MonoTime now, WallTime wall_
   SessionClientConfig session;
   session.build_name = config.build_name;
   session.vocabulary = config.vocabulary;
+  session.logic_hz = config.logic_hz;
   p->game = std::make_unique<GameClient>(*p->reliable, *p->schemas, now, config.model, session);
   p->netcode->connect(std::span<const uint8_t>(token), now);
   return {std::unique_ptr<Client>(new Client(std::move(p))), {}};

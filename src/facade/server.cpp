@@ -61,9 +61,9 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   if (config.max_clients < 1 || config.max_clients > kRoomMaxSessions) return {nullptr, "max_clients must be 1..255"};
   const ContractResolution resolved = resolve_netcode_contract(config.policy);
   if (!resolved.ok()) return {nullptr, contract_refusal(resolved.issue)};
-  if (resolved.contract->mode.mode != RuntimeMode::snapshot) {
-    return {nullptr, "room policy refused: mode.mode: a Server runs snapshot mode (a deterministic match runs on "
-                     "lockstep::LockstepRelay; server-time mode is not built yet)"};
+  if (resolved.contract->mode.mode == RuntimeMode::deterministic) {
+    return {nullptr, "room policy refused: mode.mode: a Server runs snapshot or server-time mode (a deterministic "
+                     "match runs on a DeterministicHost)"};
   }
   p->contract = *resolved.contract;
   if (std::string error = open_socket(*p); !error.empty()) return {nullptr, error};

@@ -15,6 +15,7 @@ EndpointConfig lockstep_endpoint_config() {
   EndpointConfig config;
   config.channels[kWelcomeChannel] = ChannelConfig::reliable_with_blocks(64 * 1024);
   config.channels[kFramesChannel] = ChannelConfig::unreliable(1100);
+  config.ack_notices = false;  // what a peer holds rides its messages
   return config;
 }
 

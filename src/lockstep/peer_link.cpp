@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::lockstep {
@@ -43,7 +42,6 @@ void PeerLink::take_messages(ReliableClient& from, RollbackSession::Host host, M
   if (e == nullptr) return;
   const Duration rtt = Duration::from_milliseconds(e->stats().rtt_ms);
   while (auto message = e->receive(kWelcomeChannel)) take_reliable(*message, now, rtt);
-  discard_ack_notices(*e);
   while (auto message = e->receive(kFramesChannel)) {
     if (session_.receive(*message, now, rtt, host).ok() && !message->empty() && (*message)[0] == RelayFrames::wire_id) {
       if (last_relay_) longest_gap_ = std::max(longest_gap_, now - *last_relay_);

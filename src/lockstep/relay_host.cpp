@@ -1,7 +1,6 @@
 // RelayHost: the order of one iteration, the seat each connection holds.
 #include "tickwire/lockstep/relay_host.h"
 
-#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire::lockstep {
@@ -91,7 +90,6 @@ void RelayHost::update(MonoTime now, WallTime wall_now) {
     ReliableEndpoint* e = endpoint_of(seat);
     if (e == nullptr) continue;
     while (auto message = e->receive(kFramesChannel)) (void)relay_.receive(seat, *message, now);
-    discard_ack_notices(*e);
     while (auto message = e->receive(kWelcomeChannel)) {
       if (handover_ != nullptr) handover_->receive(seat, *message);
     }

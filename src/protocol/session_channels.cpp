@@ -15,6 +15,7 @@ EndpointConfig session_endpoint_config() {
   unreliable.receive_queue_bytes = kSessionUnreliableQueueMessages * unreliable.max_message_bytes;
   config.channels[kSessionUnreliableChannel] = unreliable;
   config.max_packets_per_write = kSessionPacketsPerWrite;
+  config.ack_notices = false;  // what a client holds rides its input frames
   config.validate();
   return config;
 }

@@ -23,6 +23,7 @@
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/protocol/snapshot_fragment.h"
+#include "tickwire/protocol/timed_input_frame.h"
 
 namespace tickwire::protocol {
 
@@ -31,7 +32,8 @@ const wire::WireMessages& protocol_messages() {
       wire::WireMessages::of<ConnectRequest, SchemaRequest, SchemaText, Ping, ServerInfo, InputFrame, RecordBatch,
                              MaterialSet, RoomWelcome, SnapshotFragment, Snapshot, InteractRequest, SnapshotDelta, RestTableChunk,
                              RelayRefused, EntityEvent, FireRequest, HitEvent, SceneEdit, SceneNodeState,
-                             SceneEditRefused, ResumeTicket, AdmissionPlace, ConstructCall>();
+                             SceneEditRefused, ResumeTicket, AdmissionPlace, ConstructCall,
+                             TimedInputFrame>();
   return messages;
 }
 

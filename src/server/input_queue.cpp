@@ -90,12 +90,39 @@ bool InputQueue::was_applied(uint64_t sequence) const {
   return distance < kAppliedWindowInputs && ((applied_bits_ >> distance) & 1) != 0;
 }
 
+// Every waiting input as one: the mean of their movement axes (time spent on each is one client
+// logic step), the newest one's look angles, and every button any of them held, so a press shorter
+// than a server tick still reaches the game. The newest sequence is the one acked.
+InputQueue::Entry InputQueue::take_merged() {
+  Entry merged = waiting_[waiting_count_ - 1];
+  merged.claim.reset();
+  double move_x = 0, move_y = 0;
+  for (std::size_t i = 0; i < waiting_count_; ++i) {
+    // All but the newest are marked applied here (a later copy of one is a duplicate, not stale);
+    // the newest is marked by the caller, as a single input is.
+    if (i + 1 < waiting_count_) mark_applied(waiting_[i].sequence);
+    move_x += waiting_[i].cmd.move_x;
+    move_y += waiting_[i].cmd.move_y;
+    merged.cmd.buttons |= waiting_[i].cmd.buttons;
+  }
+  merged.cmd.move_x = static_cast<float>(move_x / static_cast<double>(waiting_count_));
+  merged.cmd.move_y = static_cast<float>(move_y / static_cast<double>(waiting_count_));
+  stats_.merged_inputs += waiting_count_;
+  waiting_count_ = 0;
+  return merged;
+}
+
 TickInput InputQueue::take_for_tick() {
   TickInput out;
   if (waiting_count_ > 0) {
-    const Entry entry = waiting_[0];
-    std::copy(waiting_.begin() + 1, waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_), waiting_.begin());
-    --waiting_count_;
+    Entry entry;
+    if (config_.merge_arrived) {
+      entry = take_merged();
+    } else {
+      entry = waiting_[0];
+      std::copy(waiting_.begin() + 1, waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_), waiting_.begin());
+      --waiting_count_;
+    }
     TW_ASSERT(!ack_sequence_ || entry.sequence > *ack_sequence_, "applied inputs must increase");
     mark_applied(entry.sequence);
     last_applied_cmd_ = entry.cmd;

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -77,6 +78,12 @@ InputQueueConfig Room::input_queue_config() const {
   queue.starvation_repeat_ticks = contract_.input.starvation_ticks;
   queue.known_buttons = contract_.vocabulary.button_mask();
   queue.posture_buttons = contract_.vocabulary.posture_button_mask();
+  if (contract_.mode.mode == RuntimeMode::server_time) {
+    // Each tick empties the queue, so it holds what arrives between two ticks: a fast client's
+    // logic steps, or a burst after a stall (past it, the redundant copies come again).
+    queue.merge_arrived = true;
+    queue.capacity_ticks = protocol::InputQueueTicks;
+  }
   return queue;
 }
 
@@ -129,6 +136,13 @@ std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame
     return session->inputs.receive(unclaimed);
   }
   return session->inputs.receive(frame);
+}
+
+std::size_t Room::receive_timed_input(OwnerId owner, const protocol::TimedInputFrame& frame) {
+  RoomSession* session = find(owner);
+  if (session == nullptr || contract_.mode.mode != RuntimeMode::server_time) return 0;
+  const uint64_t now_us = protocol::server_time_us_of_tick(static_cast<uint64_t>(std::max<int64_t>(last_tick().value(), 0)), contract_.cadence.tick_rate_hz);
+  return session->inputs.receive_timed(frame, now_us, uint64_t{contract_.mode.server_time.stamp_lead_ms} * 1000);
 }
 
 bool Room::receive_ping(OwnerId owner, MonoTime now) {

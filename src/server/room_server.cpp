@@ -17,7 +17,6 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/scene_edit.h"
 #include "tickwire/server/admission_grants.h"
-#include "tickwire/transport/ack_notices.h"
 #include "tickwire/wire/typed_channel.h"
 
 namespace tickwire {
@@ -231,7 +230,6 @@ void RoomServer::receive_all(MonoTime now) {
     if (!connections_[slot] || connections_[slot]->superseded) continue;  // a superseded one is dropped below
     receive_channel(slot, config_.reliable_channel, true, now);
     receive_channel(slot, config_.unreliable_channel, false, now);
-    if (ReliableEndpoint* endpoint = transport_.endpoint(slot)) discard_ack_notices(*endpoint);
     if (!connections_[slot] || connections_[slot]->peer.failure()) continue;
     note_malformed_packets(slot);
     connections_[slot]->peer.poll(connections_[slot]->net);
@@ -315,8 +313,12 @@ void RoomServer::admit(uint32_t slot) {
     return;
   }
   c.admitted = true;
-  const double tick_rate = room_.contract().cadence.tick_rate_hz;
-  c.input_sequences = TokenBucket(tick_rate * kInputRateSlack, tick_rate * kInputBurstSeconds);
+  // A session's sequences advance one per client tick: the room's tick rate, or in server-time
+  // mode the client's own logic rate, at most the contract's.
+  const NetcodeContract& contract = room_.contract();
+  const double input_rate = contract.mode.mode == RuntimeMode::server_time ? contract.mode.server_time.max_logic_hz
+                                                                           : contract.cadence.tick_rate_hz;
+  c.input_sequences = TokenBucket(input_rate * kInputRateSlack, input_rate * kInputBurstSeconds);
   ReplicationFormat format;
   format.deltas = c.peer.peer_lists(protocol::SnapshotDelta::message_name);
   format.rest_table = format.deltas && c.peer.peer_lists(protocol::RestTableChunk::message_name);
@@ -343,9 +345,23 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
       c.inputs_received += frame.inputs.size();
       // A late frame's inputs still go to the queue, which judges each by its sequence (applied,
       // waiting or new); only its held report is stale, older than one already taken.
-      const bool newest = note_input_rate(c, frame);
+      const bool newest = note_input_rate(c, frame.first_sequence, frame.inputs.size());
       if (frame.held && newest) replication_.on_held(c.owner, *frame.held);
       (void)room_.receive_input(c.owner, frame);
+      return;
+    }
+    case protocol::TimedInputFrame::wire_id: {
+      if (room_.contract().mode.mode != RuntimeMode::server_time) {  // a tick-numbered room takes none
+        drops_.add(SessionDrop::unexpected);
+        offend(c, Offence::unexpected);
+        return;
+      }
+      protocol::TimedInputFrame frame;
+      if (!wire::decode_counted(message.body, frame, decode_errors_).ok() || !protocol::timed_input_frame_valid(frame)) break;
+      c.inputs_received += frame.inputs.size();
+      const bool newest = note_input_rate(c, frame.first_sequence, frame.inputs.size());
+      if (frame.held && newest) replication_.on_held(c.owner, *frame.held);
+      (void)room_.receive_timed_input(c.owner, frame);
       return;
     }
     case protocol::InteractRequest::wire_id: {
@@ -392,11 +408,11 @@ void RoomServer::dispatch(Connection& c, const PeerMessage& message) {
 // An input frame's new sequences (past the newest seen) spend the connection's sequence bucket;
 // a frame that outruns it is one offence. Overflowing the queue is not: an honest client on a link
 // that stalls overflows it (its inputs are counted by the queue, never an offence).
-bool RoomServer::note_input_rate(Connection& c, const protocol::InputFrame& frame) {
-  if (frame.inputs.empty()) return true;
-  const uint32_t last = frame.first_sequence + static_cast<uint32_t>(frame.inputs.size() - 1);
+bool RoomServer::note_input_rate(Connection& c, uint32_t first_sequence, std::size_t count) {
+  if (count == 0) return true;
+  const uint32_t last = first_sequence + static_cast<uint32_t>(count - 1);
   if (c.newest_input && static_cast<int32_t>(last - *c.newest_input) <= 0) return last == *c.newest_input;
-  const uint32_t fresh = c.newest_input ? last - *c.newest_input : static_cast<uint32_t>(frame.inputs.size());
+  const uint32_t fresh = c.newest_input ? last - *c.newest_input : static_cast<uint32_t>(count);
   c.newest_input = last;
   if (!c.input_sequences.take(now_, static_cast<double>(fresh))) offend(c, Offence::input_rate);
   return true;

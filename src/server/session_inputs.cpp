@@ -7,6 +7,15 @@ namespace tickwire {
 
 SessionInputs::SessionInputs(const InputQueueConfig& config) : queue_(config) {}
 
+std::size_t SessionInputs::receive_timed(const protocol::TimedInputFrame& frame, uint64_t server_time_us,
+                                         uint64_t stamp_lead_us) {
+  if (frame.newest_stamp_us > server_time_us + stamp_lead_us) {
+    queue_.refuse(InputDropReason::stamp_ahead, frame.inputs.size());
+    return 0;
+  }
+  return queue_.accept(frame.first_sequence, frame.inputs);
+}
+
 const TickInput& SessionInputs::prepare(Tick tick) {
   TW_ASSERT(!prepared_tick_ || tick > *prepared_tick_, "an input is taken once per simulated tick, ticks increasing");
   prepared_tick_ = tick;

@@ -219,7 +219,7 @@ void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacket
     rate.on_rtt_sample(now, now - record.sent_at);
     rate.on_acked(now, record.sent_at, record.bytes, record.delivery, acks.bytes_in_flight());
   }
-  if (!acked_packets.push(sequence)) counters.add(TransportReason::ack_queue_full);
+  if (config.ack_notices && !acked_packets.push(sequence)) counters.add(TransportReason::ack_queue_full);
   if (!log.available(record.content_begin, record.content_count)) {
     counters.add(TransportReason::sent_refs_expired);
     return;
@@ -228,7 +228,7 @@ void ReliableEndpoint::Impl::on_packet_acked(uint16_t sequence, const SentPacket
     const ContentRef& ref = log.at(record.content_begin + k);
     Channel& ch = channels[ref.channel];
     if (ref.kind == EntryKind::unreliable) {
-      if (!acked_messages.push(AckedMessage{ref.channel, ref.message_id, sequence})) {
+      if (config.ack_notices && !acked_messages.push(AckedMessage{ref.channel, ref.message_id, sequence})) {
         counters.add(TransportReason::ack_queue_full);
       }
     } else if (ch.reliable_send) {

@@ -20,7 +20,7 @@ using test::count_of;
 nlohmann::json sample_report(const std::string& map = "(built-in reference map)") {
   const nlohmann::json server = {{"hz", 60.0}, {"ticks", 300}, {"tick_cost_us", {{"p50", 400.0}, {"p99", 900.0}}}};
   const nlohmann::json clients = {{{"welcomed", true}, {"up_bps", 20000.0}, {"down_bps", 50000.0}, {"rtt_ms", 16.0}}};
-  return build_demo_report(DemoRunInfo{"lan", 1, 5.0, map}, server, clients);
+  return build_demo_report(DemoRunInfo{"lan", 1, 5.0, map, "snapshot", ""}, server, clients);
 }
 
 DemoSeries series_of(int clients, int intervals) {

@@ -78,6 +78,26 @@ TEST(Demo, AReliableBlockMidGameArrivesWhileSnapshotsKeepTheTickRate) {
   EXPECT_EQ(report["server"]["snapshot_drops"], 0);
 }
 
+// Server-time mode from the CLI (README: `tickwire demo --mode server-time --logic-hz 30,60,144`):
+// three bots at 30, 60 and 144 Hz logic against a room ticking at 30 Hz; every bot plays, the
+// snapshots come at the room's rate, the server merged their inputs into fresh ticks, and the
+// report names the mode and the rates.
+TEST(Demo, ServerTimeModeBotsRunTheirOwnLogicRates) {
+  std::string printed;
+  const nlohmann::json report = run_demo({"--bots", "3", "--seconds", "5", "--profile", "broadband", "--tick-hz", "30",
+                                          "--mode", "server-time", "--logic-hz", "30,60,144"},
+                                         &printed);
+  ASSERT_FALSE(report.is_discarded());
+  EXPECT_EQ(report["clients"]["connected"], 3);
+  EXPECT_EQ(report["run"]["mode"], "server-time");
+  EXPECT_EQ(report["run"]["logic_hz"], "30,60,144");
+  EXPECT_EQ(report["frames_refused"], 0);
+  EXPECT_GT(report["snapshots"]["min_client_hz"].get<double>(), 27.0);
+  EXPECT_NEAR(report["server"]["tick_hz"].get<double>(), 30.0, 2.0);
+  EXPECT_LT(report["input_queue"]["starved_percent"].get<double>(), 50.0) << "inputs reached the ticks";
+  EXPECT_NE(printed.find("runtime mode"), std::string::npos) << printed;
+}
+
 TEST(Demo, TheHtmlReportHasTheTableAndAPlotPerFigure) {
   const std::filesystem::path html_path =
       std::filesystem::temp_directory_path() / ("tickwire-demo-test-" + std::to_string(getpid()) + ".html");

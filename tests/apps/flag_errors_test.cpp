@@ -102,6 +102,21 @@ TEST(FlagErrors, TheBotsDashboardAddressIsNamed) {
   EXPECT_NE(bot_http.output.find("--http: a PORT or a numeric HOST:PORT"), std::string::npos) << bot_http.output;
 }
 
+// Server-time mode's flags (README: `tickwire demo --mode server-time --logic-hz 30,60,144`): a
+// mode no room serves, or a logic rate outside 1..1000, is refused by its flag's name.
+TEST(FlagErrors, ServerTimeModesFlagsAreRefusedByName) {
+  for (const char* command : {"server --mode lockstep", "demo --mode lockstep"}) {
+    const Ran ran = run_shell(command);
+    EXPECT_EQ(ran.exit_code, 2) << command << ": " << ran.output;
+    EXPECT_NE(ran.output.find("--mode"), std::string::npos) << command << ": " << ran.output;
+  }
+  for (const char* command : {"demo --logic-hz 30,0", "demo --logic-hz 60,x", "bot --server 127.0.0.1:1 --logic-hz 1001"}) {
+    const Ran ran = run_shell(command);
+    EXPECT_EQ(ran.exit_code, 2) << command << ": " << ran.output;
+    EXPECT_NE(ran.output.find("--logic-hz"), std::string::npos) << command << ": " << ran.output;
+  }
+}
+
 TEST(FlagErrors, ANegativeOrNonFiniteRunLengthIsRefusedNotRunForeverOrNotAtAll) {
   for (const char* command : {"server", "shards", "host", "conditioner --listen 127.0.0.1:0 --forward 127.0.0.1:1"}) {
     const Ran negative = run_shell(fmt::format("{} --seconds -1", command));

@@ -32,7 +32,8 @@ constexpr std::string_view kDefaultLoadJson =
     R"("releaseLagTicks":2,"rung":"admissionsClosed"},{"enterBusyPercent":95,"enterLagTicks":16,"releaseBusyPercent":80,)"
     R"("releaseLagTicks":4,"rung":"roomsMigrated"}]}},)"
     R"("mode":{"deterministic":{"inputBytes":4,"inputDelayFrames":2,"lagLimitMs":1000,"lagPolicy":"stall",)"
-    R"("maxCatchUpFrames":8,"rollbackWindowFrames":8,"seats":4},"mode":"snapshot"},)";
+    R"("maxCatchUpFrames":8,"rollbackWindowFrames":8,"seats":4},"mode":"snapshot",)"
+    R"("serverTime":{"maxLogicHz":240,"stampLeadMs":1000}},)";
 
 std::string with_default_load(std::string_view json) {
   const std::size_t at = json.find(R"("prediction":)");
@@ -51,7 +52,7 @@ constexpr std::string_view kPinnedJson =
     R"("interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,)"
     R"("relaysPerSecond":60},"prediction":{"demoted":true,"ownPawnPredicted":false,)"
     R"("requested":{"movementAuthority":"clientPredicted","pawnBody":"dynamicRigidbody"},"transformOwner":"physics"},)"
-    R"("ticksPerSnapshot":1,"version":9,"vocabulary":{"buttons":[{"bit":0,)"
+    R"("ticksPerSnapshot":1,"version":10,"vocabulary":{"buttons":[{"bit":0,)"
     R"("name":"jump","posture":false}],"components":[{"channels":2,"name":"mover","wireId":2}],"entityFlags":[{"bit":0,)"
     R"("claimable":true,"name":"grounded"},{"bit":3,"claimable":false,"name":"frozen"}],)"
     R"("kinds":[{"id":1,"important":true,"name":"pawn","precision":{"fitHistory":false,)"
@@ -60,7 +61,7 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "63784e9dda7f1a30c3331f2e1fbf811f";
+constexpr std::string_view kPinnedHashHex = "af78f749c41b57b0637049b5242fd6c4";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
@@ -71,7 +72,7 @@ constexpr std::string_view kDefaultJson =
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
     R"("limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
     R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
-    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":9,)"
+    R"("pawnBody":"none"},"transformOwner":"physics"},"ticksPerSnapshot":1,"version":10,)"
     R"("vocabulary":{"buttons":[],"components":[],"entityFlags":[],"kinds":[],"objectFlags":[],)"
     R"("objects":{"fitHistory":false,"positionQuantumM":0.001953,"rotationBits":9,"rotationSteps":0},)"
     R"("pawnValues":[]}})";

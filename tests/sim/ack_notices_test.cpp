@@ -1,6 +1,6 @@
 // Counters an operator reads must mean something: over half a minute (about 1,800 packets each way,
 // past the 1,024 ack notices an endpoint queues), neither the server nor its client counts
-// transport.ack_queue_full, because neither stack reads the notices and both discard them.
+// transport.ack_queue_full, because neither stack reads the notices and both turn them off.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -82,6 +82,7 @@ struct GameClientSetup {
   const PredictionModel* model = nullptr;  // empty: the honest mover over the map's boxes
   bool world_authority = false;            // its token grants world authority (it may edit the scene)
   std::vector<uint8_t> resume_token;       // its token presents it (it asks back into the pawn it names)
+  uint32_t logic_hz = 0;                   // a server-time room: its own logic rate (0: the room's tick rate)
 };
 
 // The user data a sim client's token carries: its grants.
@@ -98,8 +99,9 @@ inline netcode::UserData sim_user_data(bool world_authority, const std::vector<u
 inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socket, const netcode::Key& key,
                                                uint64_t client_id, const PredictionModel* model,
                                                const GameVocabulary& vocabulary = world::reference_vocabulary(),
-                                               const netcode::UserData& user_data = {}) {
+                                               const netcode::UserData& user_data = {}, uint32_t logic_hz = 0) {
   ClientConfig config;
+  config.logic_hz = logic_hz;
   config.dev_user_data = user_data;
   config.server_address = server_address().to_string();
   config.dev_private_key = key;
@@ -114,9 +116,9 @@ inline std::unique_ptr<Client> open_sim_client(SimWorld& world, SimSocket& socke
 
 struct SimGameClient {
   SimGameClient(SimWorld& world, const Address& address, const netcode::Key& key, uint64_t client_id,
-                const PredictionModel* model, const netcode::UserData& user_data = {})
+                const PredictionModel* model, const netcode::UserData& user_data = {}, uint32_t logic_hz = 0)
       : socket(world.net.bind(address)),
-        facade(open_sim_client(world, *socket, key, client_id, model, world::reference_vocabulary(), user_data)),
+        facade(open_sim_client(world, *socket, key, client_id, model, world::reference_vocabulary(), user_data, logic_hz)),
         client(facade->game()) {}
   std::unique_ptr<SimSocket> socket;
   std::unique_ptr<Client> facade;
@@ -173,7 +175,8 @@ class GameSim {
     world.net.set_link(server_address(), address, setup.down);
     clients.push_back(std::make_unique<SimGameClient>(world, address, key, 7000 + i,
                                                       setup.model != nullptr ? setup.model : &honest_model,
-                                                      sim_user_data(setup.world_authority, setup.resume_token)));
+                                                      sim_user_data(setup.world_authority, setup.resume_token),
+                                                      setup.logic_hz));
     SimGameClient& c = *clients.back();
     c.input = setup.input;
     if (!c.input) {

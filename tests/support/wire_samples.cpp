@@ -25,6 +25,7 @@
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_delta.h"
 #include "tickwire/protocol/snapshot_fragment.h"
+#include "tickwire/protocol/timed_input_frame.h"
 #include "tickwire/protocol/wire_messages.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/wire/codec.h"
@@ -211,6 +212,19 @@ std::vector<WireSample> wire_samples() {
   call.method = 7;
   for (int b : {0x01, 0xfe}) call.payload.push_back(SliceByte{static_cast<uint8_t>(b)});
   out.push_back(make_wire_sample("constructCall.bin", call));
+  TimedInputFrame timed;
+  timed.first_sequence = 4000;
+  timed.newest_stamp_us = 12'345'678;
+  timed.step_us = 6944;  // a 144 Hz client
+  for (int i = 0; i < 2; ++i) {
+    InputCmd cmd;
+    cmd.buttons = 0x3u << i;
+    cmd.move_x = 0.5f;
+    cmd.yaw_deg = 90.0f + static_cast<float>(i);
+    timed.inputs.push_back(cmd);
+  }
+  timed.held = SnapshotsHeld{700, 0x5u, 2};
+  out.push_back(make_wire_sample("timedInputFrame.bin", timed));
   SnapshotDelta delta;
   delta.tick = 123456;
   delta.contract_tag = 0xa3a2a1a0u;

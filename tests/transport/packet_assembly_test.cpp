@@ -124,5 +124,34 @@ TEST(PacketAssembly, PacketsWithEntriesAreAckedAtTheNextWrite) {
   EXPECT_NEAR(a.stats().rtt_ms, 5.0, 0.01);
 }
 
+// A layer that never reads the notices turns them off: the same exchange queues none, so nothing
+// can overflow however long the connection lives.
+TEST(PacketAssembly, AnEndpointWithoutAckNoticesQueuesNone) {
+  EndpointConfig quiet = EndpointConfig::defaults();
+  quiet.ack_notices = false;
+  ReliableEndpoint a(quiet);
+  ReliableEndpoint b(EndpointConfig::defaults());
+  struct Forward final : PacketSink {
+    ReliableEndpoint* to = nullptr;
+    MonoTime now;
+    void on_packet(uint16_t, std::span<const uint8_t> payload) override { EXPECT_TRUE(to->receive_packet(payload, now).ok()); }
+  } to_b, to_a;
+  to_b.to = &b;
+  to_a.to = &a;
+  MonoTime now = MonoTime::from_ns(0);
+  for (int round = 0; round < 1500; ++round) {  // past the 1,024 a queue holds
+    ASSERT_TRUE(a.send(1, test::make_message(static_cast<uint32_t>(round), 10)).ok());
+    to_b.now = now;
+    a.write_packets(now, to_b);
+    now += Duration::milliseconds(5);
+    to_a.now = now;
+    b.write_packets(now, to_a);
+  }
+  EXPECT_GT(a.stats().packets_acked, 1000u);
+  EXPECT_FALSE(a.pop_acked_packet().has_value());
+  EXPECT_FALSE(a.pop_acked_message().has_value());
+  EXPECT_EQ(a.counters()[TransportReason::ack_queue_full], 0u);
+}
+
 }  // namespace
 }  // namespace tickwire

@@ -6,6 +6,10 @@
 // every owner detail, corrections eased) when the contract admits it, and draws remote entities on
 // the server-tick timeline (and the own pawn too, when the contract does not admit its prediction).
 // Map objects' records go to ObjectReplicas, sampled on the same timeline (channels lerp, bits snap).
+// In a server-time room (seed 002) the client ticks run its own logic rate (the config's logic_hz),
+// unregulated: the room merges whatever arrived each tick, so there is no queue to keep fed. Its
+// inputs go up stamped with the server time a ServerTimeEstimate reads off the snapshots, and the
+// own pawn is predicted at the client's rate, the snapshots' state its correction.
 #pragma once
 
 #include <array>
@@ -19,6 +23,7 @@
 #include "tickwire/client/object_replicas.h"
 #include "tickwire/client/predictor.h"
 #include "tickwire/client/remote_interpolator.h"
+#include "tickwire/client/server_time_estimate.h"
 #include "tickwire/client/session_client.h"
 #include "tickwire/client/session_quality.h"
 #include "tickwire/client/tick_accumulator.h"
@@ -65,6 +70,11 @@ class GameClient {
   std::optional<QualityReport> quality_report() const;
   // Whether the room's contract admits predicting the own pawn (false before the welcome).
   bool own_pawn_predicted() const { return own_pawn_predicted_; }
+  // Whether the room runs server-time mode, the client's logic rate (the room's tick rate in the
+  // other modes; 0 before the welcome), and its reading of the server's clock there.
+  bool server_time() const { return server_time_; }
+  double logic_hz() const { return logic_hz_; }
+  const ServerTimeEstimate& server_clock() const { return server_clock_; }
   // Where the camera is. Predicted: the predicted own pawn, lerped by the tick accumulator's
   // fraction, plus the easing offsets (feet, and each of the game's pawn values); zero until
   // prediction started. Not admitted: the own pawn as the snapshots place it, interpolated at its
@@ -93,8 +103,11 @@ class GameClient {
   void reconcile_last_snapshot();
   void mark_carried(Tick tick);
   InterpProfile own_kind_profile(uint8_t kind) const;
+  void run_client_tick(MonoTime now, const InputSource& input, uint32_t ticks_after);
 
+  ReliableClient& transport_;
   SessionClient session_;
+  uint32_t requested_logic_hz_;  // the config's (0: the room's tick rate)
   std::optional<ClockRegulator> regulator_;
   std::optional<TickAccumulator> accumulator_;
   std::optional<RemoteInterpolator> interpolator_;
@@ -103,6 +116,10 @@ class GameClient {
   std::optional<SessionQuality> quality_;
   std::optional<uint64_t> welcomed_pawn_;
   bool own_pawn_predicted_ = false;
+  bool server_time_ = false;
+  double logic_hz_ = 0;
+  uint32_t logic_step_us_ = 0;
+  ServerTimeEstimate server_clock_;
   InterpProfile own_profile_ = InterpProfile::standard;  // the own pawn's kind's, once a snapshot named it
   protocol::PawnValues server_values_;                   // the newest owner detail's
   std::optional<protocol::Vec3> server_pawn_;            // its pawn's position, and its tick

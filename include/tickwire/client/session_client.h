@@ -33,6 +33,7 @@
 #include "tickwire/protocol/room_welcome.h"
 #include "tickwire/protocol/snapshot.h"
 #include "tickwire/protocol/snapshot_fragment.h"
+#include "tickwire/protocol/timed_input_frame.h"
 #include "tickwire/replication/fragments/snapshot_reassembler.h"
 #include "tickwire/transport/net_channel.h"
 #include "tickwire/transport/reliable_client.h"
@@ -56,6 +57,9 @@ struct SessionClientConfig {
   // The game's vocabulary: a room whose contract carries another one is refused; records of kinds
   // it does not register are left out.
   GameVocabulary vocabulary;
+  // Server-time mode: the client's own logic rate (0: the room's tick rate), at most the contract's
+  // mode.serverTime.maxLogicHz. The other modes run the room's tick rate and ignore it.
+  uint32_t logic_hz = 0;
 };
 
 // Why a server message was not used.
@@ -95,6 +99,10 @@ class SessionClient {
   // Returns its sequence, or nullopt before the welcome (no input is sent before admission).
   std::optional<uint32_t> send_input(const protocol::InputCmd& cmd,
                                      const std::optional<protocol::Claim>& claim = std::nullopt);
+  // Server-time mode: the input sampled at `stamp_us` (the server time the client believed then),
+  // recorded and sent with the un-acked ones before it, stamped by the newest and the client's
+  // logic step `step_us`. Returns its sequence, or nullopt before the welcome.
+  std::optional<uint32_t> send_timed_input(const protocol::InputCmd& cmd, uint64_t stamp_us, uint32_t step_us);
   // The room's world settings as the newest snapshot carries them (seed 000: replicated in every
   // snapshot); before the first, the contract's; before the welcome, the defaults (forgiveness 1.0,
   // the authoritative default: a client that has not heard from a server claims nothing).
@@ -196,6 +204,7 @@ class SessionClient {
   bool refused_ = false;
   InputSender inputs_;
   protocol::InputFrame frame_;
+  protocol::TimedInputFrame timed_frame_;
   protocol::Snapshot decoded_;
   protocol::SnapshotDelta delta_message_;
   protocol::RestTableChunk rest_chunk_;

@@ -1,7 +1,9 @@
 // The runtime mode, a contract axis (seed 002, "Networking Overview"; DESIGN.md "The runtime
 // modes"): the authoritative snapshot mode every room has run so far, the server-time mode, or the
 // deterministic mode with its numbers: the rollback window, the input delay, the size of one input,
-// the seats, and what happens to a peer that holds the others at the window (the lag policy).
+// the seats, and what happens to a peer that holds the others at the window (the lag policy); and
+// the server-time mode's: the fastest client logic rate the room takes, and how far ahead of the
+// server's time a client may stamp an input.
 // Like every contract field it is resolved per room from its policy and hashed.
 #pragma once
 
@@ -38,6 +40,24 @@ inline constexpr uint32_t kContractMaxInputDelayFrames = 8;
 inline constexpr uint32_t kContractMaxLagLimitMs = 600'000;
 inline constexpr uint32_t kContractMaxCatchUpFrames = 32;
 
+inline constexpr uint32_t kContractMaxClientLogicHz = 1000;
+inline constexpr uint32_t kContractMaxStampLeadMs = 60'000;
+
+// Server-time mode's numbers (read only in that mode). Each client runs its own logic rate, so the
+// room cannot bound a session's input rate by its tick rate: the contract says how fast one may go.
+struct ServerTimePolicy {
+  uint32_t max_logic_hz = 240;     // inputs a second a client may send (its logic rate), x the slack
+  uint32_t stamp_lead_ms = 1000;   // an input stamped further past the server's time is refused
+  friend bool operator==(const ServerTimePolicy&, const ServerTimePolicy&) = default;
+
+  static constexpr std::string_view wire_name = "ServerTimePolicy";
+  template <class W>
+  void fields(W& w) {
+    contract_u32(w, "maxLogicHz", max_logic_hz, 1, kContractMaxClientLogicHz);
+    contract_u32(w, "stampLeadMs", stamp_lead_ms, 1, kContractMaxStampLeadMs);
+  }
+};
+
 // Deterministic mode's numbers (read only when the mode is deterministic; the logic rate is the
 // cadence's tick rate).
 struct DeterministicPolicy {
@@ -66,6 +86,7 @@ struct DeterministicPolicy {
 struct ModePolicy {
   RuntimeMode mode = RuntimeMode::snapshot;
   DeterministicPolicy deterministic;
+  ServerTimePolicy server_time;
   friend bool operator==(const ModePolicy&, const ModePolicy&) = default;
 
   static constexpr std::string_view wire_name = "ModePolicy";
@@ -73,6 +94,7 @@ struct ModePolicy {
   void fields(W& w) {
     w.enum8("mode", mode, kRuntimeModeDef);
     w.shape("deterministic", deterministic);
+    w.shape("serverTime", server_time);
   }
 };
 

@@ -26,8 +26,9 @@ namespace tickwire {
 // session is kicked); 7: limits.editsPerSecond (scene edit gestures); 8: load (the room and shard
 // load ladders: each rung by name with its enter and release thresholds, the dwell, what a room's
 // rungs shed by, the shard's tick-lag kill threshold); 9: mode (the runtime mode: snapshot, server
-// time or deterministic, and deterministic mode's seats, input size, window, delay and lag policy).
-inline constexpr uint32_t kNetcodeContractVersion = 9;
+// time or deterministic, and deterministic mode's seats, input size, window, delay and lag policy);
+// 10: mode.serverTime (the fastest client logic rate a server-time room takes, the stamp lead).
+inline constexpr uint32_t kNetcodeContractVersion = 10;
 
 struct NetcodeContract {
   uint32_t version = kNetcodeContractVersion;

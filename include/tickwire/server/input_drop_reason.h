@@ -15,7 +15,8 @@ TW_REASONS(InputDropReason,
   duplicate,     // this sequence was already queued or already applied
   stale,         // older than an input already taken, never received before: its tick has passed
   overflow,      // the queue already holds InputQueueTicks inputs waiting
-  sequence_end  // past the u32 sequence space (sequences never wrap within a session)
+  sequence_end,  // past the u32 sequence space (sequences never wrap within a session)
+  stamp_ahead    // server-time mode: stamped further past the server's time than the contract's lead
 )
 
 using InputDropCounters = ReasonCounters<InputDropReason>;

@@ -4,6 +4,8 @@
 // Waiting inputs are kept sorted by sequence, so a reordered packet that fills a gap before the
 // gap's successor runs still has its input applied in order; once a later input has run, the
 // passed-over sequences are stale for good.
+// A server-time room's clients run their own logic rates, so its queue merges instead: each tick
+// takes every input that has arrived (their mean movement, the newest look, every button pressed).
 #pragma once
 
 #include <array>
@@ -31,6 +33,9 @@ struct InputQueueConfig {
   uint32_t starvation_repeat_ticks = static_cast<uint32_t>(protocol::StarvationRepeatTicks);
   uint32_t known_buttons = 0xFF;   // the vocabulary's buttons: other bits are cleared on arrival, counted
   uint32_t posture_buttons = 0;    // the vocabulary's postures: held through a starved run's zeroed ticks
+  // Server-time mode: a tick takes every waiting input merged into one (mean movement, the newest
+  // input's look angles, the union of the buttons) and acks the newest; none waiting starves it.
+  bool merge_arrived = false;
 };
 
 struct InputQueueStats {
@@ -40,6 +45,7 @@ struct InputQueueStats {
   uint64_t repeated_ticks = 0;
   uint64_t zeroed_ticks = 0;
   uint64_t unknown_buttons = 0;  // queued inputs that set a button bit the vocabulary does not name
+  uint64_t merged_inputs = 0;    // merge_arrived: inputs taken into fresh ticks (fresh_ticks of them)
 };
 
 class InputQueue {
@@ -56,9 +62,13 @@ class InputQueue {
   std::size_t accept(uint32_t first_sequence, std::span<const protocol::InputCmd> inputs,
                      const std::optional<protocol::Claim>& claim = std::nullopt);
 
-  // The input to simulate on the next fixed tick: the oldest queued one, or, on an empty queue,
-  // the starvation rule over the last applied one. Call exactly once per simulated tick.
+  // The input to simulate on the next fixed tick: the oldest queued one (merge_arrived: every
+  // queued one, merged), or, on an empty queue, the starvation rule over the last applied one.
+  // Call exactly once per simulated tick.
   TickInput take_for_tick();
+  // Inputs refused before they reached the queue (a server-time stamp too far ahead), counted here
+  // with the queue's own refusals.
+  void refuse(InputDropReason reason, uint64_t count) { drops_.add(reason, count); }
 
   // The honest ack: the last input sequence applied to simulation (absent before the first).
   std::optional<uint32_t> ack_sequence() const;
@@ -88,6 +98,7 @@ class InputQueue {
     std::optional<protocol::Claim> claim;
   };
 
+  Entry take_merged();
   bool offer(uint64_t sequence, const protocol::InputCmd& cmd, const std::optional<protocol::Claim>& claim);
   void insert_sorted(const Entry& entry);
   void mark_applied(uint32_t sequence);

@@ -29,6 +29,7 @@
 #include "tickwire/protocol/resume_ticket.h"
 #include "tickwire/protocol/scene_edit.h"
 #include "tickwire/protocol/scene_edit_refused.h"
+#include "tickwire/protocol/timed_input_frame.h"
 #include "tickwire/replication/handles/entity_slots.h"
 #include "tickwire/server/admission_grants.h"
 #include "tickwire/server/durable_state.h"
@@ -193,6 +194,10 @@ class Room final : public DurableState {
   // Receive path (any number per tick): only queues. Returns the inputs queued. A claim rides only
   // when the contract admits the own pawn's prediction (else it is stripped and counted).
   std::size_t receive_input(OwnerId owner, const protocol::InputFrame& frame);
+  // A server-time room's input frame (its clients' own logic rates): every input queued for the
+  // next tick to merge; a frame stamped past the server's time by more than the contract's lead is
+  // refused whole (InputDropReason::stamp_ahead). Returns the inputs queued (0 in another mode).
+  std::size_t receive_timed_input(OwnerId owner, const protocol::TimedInputFrame& frame);
   const ReasonCounters<PredictionRefusal>& prediction_refusals() const { return prediction_refusals_; }
   // The contract's demoted prediction, by reason: 1 when this room's was, else 0.
   const ReasonCounters<PredictionDemotion>& prediction_demotions() const { return prediction_demotions_; }

@@ -185,7 +185,7 @@ class RoomServer : public TickObserver {
   void end_session(uint32_t slot, SessionEnd end, std::string_view detail = {});
   // Paces the sequences a frame advances; false for a frame older than the newest one taken (the
   // unreliable channel delivers a late one): its held report is then older than one already taken.
-  bool note_input_rate(Connection& c, const protocol::InputFrame& frame);
+  bool note_input_rate(Connection& c, uint32_t first_sequence, std::size_t count);
   void send_game_messages();
   // Scene edits (room_server_scene.cpp): a gesture to the room, the refusals to their senders, the
   // edit set to every session that has not been sent its revision (a late joiner included).

@@ -10,6 +10,7 @@
 
 #include "tickwire/clock/tick.h"
 #include "tickwire/protocol/input_frame.h"
+#include "tickwire/protocol/timed_input_frame.h"
 #include "tickwire/server/input_queue.h"
 #include "tickwire/server/tick_input.h"
 
@@ -30,6 +31,9 @@ class SessionInputs {
   // Receive path: called for every InputFrame drained, however many arrive between two ticks.
   // Only queues; never advances the ack. Returns how many inputs were queued.
   std::size_t receive(const protocol::InputFrame& frame) { return queue_.accept(frame); }
+  // A server-time frame: refused whole (stamp_ahead, each input counted) when its newest stamp is
+  // past `server_time_us` by more than `stamp_lead_us`, else queued like any other.
+  std::size_t receive_timed(const protocol::TimedInputFrame& frame, uint64_t server_time_us, uint64_t stamp_lead_us);
 
   // The preparing seam: takes the one input `tick` simulates. Call exactly once per simulated
   // tick, ticks strictly increasing (a tick the room clock declared dropped is simply skipped:

@@ -85,6 +85,12 @@ struct EndpointConfig {
   Duration pacing_burst = Duration::milliseconds(34);  // tokens saved at most: two 60 Hz ticks of the rate
   // While reliable data waits, send_allowance() keeps this share of each interval's bytes for it.
   uint32_t reliable_share_percent = 25;
+  // Whether the endpoint queues a notice per packet and per unreliable message the peer acked, for
+  // a layer that reads them (pop_acked_packet, pop_acked_message; capped at kAckNoticeQueueCap,
+  // overflow counts ack_queue_full). A layer that never reads them (the session stack learns what a
+  // client holds from its input frames; deterministic mode from its messages) turns them off, so
+  // ack_queue_full counts only a reader that fell behind.
+  bool ack_notices = true;
 
   // Channel 0 reliable-ordered with blocks up to 64 KiB, channel 1 unreliable.
   static EndpointConfig defaults();
