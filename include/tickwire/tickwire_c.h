@@ -225,6 +225,12 @@ typedef enum tw_pawn_body {
   TW_PAWN_BODY_DYNAMIC_RIGIDBODY = 2     /* a physics body: never predicted */
 } tw_pawn_body;
 
+/* The room's runtime mode (docs/server-time-mode.md); a deterministic match is not a server's. */
+typedef enum tw_runtime_mode {
+  TW_MODE_SNAPSHOT = 0,    /* clients tick with the room: one input per tick, queued (the default) */
+  TW_MODE_SERVER_TIME = 1  /* clients run their own logic rates; inputs stamped with the server's time */
+} tw_runtime_mode;
+
 typedef enum tw_movement_authority {
   TW_MOVEMENT_SERVER_AUTHORITATIVE = 0,
   TW_MOVEMENT_CLIENT_PREDICTED = 1
@@ -252,6 +258,7 @@ typedef struct tw_server_config {
    * game whose clients predict their pawn sets a kinematic controller and client prediction. */
   tw_pawn_body pawn_body;
   tw_movement_authority movement_authority;
+  tw_runtime_mode mode;
 } tw_server_config;
 
 typedef struct tw_server_update_info {
@@ -323,6 +330,7 @@ typedef struct tw_client_config {
   uint32_t token_expire_seconds;
   const tw_vocabulary* vocabulary; /* copied; must match the room's */
   tw_prediction_model model;       /* step NULL: no prediction; `user` must outlive the client */
+  uint32_t logic_hz; /* a server-time room: the client's own logic rate (0: the room's tick rate) */
 } tw_client_config;
 
 typedef enum tw_client_phase {

@@ -119,6 +119,7 @@ const char* to_engine(const tw_client_config& c, tickwire::ClientConfig& config)
   config.client_id = c.client_id;
   config.protocol_id = c.protocol_id;
   config.token_expire_seconds = c.token_expire_seconds;
+  config.logic_hz = c.logic_hz;
   if (c.vocabulary != nullptr) config.vocabulary = c.vocabulary->vocabulary;
   return nullptr;
 }

@@ -64,6 +64,7 @@ tickwire::ServerConfig to_engine(const tw_server_config& c) {
   // Cast as given: a value the enum lacks is refused by the policy's validation, by field name.
   policy.prediction.pawn_body = static_cast<tickwire::PawnBody>(c.pawn_body);
   policy.prediction.movement = static_cast<tickwire::MovementAuthority>(c.movement_authority);
+  policy.mode.mode = static_cast<tickwire::RuntimeMode>(c.mode);
   if (c.vocabulary != nullptr) policy.vocabulary = c.vocabulary->vocabulary;
   return config;
 }
@@ -96,6 +97,7 @@ void tw_server_config_init(tw_server_config* config) {
   config->snapshot_budget_bytes = defaults.policy.budgets.snapshot_budget_bytes;
   config->pawn_body = static_cast<tw_pawn_body>(defaults.policy.prediction.pawn_body);
   config->movement_authority = static_cast<tw_movement_authority>(defaults.policy.prediction.movement);
+  config->mode = static_cast<tw_runtime_mode>(defaults.policy.mode.mode);
 }
 
 tw_result tw_server_open(const tw_server_config* config, const tw_simulation* simulation, tw_server** out, tw_error* error) {

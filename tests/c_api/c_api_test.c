@@ -338,6 +338,58 @@ static void test_session(tw_vocabulary* v) {
   tw_server_destroy(server);
 }
 
+/* Server-time mode through the C API: a room in that mode, a client at 144 Hz logic against its
+ * 60 Hz ticks: it plays, and sends more than two inputs per snapshot it draws. A mode the enum lacks,
+ * or a deterministic one (not a server's), is refused by name. */
+static void test_server_time(tw_vocabulary* v) {
+  static game g;
+  tw_server_config config;
+  tw_simulation simulation = simulation_of(&g);
+  tw_server* server = NULL;
+  tw_client* client = NULL;
+  tw_error error;
+  tw_client_config c;
+  tw_client_stats stats;
+  char address[64];
+  const struct timespec nap = {0, 1000000L};
+  server_config(&config, v);
+  CHECK(config.mode == TW_MODE_SNAPSHOT);
+  config.mode = (tw_runtime_mode)7;
+  CHECK(tw_server_open(&config, &simulation, &server, &error) == TW_ERR_REFUSED);
+  CHECK_MESSAGE(error.message, "mode");
+  config.mode = (tw_runtime_mode)2;
+  CHECK(tw_server_open(&config, &simulation, &server, &error) == TW_ERR_REFUSED);
+  CHECK_MESSAGE(error.message, "mode.mode");
+  config.mode = TW_MODE_SERVER_TIME;
+  CHECK(tw_server_open(&config, &simulation, &server, &error) == TW_OK);
+  if (server == NULL) return;
+  snprintf(address, sizeof address, "%s", tw_server_local_address(server));
+  tw_client_config_init(&c);
+  CHECK(c.logic_hz == 0);
+  c.server_address = address;
+  key(c.dev_private_key);
+  c.client_id = (uint64_t)(tw_wall_now_ns() % 1000000) * 2 + 7;
+  c.vocabulary = v;
+  c.logic_hz = 144;
+  CHECK(tw_client_open(&c, tw_mono_now_ns(), tw_wall_now_ns(), &client, &error) == TW_OK);
+  if (client == NULL) return;
+  const int64_t start = tw_mono_now_ns();
+  memset(&stats, 0, sizeof stats);
+  while (tw_mono_now_ns() - start < SESSION_SECONDS * 1000000000LL && stats.snapshots < 60) {
+    const int64_t now = tw_mono_now_ns();
+    CHECK(tw_server_update(server, now, NULL) == TW_OK);
+    CHECK(tw_client_frame(client, now, walk, NULL) == TW_OK);
+    CHECK(tw_client_stats_get(client, &stats) == TW_OK);
+    thrd_sleep(&nap, NULL);
+  }
+  CHECK(stats.welcomed && stats.snapshots >= 60);
+  CHECK(stats.inputs_sent > 2 * stats.snapshots);
+  CHECK(tw_client_disconnect(client, tw_mono_now_ns()) == TW_OK);
+  tw_client_destroy(client);
+  CHECK(tw_server_stop(server) == TW_OK);
+  tw_server_destroy(server);
+}
+
 int main(void) {
   tw_vocabulary* v = dots_vocabulary();
   CHECK(strcmp(tw_result_name(TW_OK), "ok") == 0);
@@ -347,6 +399,7 @@ int main(void) {
   test_server_refusals(v);
   test_client_refusals(v);
   test_session(v);
+  test_server_time(v);
   tw_vocabulary_destroy(v);
   if (failures != 0) {
     fprintf(stderr, "c_api_test: %d checks failed\n", failures);
