@@ -26,6 +26,7 @@
 #include "durable_server.h"
 #include "pawn_body_option.h"
 #include "sample_stats.h"
+#include "save_state_file.h"
 #include "server_dashboard.h"
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
@@ -65,6 +66,8 @@ struct ServerOptions {
   std::string ops;          // HOST:PORT of the operator endpoint (/healthz, /readyz, /metrics); empty: none
   std::string http;         // [HOST:]PORT of the dashboard (and the operator's routes); empty: none
   double drain_grace_s = 0; // how long a drain lets seated players play on before they are let go
+  std::string initial_state;  // a save state the room starts from (save_state_file.h); empty: a fresh room
+  std::string save_state;     // where the room's save state is written when the server stops; empty: nowhere
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -194,6 +197,28 @@ void drain_grace(Server& server, const DurableServer* kept, ServerOps& ops, doub
   }
 }
 
+// Writes the room's save state to `path` (before the clients are let go: each one's pawn is saved
+// as a session's, held for its player by a server started from it); a line says where and how big.
+bool save_room(Server& server, const std::string& path) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (const auto refused = server.save_state(bytes)) {
+    error = "the game wrote no state: " + std::string(reason_name(*refused));
+  } else if (write_save_state_file(path, bytes, error)) {
+    std::printf("%s\n", nlohmann::json({{"type", "saved"},
+                                        {"path", path},
+                                        {"bytes", bytes.size()},
+                                        {"tick", server.room().last_tick().value()},
+                                        {"sessions", server.room().session_count()}})
+                            .dump()
+                            .c_str());
+    std::fflush(stdout);
+    return true;
+  }
+  std::fprintf(stderr, "tickwire server: --save-state: %s\n", error.c_str());
+  return false;
+}
+
 int run_server(const ServerOptions& o) {
   catch_stop_signals();
   std::string error;
@@ -256,6 +281,14 @@ int run_server(const ServerOptions& o) {
       return stopped(3);
     }
   }
+  if (!o.initial_state.empty()) {
+    auto bytes = read_save_state_file(o.initial_state, error);
+    if (!bytes) {
+      std::fprintf(stderr, "tickwire server: --initial-state: %s\n", error.c_str());
+      return stopped(2);
+    }
+    config.initial_state = std::move(*bytes);
+  }
   ServerOpen opened = Server::open(config, game);
   if (!opened) {
     std::fprintf(stderr, "tickwire server: %s\n", opened.error.c_str());
@@ -284,6 +317,12 @@ int run_server(const ServerOptions& o) {
                                 {"mode", o.mode},
                                 {"prediction", prediction_json(server.contract().prediction)}};
   if (kept) ready["recovered"] = kept->recovery_json();
+  if (!o.initial_state.empty()) {
+    ready["initial_state"] = {{"path", o.initial_state},
+                              {"bytes", config.initial_state.size()},
+                              {"tick", server.room().last_tick().value()},
+                              {"held_pawns", server.room().held_pawns().size()}};
+  }
   if (!o.ops.empty()) ready["ops"] = ops.address();
   if (dashboard) ready["http"] = dashboard->address();
   ready["lifecycle"] = ops.state_name();
@@ -348,6 +387,7 @@ int run_server(const ServerOptions& o) {
     drain_grace(server, kept.get(), ops, o.drain_grace_s);
     if (kept && !kept->drain(server)) exit_code = 3;
   }
+  if (!o.save_state.empty() && !save_room(server, o.save_state)) exit_code = 2;
   const MonoTime end = server.now();
   server.stop();  // redundant disconnect packets to every client
   ops.move_to(fleet::LifecycleState::stopped, &server, kept.get(), end);
@@ -373,6 +413,10 @@ void register_server(CLI::App& app) {
       ->check(CLI::Range(0, 240));
   cmd->add_option("--forgiveness", o.forgiveness, "1.0: the server's answer always stands; below: claims may be adopted")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--initial-state", o.initial_state,
+                  "start the room from this save state (a --save-state file): its world as saved, its players' pawns "
+                  "held for them (with --store they come back by their resume tokens)");
+  cmd->add_option("--save-state", o.save_state, "write the room's save state to this file when the server stops");
   cmd->add_option("--mode", o.mode,
                   "snapshot (clients tick with the room) or server-time (clients run their own logic rates, inputs "
                   "stamped with the server's time; docs/server-time-mode.md)")

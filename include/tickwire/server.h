@@ -27,6 +27,7 @@
 #include "tickwire/clock/time.h"
 #include "tickwire/protocol/netcode_contract.h"
 #include "tickwire/protocol/room_policy.h"
+#include "tickwire/server/room_save_state.h"
 #include "tickwire/server/simulation.h"
 #include "tickwire/snapshot_inspection.h"
 #include "tickwire/stats.h"
@@ -59,6 +60,12 @@ struct ServerConfig {
   // How long a departed player's pawn is held for it to come back into (seed 003: with a resume
   // token, RoomServer::offer_resume); zero: a pawn leaves with its session.
   Duration pawn_hold;
+  // A save state (Server::save_state, seed 002) the room starts from: its tick, world settings,
+  // held pawns and the game's whole state, as saved; its first tick is the one after the saved one,
+  // due at once. The saved sessions have no connection here, so each one's pawn is held for its
+  // player (pawn_hold; with zero it leaves), to come back into with a resume token. Refused by
+  // name at open when it does not load (the game must be fresh, over the same map and contract).
+  std::vector<uint8_t> initial_state;
 };
 
 // What one update did.
@@ -92,6 +99,10 @@ class Server {
   ServerUpdate run_once() { return update(wait_for_next_tick()); }
   // Disconnects every client (each hears it) and stops accepting.
   void stop();
+  // The room's whole state (seed 002's save state: Room::save_whole), for ServerConfig::
+  // initial_state of a server that takes over, a late joiner's room, or a debug replay. Written
+  // into `out` (replaced); nullopt, or why not (the game writes no state: game_unsaved).
+  std::optional<SaveStateRefusal> save_state(std::vector<uint8_t>& out);
 
   // A game message of the game's own type (>= 256) for one client, reliable and in order (at most
   // kSessionMaxGameMessageBytes, 64 KiB less its envelope, each: a bigger download goes as several). Queued in the

@@ -65,6 +65,7 @@ ClockAccount RoomClock::account(MonoTime now) const {
 void RoomClock::resume_after(Tick last) {
   TW_ASSERT(executed_ == 0 && declared_ == 0, "a clock resumes only before it has run a tick");
   TW_ASSERT(last.value() >= 0, "a save state's tick is not negative");
+  config_.origin = config_.origin - Duration::nanoseconds(std::llround(static_cast<double>(last.value()) * period_ns_));
   executed_ = last.value();
   ideal_seen_ = std::max(ideal_seen_, executed_);
   last_executed_ = last;

@@ -38,6 +38,18 @@ std::string contract_refusal(const ContractIssue& issue) {
   return "room policy refused: " + std::string(issue.field) + ": " + std::string(reason_name(issue.error));
 }
 
+// A save state the room starts from, loaded before anyone connects: its sessions have no connection
+// here, so each is departed (its pawn held for its player, or gone with a zero hold). The error, or
+// empty (nothing to load, or loaded).
+std::string start_from_save(Room& room, const std::vector<uint8_t>& state) {
+  if (state.empty()) return {};
+  if (const auto refused = room.load_whole(state)) return "initial state refused: " + std::string(reason_name(*refused));
+  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
+    if (room.session(static_cast<OwnerId>(owner)) != nullptr) room.depart(static_cast<OwnerId>(owner));
+  }
+  return {};
+}
+
 // The socket the config names, opened, or the error.
 std::string open_socket(Server::Parts& p) {
   if (p.config.socket != nullptr) {
@@ -90,6 +102,7 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   RoomConfig room{p->contract, start};
   room.pawn_hold_ticks = static_cast<uint32_t>(std::ceil(config.pawn_hold.seconds_f() * p->contract.cadence.tick_rate_hz));
   p->room = std::make_unique<Room>(room, game);
+  if (std::string error = start_from_save(*p->room, config.initial_state); !error.empty()) return {nullptr, error};
   RoomServerConfig room_server;
   room_server.build_name = config.build_name;
   p->room_server = std::make_unique<RoomServer>(*p->reliable, *p->room, *p->schemas, room_server);
@@ -108,6 +121,8 @@ ServerUpdate Server::update(MonoTime now) {
   const RoomUpdate update = parts_->loop->iterate(now);
   return ServerUpdate{update.ticks_run, parts_->room->last_tick().value()};
 }
+
+std::optional<SaveStateRefusal> Server::save_state(std::vector<uint8_t>& out) { return parts_->room->save_whole(out); }
 
 void Server::stop() {
   if (parts_ == nullptr || parts_->stopped) return;

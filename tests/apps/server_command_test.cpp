@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_lines.h"
+#include "cli_run.h"
 
 namespace tickwire {
 namespace {
@@ -186,6 +187,46 @@ TEST(ServerCommand, ADynamicRigidbodyPawnIsDemotedOnceAndItsBotsPredictNothing) 
     EXPECT_GT(c["inputs_sent"].get<uint64_t>(), 30u) << "inputs still go up";
     EXPECT_FALSE(c.contains("corrections")) << "no predictor, nothing to correct";
   }
+}
+
+// Save states from the CLI (README: `--save-state FILE`, `--initial-state FILE`): a server played
+// on by two bots writes its room when it stops; a second server starts from that file at the saved
+// tick; a file that is not a save state, or none at all, is refused (exit 2, named on stderr).
+TEST(ServerCommand, ASavedRoomStartsASecondServerAndABadFileIsRefusedByName) {
+  const std::filesystem::path saved =
+      std::filesystem::temp_directory_path() / ("tickwire-save-state-" + std::to_string(getpid()) + ".twss");
+  std::filesystem::remove(saved);
+  const ServerAndBots first =
+      run_server_and_bots({"--seconds", "4", "--save-state", saved.string()}, {"--count", "2", "--seconds", "6"});
+  ASSERT_TRUE(first.ran) << first.server << first.bots;
+  const nlohmann::json wrote = last_line(first.server, "saved");
+  ASSERT_TRUE(wrote.is_object()) << first.server;
+  EXPECT_EQ(wrote["sessions"], 2) << "saved with its two players seated";
+  ASSERT_TRUE(std::filesystem::exists(saved));
+  EXPECT_EQ(std::filesystem::file_size(saved), wrote["bytes"].get<uint64_t>());
+  EXPECT_FALSE(std::filesystem::exists(saved.string() + ".partial"));
+
+  const std::filesystem::path key = make_key();
+  const std::string port = std::to_string(free_port());
+  test::ChildProcess second;
+  ASSERT_TRUE(second.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--seconds", "1",
+                                               "--initial-state", saved.string()}));
+  ASSERT_TRUE(second.wait_for_line("server_final", 20000)) << second.output();
+  second.stop();
+  const nlohmann::json ready = last_line(second.output(), "ready");
+  ASSERT_TRUE(ready.contains("initial_state")) << second.output();
+  EXPECT_EQ(ready["initial_state"]["tick"], wrote["tick"]) << "it runs on from the saved tick";
+  EXPECT_EQ(ready["initial_state"]["held_pawns"], 0) << "no store, no resume tokens: the saved players' pawns leave";
+  const nlohmann::json final_line = last_line(second.output(), "server_final");
+  EXPECT_GT(final_line.value("ticks", int64_t{0}), 40) << "from the save at once, not after the saved run";
+
+  std::filesystem::resize_file(saved, 7);  // no longer a save state
+  const test::CliRun truncated = test::run_cli({"server", "--key", key.string(), "--port", port, "--initial-state", saved.string()});
+  EXPECT_TRUE(truncated.exited_with(2));
+  const test::CliRun missing = test::run_cli({"server", "--key", key.string(), "--port", port, "--initial-state", saved.string() + ".none"});
+  EXPECT_TRUE(missing.exited_with(2));
+  std::filesystem::remove(saved);
+  std::filesystem::remove(key);
 }
 
 }  // namespace

@@ -287,5 +287,76 @@ TEST(ResumeSim, ARecoveredRoomTakesItsPlayersBackIntoTheirPawns) {
   EXPECT_TRUE(r.sim.room.held_pawns().empty());
 }
 
+// A server started from another's save state (ServerConfig::initial_state, seed 002) holds every
+// saved player's pawn where the save left it, and each player comes back into its own by the token
+// the first server gave it: a reconnecting client starts from the save.
+TEST(ResumeSim, AServerStartedFromASaveStateTakesItsPlayersBackIntoTheirPawns) {
+  const uint64_t seed = test_seed(2155);
+  BackendStores stores("sqlite");
+  auto desk_store = stores.open();
+  ASSERT_NE(desk_store, nullptr);
+  std::vector<std::vector<uint8_t>> tokens;
+  std::vector<EntityRef> pawns;
+  std::vector<world::PawnState> states;
+  std::vector<uint8_t> saved;
+  Tick saved_tick;
+  {
+    ResumeSim r(seed, *desk_store, "saved");
+    for (int i = 0; i < 3; ++i) r.sim.add_client({});
+    r.sim.run_for(Duration::seconds(2));
+    for (const auto& c : r.sim.clients) {
+      tokens.push_back(token_of(*c));
+      pawns.push_back(c->pawn());
+      ASSERT_FALSE(tokens.back().empty());
+    }
+    ASSERT_FALSE(r.sim.facade->save_state(saved));
+    saved_tick = r.sim.room.last_tick();
+    for (const EntityRef p : pawns) states.push_back(*r.sim.game.pawn(p));
+  }
+  GameSimConfig from_save = holding_config();
+  from_save.initial_state = saved;
+  ResumeSim r(seed + 1, *desk_store, "saved", from_save);
+  EXPECT_EQ(r.sim.room.last_tick(), saved_tick);
+  EXPECT_EQ(r.sim.room.session_count(), 0u);
+  ASSERT_EQ(r.sim.room.held_pawns().size(), 3u);
+  for (std::size_t i = 0; i < pawns.size(); ++i) {
+    ASSERT_NE(r.sim.game.pawn(pawns[i]), nullptr) << i;
+    EXPECT_EQ(r.sim.game.pawn(pawns[i])->feet, states[i].feet) << "where the save left it: " << i;
+  }
+  r.sim.run_for(Duration::seconds(3));  // its wall clock (a new sim's starts where the first's did) past the tokens' issue
+  EXPECT_GT(r.sim.room.last_tick().value(), saved_tick.value() + 170) << "it ran from the save at once";
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    GameClientSetup returning;
+    returning.resume_token = tokens[i];
+    r.sim.add_client(returning);
+  }
+  r.sim.run_for(Duration::seconds(2));
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const SimGameClient& c = *r.sim.clients[i];
+    ASSERT_NE(c.facade->resume_ticket(), nullptr);
+    EXPECT_EQ(c.facade->resume_ticket()->outcome, protocol::ResumeOutcome::resumed) << i;
+    EXPECT_EQ(c.pawn(), pawns[i]) << i;
+  }
+  EXPECT_TRUE(r.sim.room.held_pawns().empty());
+  std::printf("[ resume ] seed=%llu: a %zu-byte save at tick %lld started a second server; 3 players back in their pawns\n",
+              static_cast<unsigned long long>(seed), saved.size(), static_cast<long long>(saved_tick.value()));
+}
+
+// A save state that does not read is refused at open, by name, and no server starts.
+TEST(ResumeSim, AMalformedInitialStateIsRefusedAtOpenByName) {
+  test::TestSimulation game;
+  SimWorld world(3);
+  auto socket = world.net.bind(server_address());
+  WorldTimer timer(world);
+  ServerConfig config;
+  config.socket = socket.get();
+  config.timer = &timer;
+  config.policy = test_room_policy();
+  config.initial_state = {0x01, 0x02, 0x03};
+  const ServerOpen opened = Server::open(config, game);
+  EXPECT_FALSE(opened);
+  EXPECT_NE(opened.error.find("initial state refused: "), std::string::npos) << opened.error;
+}
+
 }  // namespace
 }  // namespace tickwire::durable

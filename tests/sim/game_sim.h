@@ -71,6 +71,7 @@ struct GameSimConfig {
   // Set: a last word on the room's policy (a test's own limits).
   std::function<void(RoomPolicy&)> adjust_policy;
   Duration pawn_hold;  // how long a departed player's pawn is held (ServerConfig::pawn_hold)
+  std::vector<uint8_t> initial_state;  // a save state the room starts from (ServerConfig::initial_state)
 };
 
 struct GameClientSetup {
@@ -161,7 +162,7 @@ class GameSim {
         solids(world::ObjectSolids::build(map)),
         honest_model(mover, statics, &solids),
         facade(open_sim_server(game_sim_policy(config), watched, *server_socket, timer, world, key, max_clients, "tickwire",
-                               config.pawn_hold)),
+                               config.pawn_hold, config.initial_state)),
         room(facade->room()),
         server(facade->room_server()) {
     server_wake_ = room.next_due();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -48,9 +49,10 @@ inline const ReplicationClientStats* snapshot_stats(const RoomServer& server, ui
 inline std::unique_ptr<Server> open_sim_server(const RoomPolicy& policy, Simulation& game, SimSocket& socket,
                                                HostTimer& timer, const SimWorld& world, const netcode::Key& key,
                                                uint32_t max_clients, const std::string& build_name = "tickwire",
-                                               Duration pawn_hold = {}) {
+                                               Duration pawn_hold = {}, const std::vector<uint8_t>& initial_state = {}) {
   ServerConfig config;
   config.pawn_hold = pawn_hold;
+  config.initial_state = initial_state;
   config.private_key = key;
   config.public_address = server_address().to_string();
   config.max_clients = max_clients;
@@ -60,6 +62,7 @@ inline std::unique_ptr<Server> open_sim_server(const RoomPolicy& policy, Simulat
   config.timer = &timer;
   config.wall_at_start = world.wall();
   ServerOpen opened = Server::open(config, game);
+  if (!opened) std::fprintf(stderr, "the sim server does not open: %s\n", opened.error.c_str());
   TW_ASSERT(opened, "the sim server opens");
   return std::move(opened.server);
 }

@@ -86,7 +86,9 @@ class RoomClock {
   ClockAccount account(MonoTime now) const;
 
   // A room loaded from a save state (seed 002) goes on after `last`: as if every tick up to it had
-  // run (none declared), so the next one planned is last + 1, due at its time from the origin.
+  // run (none declared), so the next one planned is last + 1. Its timeline moves back by `last`
+  // periods (the origin, rounded to the nanosecond), so last + 1 is due where a fresh clock's first
+  // tick would be: a room started from an hour-old save runs at once, not an hour later.
   // Only on a clock that has run nothing yet.
   void resume_after(Tick last);
 
