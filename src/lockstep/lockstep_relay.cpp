@@ -155,6 +155,18 @@ void LockstepRelay::end_recovery_when_due(MonoTime now) {
   }
   if (!everyone && now < recovery_deadline_) return;
   recovering_ = false;
+  // At the deadline, a survivor holding inputs of an unheard seat that never reached this relay
+  // confirmed a history the others will not have (that seat leaves after what was forwarded).
+  for (uint8_t survivor = 0; survivor < seats_.size(); ++survivor) {
+    if (!playing(survivor) || !seats_[survivor].heard) continue;
+    for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
+      if (!playing(seat) || seats_[seat].heard) continue;
+      if (seats_[survivor].reported[seat] > seats_[seat].inputs->contiguous()) {
+        drop(survivor, SeatDrop::recovery_unfinished);
+        break;
+      }
+    }
+  }
   for (uint8_t seat = 0; seat < seats_.size(); ++seat) {
     if (playing(seat) && !seats_[seat].heard) drop(seat, SeatDrop::left);  // the vanished host, and anyone who never came
   }

@@ -94,5 +94,79 @@ TEST(RelayState, AStateThatBreaksARuleIsRefused) {
   EXPECT_TRUE(LockstepRelay::restore(good, match.now, Duration{}).has_value());
 }
 
+// The edge of a rebuilt authority's recovery: one survivor (seat 1) heard the vanished host's last
+// inputs that the others never did, and its forwards never reach the rebuilt authority before the
+// deadline. It is dropped by name (recovery_unfinished) rather than kept on a history the others
+// will not have; the vanished host's seat leaves; the other two survivors go on, every relay taken.
+TEST(RelayState, ASurvivorWhoseForwardsNeverArriveIsDroppedByNameAtTheRecoveryDeadline) {
+  InMemoryMatch match;
+  match.play(200);
+  const RelayState at = match.relay.export_state(match.now);
+  const MonoTime exported = match.now;
+  std::array<uint8_t, 1200> buffer{};
+  // The old host relays 20 more frames to seat 1 alone, then vanishes.
+  for (int f = 0; f < 20; ++f) {
+    match.now += Duration::nanoseconds(16'666'667);
+    for (uint8_t s = 0; s < 4; ++s) {
+      match.sessions[s]->advance(match.now);
+      EXPECT_TRUE(match.relay.receive(s, std::span(buffer.data(), match.sessions[s]->write(buffer)), match.now).ok());
+    }
+    match.relay.update(match.now);
+    EXPECT_TRUE(match.sessions[1]->receive(std::span(buffer.data(), match.relay.write_relay(1, match.now, buffer)), match.now,
+                                           Duration{}).ok());
+  }
+  std::optional<LockstepRelay> rebuilt = LockstepRelay::restore(at, match.now, match.now - exported);
+  ASSERT_TRUE(rebuilt.has_value());
+  rebuilt->begin_recovery(0, match.now + Duration::seconds(2));
+  uint64_t refused_by_survivors = 0;
+  for (int f = 0; f < 180; ++f) {  // three seconds: past the deadline
+    match.now += Duration::nanoseconds(16'666'667);
+    for (uint8_t s = 1; s < 4; ++s) {
+      match.sessions[s]->advance(match.now);
+      const std::size_t n = match.sessions[s]->write(buffer);
+      if (s == 1) {  // its forwarded inputs are lost on the way, every time
+        PeerFrames frames;
+        ASSERT_TRUE(wire::decode(std::span<const uint8_t>(buffer.data(), n).subspan(1), frames).ok());
+        frames.forwarded.clear();
+        const std::vector<uint8_t> stripped = message_bytes(frames);
+        (void)rebuilt->receive(s, stripped, match.now);
+      } else {
+        EXPECT_TRUE(rebuilt->receive(s, std::span(buffer.data(), n), match.now).ok());
+      }
+    }
+    rebuilt->update(match.now);
+    for (uint8_t s = 2; s < 4; ++s) {
+      const std::size_t n = rebuilt->write_relay(s, match.now, buffer);
+      if (n > 0 && !match.sessions[s]->receive(std::span(buffer.data(), n), match.now, Duration{}).ok()) ++refused_by_survivors;
+    }
+  }
+  EXPECT_FALSE(rebuilt->recovering());
+  EXPECT_FALSE(rebuilt->playing(0)) << "the vanished host's seat left";
+  EXPECT_FALSE(rebuilt->playing(1)) << "the survivor on a history the others lack";
+  EXPECT_TRUE(rebuilt->playing(2));
+  EXPECT_TRUE(rebuilt->playing(3));
+  EXPECT_EQ(rebuilt->stats().drops[SeatDrop::recovery_unfinished], 1u);
+  EXPECT_EQ(rebuilt->stats().drops[SeatDrop::left], 1u);
+  EXPECT_EQ(refused_by_survivors, 0u) << "the two who go on take every relay";
+  // The match goes on at the logic rate: two more seconds, about 120 frames, compared.
+  const uint32_t clock_before = rebuilt->stats().clock_frame;
+  const uint64_t compared_before = rebuilt->stats().frames_compared;
+  for (int f = 0; f < 120; ++f) {
+    match.now += Duration::nanoseconds(16'666'667);
+    for (uint8_t s = 2; s < 4; ++s) {
+      match.sessions[s]->advance(match.now);
+      EXPECT_TRUE(rebuilt->receive(s, std::span(buffer.data(), match.sessions[s]->write(buffer)), match.now).ok());
+    }
+    rebuilt->update(match.now);
+    for (uint8_t s = 2; s < 4; ++s) {
+      EXPECT_TRUE(match.sessions[s]->receive(std::span(buffer.data(), rebuilt->write_relay(s, match.now, buffer)), match.now,
+                                             Duration{}).ok());
+    }
+  }
+  EXPECT_GE(rebuilt->stats().clock_frame, clock_before + 115);
+  EXPECT_GT(rebuilt->stats().frames_compared, compared_before + 100);
+  EXPECT_EQ(rebuilt->stats().desync_frame, kNoFrame);
+}
+
 }  // namespace
 }  // namespace tickwire::lockstep

@@ -27,7 +27,10 @@ namespace tickwire::lockstep {
 TW_REASONS(SeatDrop,
   lagged,       // held the others at the rollback window past the lag limit (lag policy: disconnect)
   fell_behind,  // its acks fell behind the relay's history: it can never be brought up to date
-  left          // its connection closed
+  left,         // its connection closed
+  // A rebuilt authority's deadline passed while this survivor still said it held inputs of the
+  // vanished host's that never reached the authority: kept, it would refuse every relay after.
+  recovery_unfinished
 )
 
 struct RelayStats {
@@ -88,7 +91,8 @@ class LockstepRelay {
   // every playing seat but the dead host's has reached it and none holds an input of the dead
   // host's it lacks, or `deadline`, it takes the inputs the survivors forward and polices no one;
   // then the seats not heard from (the dead host's among them) leave after the last input any
-  // survivor held.
+  // survivor forwarded. A survivor that still says it holds more of them at the deadline is dropped
+  // (recovery_unfinished): the history it confirmed is not the one the others go on with.
   // `dead_seat` is the vanished host's seat (kMaxPeers or more: a dedicated host had none).
   void begin_recovery(uint8_t dead_seat, MonoTime deadline);
   bool recovering() const { return recovering_; }
