@@ -76,6 +76,24 @@ std::optional<Duration> until_ticketed(GameSim& sim, std::size_t c, Duration lim
   return std::nullopt;
 }
 
+// Each player comes back with its token on a new connection, into its own pawn, within 2 s; no
+// pawn is held after.
+void expect_back_in_their_pawns(GameSim& sim, const std::vector<std::vector<uint8_t>>& tokens, const std::vector<EntityRef>& pawns) {
+  for (const std::vector<uint8_t>& token : tokens) {
+    GameClientSetup returning;
+    returning.resume_token = token;
+    sim.add_client(returning);
+  }
+  sim.run_for(Duration::seconds(2));
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const SimGameClient& c = *sim.clients[i];
+    ASSERT_NE(c.facade->resume_ticket(), nullptr);
+    EXPECT_EQ(c.facade->resume_ticket()->outcome, protocol::ResumeOutcome::resumed) << i;
+    EXPECT_EQ(c.pawn(), pawns[i]) << i;
+  }
+  EXPECT_TRUE(sim.room.held_pawns().empty());
+}
+
 TEST(ResumeSim, AKilledPlayerComesBackIntoItsPawnWithin2Seconds) {
   const uint64_t seed = test_seed(2151);
   FreshResumeSim fresh(seed, "resume-sim");
@@ -272,19 +290,7 @@ TEST(ResumeSim, ARecoveredRoomTakesItsPlayersBackIntoTheirPawns) {
   ASSERT_NE(durable.keeper, nullptr) << durable.error;
   EXPECT_EQ(r.sim.room.held_pawns().size(), 3u);
   r.sim.run_for(Duration::seconds(3));  // its wall clock (a new sim's starts where the first's did) past the tokens' issue
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    GameClientSetup returning;
-    returning.resume_token = tokens[i];
-    r.sim.add_client(returning);
-  }
-  r.sim.run_for(Duration::seconds(2));
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const SimGameClient& c = *r.sim.clients[i];
-    ASSERT_NE(c.facade->resume_ticket(), nullptr);
-    EXPECT_EQ(c.facade->resume_ticket()->outcome, protocol::ResumeOutcome::resumed) << i;
-    EXPECT_EQ(c.pawn(), pawns[i]) << i;
-  }
-  EXPECT_TRUE(r.sim.room.held_pawns().empty());
+  expect_back_in_their_pawns(r.sim, tokens, pawns);
 }
 
 // A server started from another's save state (ServerConfig::initial_state, seed 002) holds every
@@ -325,19 +331,7 @@ TEST(ResumeSim, AServerStartedFromASaveStateTakesItsPlayersBackIntoTheirPawns) {
   }
   r.sim.run_for(Duration::seconds(3));  // its wall clock (a new sim's starts where the first's did) past the tokens' issue
   EXPECT_GT(r.sim.room.last_tick().value(), saved_tick.value() + 170) << "it ran from the save at once";
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    GameClientSetup returning;
-    returning.resume_token = tokens[i];
-    r.sim.add_client(returning);
-  }
-  r.sim.run_for(Duration::seconds(2));
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const SimGameClient& c = *r.sim.clients[i];
-    ASSERT_NE(c.facade->resume_ticket(), nullptr);
-    EXPECT_EQ(c.facade->resume_ticket()->outcome, protocol::ResumeOutcome::resumed) << i;
-    EXPECT_EQ(c.pawn(), pawns[i]) << i;
-  }
-  EXPECT_TRUE(r.sim.room.held_pawns().empty());
+  expect_back_in_their_pawns(r.sim, tokens, pawns);
   std::printf("[ resume ] seed=%llu: a %zu-byte save at tick %lld started a second server; 3 players back in their pawns\n",
               static_cast<unsigned long long>(seed), saved.size(), static_cast<long long>(saved_tick.value()));
 }
