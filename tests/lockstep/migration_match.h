@@ -13,8 +13,7 @@
 #include <vector>
 
 #include "lockstep_match.h"
-#include "tickwire/lockstep/candidate_host.h"
-#include "tickwire/lockstep/host_handover.h"
+#include "tickwire/lockstep/listen_player.h"
 
 namespace tickwire::test {
 
@@ -40,10 +39,6 @@ class MigrationMatch {
   explicit MigrationMatch(const MigrationOptions& o) : options_(o), world_(o.seed), key_(fixed_key(29)) {
     world_.net.set_default_link(o.link);
     for (uint32_t i = 0; i < o.settings.policy.seats; ++i) processes_.push_back(std::make_unique<Process>(*this, i));
-    Process& host = *processes_[0];
-    host.relay.emplace(o.settings);
-    host.handover.emplace(*host.relay, o.handshake_timeout);
-    host.relay_host.emplace(*host.reliable_server, *host.relay, &*host.handover, uint8_t{0});
   }
 
   struct Report {
@@ -76,26 +71,24 @@ class MigrationMatch {
       if (options_.kill_host_at && host.alive && world_.now >= MonoTime{} + *options_.kill_host_at) host.alive = false;
       note_recovery(report);
       if (options_.handover_at && !begun && world_.now >= MonoTime{} + *options_.handover_at) {
-        begun = true;
-        const auto ranked = lockstep::rank_candidates(*host.relay, host.relay_host->rtt_ms_by_seat(), 0);
-        host.handover->begin(ranked, world_.now);
+        begun = host.begin_handover(world_.now);
       }
       check_checksums(report);
     }
     const Process& host = *processes_[0];
-    report.handover = host.handover->stats();
-    report.first_host = host.relay->stats();
+    report.handover = host.handover()->stats();
+    report.first_host = host.first_relay()->stats();
     report.new_host = report.handover.new_host_seat;
     for (const auto& p : processes_) {
-      report.peers.push_back(p->session->stats());
-      report.longest_gap.push_back(p->link->longest_relay_gap());
-      report.moves.push_back(p->link->moves());
+      report.peers.push_back(p->session().stats());
+      report.longest_gap.push_back(p->link().longest_relay_gap());
+      report.moves.push_back(p->link().moves());
       report.alive.push_back(p->alive);
-      report.host_losses.push_back(p->link->host_losses());
+      report.host_losses.push_back(p->link().host_losses());
     }
     const uint32_t serving = report.new_host != lockstep::kNoFrame ? report.new_host : report.taken_over_by;
     if (serving != lockstep::kNoFrame) {
-      const lockstep::LockstepRelay* relay = processes_[serving]->candidate->relay();
+      const lockstep::LockstepRelay* relay = processes_[serving]->candidate().relay();
       if (relay != nullptr) {
         report.desync_frame = relay->stats().desync_frame;
         report.new_host_compared = relay->stats().frames_compared;
@@ -105,47 +98,53 @@ class MigrationMatch {
   }
 
  private:
-  struct Process final : lockstep::PeerMigration {
-    Process(MigrationMatch& owner, uint32_t i) : match(owner), index(i) {
+  // A process's own parts, made before its player (which takes them by reference).
+  struct ProcessParts {
+    ProcessParts(MigrationMatch& match, uint32_t i) {
       const uint32_t seats = match.options_.settings.policy.seats;
       server_socket = match.world_.net.bind(process_server_address(i));
-      NetcodeServerConfig config = server_config(match.key_, process_server_address(i), seats);
-      netcode_server = std::make_unique<NetcodeServer>(*server_socket, config);
-      netcode_server->start(match.world_.now);
-      reliable_server = std::make_unique<ReliableServer>(*netcode_server, lockstep::lockstep_endpoint_config());
       for (uint32_t s = 0; s < 2; ++s) client_sockets[s] = match.world_.net.bind(process_client_address(i, s));
       game = std::make_unique<world::LockstepArena>(seats, static_cast<uint32_t>(match.options_.seed));
       input = std::make_unique<world::ArenaBotInput>(match.options_.seed * 131 + i);
-      session = std::make_unique<lockstep::RollbackSession>(*game, *input);
-      ReliableClient* first = open_connection(0, 0, match.world_.now);
-      link = std::make_unique<lockstep::PeerLink>(*first, *session, this);
-      candidate.emplace(*reliable_server, *session, *link);
+    }
+    std::unique_ptr<SimSocket> server_socket;
+    std::array<std::unique_ptr<SimSocket>, 2> client_sockets;
+    std::unique_ptr<world::LockstepArena> game;
+    std::unique_ptr<world::ArenaBotInput> input;
+  };
+
+  // A player's process (lockstep::ListenPlayer): the backend's tokens grant its seat on every
+  // process's server. It can die with an offer in hand (kill_first_candidate_on_offer).
+  struct Process final : ProcessParts, lockstep::ListenPlayer {
+    Process(MigrationMatch& owner, uint32_t i)
+        : ProcessParts(owner, i),
+          lockstep::ListenPlayer(player_config(owner, i), *server_socket, {client_sockets[0].get(), client_sockets[1].get()},
+                                 tokens(owner, i), *game, *input, owner.world_.now),
+          match(owner) {}
+
+    static lockstep::ListenPlayerConfig player_config(const MigrationMatch& match, uint32_t i) {
+      lockstep::ListenPlayerConfig config;
+      config.seat = static_cast<uint8_t>(i);
+      config.first_host_seat = 0;
+      config.settings = match.options_.settings;
+      config.server = server_config(match.key_, process_server_address(i), match.options_.settings.policy.seats);
+      config.handshake_timeout = match.options_.handshake_timeout;
+      return config;
+    }
+    static lockstep::HostTokenSource tokens(MigrationMatch& match, uint32_t i) {
+      return [&match, i](uint8_t host_seat) {
+        netcode::ConnectTokenParams params;
+        params.client_id = 7000 + i;
+        params.server_addresses.add(process_server_address(host_seat));
+        params.timeout_seconds = match.options_.token_timeout_s;
+        params.expire_seconds = 600;
+        params.user_data = lockstep::seat_grant(static_cast<uint8_t>(i));
+        netcode::ConnectTokenBytes bytes{};
+        netcode::write_connect_token(netcode::generate_connect_token(params, match.key_, match.world_.wall()).value(), bytes);
+        return std::vector<uint8_t>(bytes.begin(), bytes.end());
+      };
     }
 
-    ReliableClient* open_connection(uint32_t socket, uint32_t host_seat, MonoTime now) {
-      clients[socket].reset();
-      netcodes[socket] = std::make_unique<NetcodeClient>(*client_sockets[socket]);
-      clients[socket] = std::make_unique<ReliableClient>(*netcodes[socket], lockstep::lockstep_endpoint_config());
-      netcode::ConnectTokenParams params;
-      params.client_id = 7000 + index;
-      params.server_addresses.add(process_server_address(host_seat));
-      params.timeout_seconds = match.options_.token_timeout_s;
-      params.expire_seconds = 600;
-      params.user_data = lockstep::seat_grant(static_cast<uint8_t>(index));
-      netcodes[socket]->connect(netcode::generate_connect_token(params, match.key_, match.world_.wall()).value(), now);
-      current_socket = socket;
-      return clients[socket].get();
-    }
-
-    ReliableClient* connect_to_host(uint8_t seat, MonoTime now) override {
-      const uint32_t spare = &link->host_connection() == clients[0].get() ? 1 : 0;
-      return open_connection(spare, seat, now);
-    }
-    void release(ReliableClient& client, MonoTime now) override {
-      for (uint32_t s = 0; s < 2; ++s) {
-        if (clients[s].get() == &client) netcodes[s]->disconnect(now);
-      }
-    }
     void on_offer(std::span<const uint8_t> message, MonoTime now, Duration rtt) override {
       const auto& kill = match.options_.kill_first_candidate_on_offer;
       if (kill && !match.killed_one_) {
@@ -153,36 +152,11 @@ class MigrationMatch {
         alive = false;  // the process dies with the offer in hand
         return;
       }
-      candidate->offer(message, now, rtt);
-    }
-    void on_stay(MonoTime) override { candidate->stay(); }
-    void take_over(uint8_t dead_seat, MonoTime now) override { candidate->take_over(dead_seat, now); }
-
-    void update(MonoTime now, WallTime wall) {
-      if (relay_host) relay_host->update(now, wall);
-      else candidate->update(now, wall);
-      link->update(now);
+      lockstep::ListenPlayer::on_offer(message, now, rtt);
     }
 
     MigrationMatch& match;
-    uint32_t index;
     bool alive = true;
-    std::unique_ptr<SimSocket> server_socket;
-    std::unique_ptr<NetcodeServer> netcode_server;
-    std::unique_ptr<ReliableServer> reliable_server;
-    std::array<std::unique_ptr<SimSocket>, 2> client_sockets;
-    std::array<std::unique_ptr<NetcodeClient>, 2> netcodes;
-    std::array<std::unique_ptr<ReliableClient>, 2> clients;
-    uint32_t current_socket = 0;
-    std::unique_ptr<world::LockstepArena> game;
-    std::unique_ptr<world::ArenaBotInput> input;
-    std::unique_ptr<lockstep::RollbackSession> session;
-    std::unique_ptr<lockstep::PeerLink> link;
-    std::optional<lockstep::CandidateHost> candidate;
-    // The first host's authority.
-    std::optional<lockstep::LockstepRelay> relay;
-    std::optional<lockstep::HostHandover> handover;
-    std::optional<lockstep::RelayHost> relay_host;
   };
 
   // Who rebuilt the authority after the host died, and when it had recovered the survivors.
@@ -190,9 +164,9 @@ class MigrationMatch {
     if (!options_.kill_host_at || report.recovered_after > Duration{}) return;
     for (uint32_t i = 0; i < processes_.size(); ++i) {
       Process& p = *processes_[i];
-      if (!p.alive || p.candidate->counters().takeovers == 0) continue;
+      if (!p.alive || p.candidate().counters().takeovers == 0) continue;
       report.taken_over_by = i;
-      if (!p.candidate->relay()->recovering()) report.recovered_after = world_.now - (MonoTime{} + *options_.kill_host_at);
+      if (!p.candidate().relay()->recovering()) report.recovered_after = world_.now - (MonoTime{} + *options_.kill_host_at);
     }
   }
 
@@ -201,15 +175,15 @@ class MigrationMatch {
     uint32_t common = lockstep::kNoFrame;
     for (const auto& p : processes_) {
       if (!p->alive) continue;
-      if (!p->session->seated()) return;
-      common = std::min(common, p->session->confirmed_frame());
+      if (!p->session().seated()) return;
+      common = std::min(common, p->session().confirmed_frame());
     }
     if (common == lockstep::kNoFrame || common <= last_checked_) return;
     last_checked_ = common;
     std::optional<uint64_t> first;
     for (const auto& p : processes_) {
       if (!p->alive) continue;
-      const std::optional<uint64_t> c = p->session->confirmed_checksum(common);
+      const std::optional<uint64_t> c = p->session().confirmed_checksum(common);
       if (first && c && *first != *c && report.checksum_disagreement == lockstep::kNoFrame) report.checksum_disagreement = common;
       if (!first) first = c;
     }

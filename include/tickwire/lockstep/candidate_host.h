@@ -44,6 +44,7 @@ class CandidateHost {
 
   bool hosting() const { return host_.has_value(); }
   LockstepRelay* relay() { return relay_ ? &*relay_ : nullptr; }
+  const LockstepRelay* relay() const { return relay_ ? &*relay_ : nullptr; }
   const CandidateCounters& counters() const { return counters_; }
 
  private:
