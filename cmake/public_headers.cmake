@@ -59,6 +59,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/server/durable_state.h
   tickwire/server/fire_shot.h
   tickwire/server/game_save_state.h
+  tickwire/server/room_save_state.h
   tickwire/server/simulation.h
   tickwire/server/tick_input.h
   tickwire/snapshot_inspection.h

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "dev_token.h"
 #include "reason_list.h"
 #include "token_socket.h"
 #include "tickwire/client/game_client.h"
@@ -34,18 +35,14 @@ std::optional<std::string> token_bytes(const ClientConfig& config, WallTime wall
   }
   const auto server = Address::parse(config.server_address);
   if (!server || server->port() == 0) return "server address: not a numeric HOST:PORT: " + config.server_address;
-  netcode::ConnectTokenParams params;
-  params.protocol_id = config.protocol_id;
-  params.client_id = config.client_id;
-  params.server_addresses.add(*server);
-  params.timeout_seconds = 10;
-  params.expire_seconds = config.token_expire_seconds;
-  params.user_data = config.dev_user_data;
-  const auto minted = netcode::generate_connect_token(params, config.dev_private_key, wall_now);
-  if (!minted.ok()) return std::string("minting a development token failed");
-  netcode::ConnectTokenBytes bytes{};
-  netcode::write_connect_token(minted.value(), bytes);
-  out.assign(bytes.begin(), bytes.end());
+  DevTokenTerms terms;
+  terms.protocol_id = config.protocol_id;
+  terms.client_id = config.client_id;
+  terms.expire_seconds = config.token_expire_seconds;
+  terms.user_data = config.dev_user_data;
+  auto minted = mint_dev_token(terms, *server, config.dev_private_key, wall_now);
+  if (!minted) return std::string("minting a development token failed");
+  out = std::move(*minted);
   return std::nullopt;
 }
 

@@ -32,6 +32,11 @@ void HostHandover::begin(std::span<const uint8_t> ranked, MonoTime now) {
   deadline_ = now;
 }
 
+bool HostHandover::under_way() const {
+  if (phase_ == HandoverPhase::offered || phase_ == HandoverPhase::moving) return true;
+  return phase_ == HandoverPhase::idle && next_candidate_ < candidates_.size();
+}
+
 template <class M>
 void HostHandover::to_every_playing_seat(const M& message, std::vector<OutgoingMessage>& out) const {
   const std::vector<uint8_t> bytes = message_bytes(message);

@@ -41,7 +41,7 @@ void ListenPlayer::update(MonoTime now, WallTime wall_now) {
 
 bool ListenPlayer::begin_handover(MonoTime now) {
   if (!handover_ || first_relay_->retired()) return false;
-  if (handover_->phase() == HandoverPhase::offered || handover_->phase() == HandoverPhase::moving) return false;
+  if (handover_->under_way()) return false;
   const std::vector<double> rtt = first_host_->rtt_ms_by_seat();
   const std::vector<uint8_t> ranked = rank_candidates(*first_relay_, rtt, seat_);
   handover_->begin(ranked, now);

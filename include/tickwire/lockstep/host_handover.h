@@ -55,6 +55,9 @@ class HostHandover {
   void update(MonoTime now, std::vector<OutgoingMessage>& out);
 
   HandoverPhase phase() const { return phase_; }
+  // Begun, and neither complete nor failed (a candidate is offered, the peers are moving, or the
+  // next offer goes out at the next update).
+  bool under_way() const;
   const HandoverStats& stats() const { return stats_; }
 
  private:

@@ -29,8 +29,8 @@ struct RollbackStats {
   uint64_t checksums_overrun = 0;     // checksums dropped unsent (the authority stopped acking)
   uint32_t desync_frame = kNoFrame;   // the first diverging frame, as the authority reported it
   ReasonCounters<Error> refused;      // messages from the authority refused, by decode error
-  uint64_t refused_terms = 0;
-  uint64_t relays_before_welcome = 0; // relays that overtook the welcome (ignored: the next ones carry it all)         // a welcome whose settings are outside the caps
+  uint64_t refused_terms = 0;         // a welcome whose settings are outside the caps
+  uint64_t relays_before_welcome = 0; // relays that overtook the welcome (ignored: the next ones carry it all)
 };
 
 using DepthHistogram = std::array<uint64_t, kMaxRollbackWindowFrames + 1>;
