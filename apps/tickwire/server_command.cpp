@@ -7,7 +7,9 @@
 // drained (checkpointed, the lease given up) on SIGINT/SIGTERM. Its lifecycle (starting, ready,
 // allocated, draining, stopped) is in every stats line, and --ops serves it to an orchestrator with
 // /healthz, /readyz and /metrics (server_ops.h; docs/deployment.md). --http serves the live
-// dashboard beside those (server_dashboard.h; docs/dashboard.md).
+// dashboard beside those (server_dashboard.h; docs/dashboard.md). --record writes a room recording
+// (server/room_recording.h) of the run, from the room's save state before anyone joins, for
+// `tickwire replay` (docs/durability.md, "Room recordings").
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -30,6 +32,7 @@
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
+#include "tickwire/server/room_recording_writer.h"
 #include "tickwire/server/room_server.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/map_loader.h"
@@ -64,6 +67,42 @@ struct ServerOptions {
   std::string ops;          // HOST:PORT of the operator endpoint (/healthz, /readyz, /metrics); empty: none
   std::string http;         // [HOST:]PORT of the dashboard (and the operator's routes); empty: none
   double drain_grace_s = 0; // how long a drain lets seated players play on before they are let go
+  std::string record_path;  // a room recording of the run; empty: none
+};
+
+// The room's recording on its way to a file: what is whole so far is appended after every update.
+class RecordingFile {
+ public:
+  RecordingFile(Room& room, const std::string& path, std::string& error) : writer_(room) {
+    if (writer_.refused()) {
+      error = "--record: the room does not save (" + std::string(reason_name(*writer_.refused())) + ")";
+      return;
+    }
+    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) error = "--record: cannot write " + path;
+  }
+  ~RecordingFile() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  RecordingFile(const RecordingFile&) = delete;
+  RecordingFile& operator=(const RecordingFile&) = delete;
+  bool ok() const { return file_ != nullptr; }
+  void flush() {
+    chunk_.clear();
+    writer_.take_complete(chunk_);
+    if (chunk_.empty() || failed_) return;
+    failed_ = std::fwrite(chunk_.data(), 1, chunk_.size(), file_) != chunk_.size() || std::fflush(file_) != 0;
+  }
+  nlohmann::json json() const {
+    return {{"bytes", writer_.total_bytes()}, {"ticks", writer_.ticks()}, {"events", writer_.events()},
+            {"full", writer_.full()}, {"write_failed", failed_}};
+  }
+
+ private:
+  RoomRecordingWriter writer_;
+  std::FILE* file_ = nullptr;
+  std::vector<uint8_t> chunk_;
+  bool failed_ = false;
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -264,6 +303,14 @@ int run_server(const ServerOptions& o) {
     std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
     return stopped(3);
   }
+  std::unique_ptr<RecordingFile> recording;
+  if (!o.record_path.empty()) {
+    recording = std::make_unique<RecordingFile>(server.room(), o.record_path, error);
+    if (!recording->ok()) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return stopped(2);
+    }
+  }
   std::unique_ptr<ServerDashboard> dashboard;
   if (!o.http.empty()) {
     dashboard = ServerDashboard::open(http_listen_address(o.http), server, map, ops.lend_routes(), error);
@@ -300,6 +347,7 @@ int run_server(const ServerOptions& o) {
                         {"publish_ms_total", dashboard->publish_us_total() / 1000.0}};
     }
     j["lifecycle"] = ops.state_name();
+    if (recording) j["recording"] = recording->json();
     std::printf("%s\n", j.dump().c_str());
     std::fflush(stdout);
   };
@@ -312,6 +360,7 @@ int run_server(const ServerOptions& o) {
     }
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
+    if (recording) recording->flush();
     if (dashboard) dashboard->follow(server, woke, tally.interval_cost_us);
     const MonoTime done = mono_now();  // the dashboard's share counts in the tick cost
     ops.follow(server, kept.get(), done);
@@ -347,6 +396,7 @@ int run_server(const ServerOptions& o) {
   }
   const MonoTime end = server.now();
   server.stop();  // redundant disconnect packets to every client
+  if (recording) recording->flush();
   ops.move_to(fleet::LifecycleState::stopped, &server, kept.get(), end);
   line("server_final", end);
   return exit_code;
@@ -397,6 +447,8 @@ void register_server(CLI::App& app) {
   cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")
       ->check(CLI::Range(0.0, 8.0));
   cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(non_negative_number());
+  cmd->add_option("--record", o.record_path,
+                  "write a room recording of the run to FILE (replayed by `tickwire replay FILE`)");
   add_pawn_body_option(cmd, o.pawn_body);
   cmd->callback([] { set_exit_code(run_server(o)); });
 }

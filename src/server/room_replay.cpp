@@ -50,11 +50,14 @@ bool same_input(const RecordedInput& recorded, const TickInput& applied) {
   return applied.sequence == recorded.sequence && same_cmd(applied.cmd, recorded.cmd) && same_claim(applied.claim, recorded.claim);
 }
 
-// A shot the game can be handed: the room's own checks on its numbers (a recording is not trusted).
-bool sane_shot(const FireShot& shot) {
+// A shot the game can be handed: the room's own checks on its numbers and its rewind bound (a
+// recording is not trusted).
+bool sane_shot(const FireShot& shot, Tick tick, const Room& room) {
   const float aim = protocol::length(shot.aim);
+  const double rewind_ticks = room.contract().limits.max_rewind_ms / 1000.0 / room.seconds_per_tick();
+  const auto now = static_cast<double>(tick.value());
   return protocol::finite(shot.eye) && protocol::finite(shot.aim) && std::isfinite(aim) && aim > 1e-6f &&
-         std::isfinite(shot.render_tick);
+         shot.render_tick >= now - rewind_ticks - 1e-6 && shot.render_tick <= now;
 }
 
 class ReplayDriver final : public RoomRecorder {
@@ -162,7 +165,7 @@ class ReplayDriver final : public RoomRecorder {
   void fire(const RoomEvent& e) {
     const RoomSession* session = session_for(e);
     if (session == nullptr) return;
-    if (!sane_shot(e.shot)) return diverge(e.tick, ReplayDivergence::change_refused, e.owner);
+    if (!sane_shot(e.shot, e.tick, room_)) return diverge(e.tick, ReplayDivergence::change_refused, e.owner);
     room_.simulation().fire(session->pawn, e.shot, e.tick);
   }
 

@@ -131,6 +131,7 @@ class RoomEventCursor {
   std::size_t at_ = 0;
   Tick tick_;
   bool in_tick_ = false;
+  int64_t max_tick_ = 0;
 };
 
 // The layout's writing side (the recording writer uses them; tests build malformed files with them).
