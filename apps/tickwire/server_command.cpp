@@ -10,6 +10,10 @@
 // dashboard beside those (server_dashboard.h; docs/dashboard.md). --record writes a room recording
 // (server/room_recording.h) of the run, from the room's save state before anyone joins, for
 // `tickwire replay` (docs/durability.md, "Room recordings").
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -70,6 +74,22 @@ struct ServerOptions {
   std::string record_path;  // a room recording of the run; empty: none
 };
 
+// A regular file opened for writing (created or emptied), or null: a FIFO with no reader is refused
+// at once instead of blocking open(), and a device or a directory is refused too.
+std::FILE* open_regular_for_writing(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || ::ftruncate(fd, 0) != 0 ||
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+    ::close(fd);
+    return nullptr;
+  }
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) ::close(fd);
+  return file;
+}
+
 // The room's recording on its way to a file: what is whole so far is appended after every update.
 class RecordingFile {
  public:
@@ -78,8 +98,8 @@ class RecordingFile {
       error = "--record: the room does not save (" + std::string(reason_name(*writer_.refused())) + ")";
       return;
     }
-    file_ = std::fopen(path.c_str(), "wb");
-    if (file_ == nullptr) error = "--record: cannot write " + path;
+    file_ = open_regular_for_writing(path);
+    if (file_ == nullptr) error = "--record: cannot write " + path + " (a regular file)";
   }
   ~RecordingFile() {
     if (file_ != nullptr) std::fclose(file_);

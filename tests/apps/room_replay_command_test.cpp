@@ -59,10 +59,13 @@ TEST(RoomReplayCommand, AServersRecordingReplaysAndAChangedRuleIsToldItsTick) {
   EXPECT_TRUE(changed.exited_with(1)) << changed.output;
   EXPECT_NE(changed.output.find("first divergence at tick "), std::string::npos) << changed.output;
   EXPECT_NE(changed.output.find("witness, recorded checksum"), std::string::npos) << changed.output;
-  std::printf("[ room replay ] %s bytes, %s ticks recorded; the same build: %s; walk speed 0.5: %s",
-              rec["bytes"].dump().c_str(), rec["ticks"].dump().c_str(),
-              same.output.substr(same.output.find('\n') + 1).c_str(),
-              changed.output.substr(changed.output.find('\n') + 1).c_str());
+  const auto verdict = [](const std::string& output) {  // the line after the header
+    const std::size_t from = output.find('\n') + 1;
+    return output.substr(from, output.find('\n', from) - from);
+  };
+  std::printf("[ room replay ] %s bytes, %s ticks recorded; the same build: %s; walk speed 0.5: %s\n",
+              rec["bytes"].dump().c_str(), rec["ticks"].dump().c_str(), verdict(same.output).c_str(),
+              verdict(changed.output).c_str());
 
   {
     std::ifstream in(recording, std::ios::binary);
