@@ -55,6 +55,9 @@ TEST(RoomReplayCommand, AServersRecordingReplaysAndAChangedRuleIsToldItsTick) {
   EXPECT_NE(same.output.find("room room-1 of tickwire-reference, 60 Hz"), std::string::npos) << same.output;
   EXPECT_NE(same.output.find("0 divergences"), std::string::npos) << same.output;
 
+  const test::CliRun with_map = run_cli({"replay", recording.string(), "--map", std::string(TICKWIRE_SOURCE_DIR) + "/maps/reference.json"});
+  EXPECT_TRUE(with_map.exited_with(0)) << "the built-in map's file has its hash: " << with_map.output;
+
   const test::CliRun changed = run_cli({"replay", recording.string(), "--walk-speed", "0.5"});
   EXPECT_TRUE(changed.exited_with(1)) << changed.output;
   EXPECT_NE(changed.output.find("first divergence at tick "), std::string::npos) << changed.output;

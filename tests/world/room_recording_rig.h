@@ -1,12 +1,12 @@
 // A recorded game of the reference world (room_recording.h), shared by the recording tests, the
 // fuzz target's seeds and the fuzz target: a room with three players set up before the recording
-// starts (ann by button.s, bob behind crate.1, cy at a spawn point), then a seeded script through the
-// room's own receive paths: a two-second idle in which ann presses button.s (its door and lights on
-// their way, nobody walking), then everyone moving (bob shoving the crates, cy wandering, ann
-// pressing buttons), inputs arriving late, early, out of order or never, claims, shots (some waiting
-// for their input, released inside a tick), a scene edit hiding and showing a crate, a construct
-// call, a departure and a resume, a leave and a join, a slowed world with forgiveness, and one stall
-// the room's clock declares.
+// starts (ann by button.s, bob behind crate.1, cy at a spawn point with 3 inputs queued ahead), then
+// a seeded script through the room's own receive paths: a two-second idle in which ann presses
+// button.s (its door and lights on their way, nobody walking), then everyone moving (bob shoving
+// the crates, cy wandering, ann pressing buttons), inputs arriving late, early, out of order or
+// never, claims, shots (some waiting for their input, released inside a tick), a scene edit hiding
+// and showing a crate, a construct call, a departure and a resume, a leave and a join, a slowed
+// world with forgiveness, and one stall the room's clock declares.
 #pragma once
 
 #include <chrono>
@@ -122,6 +122,7 @@ inline void set_up_recorded_room(SaveRoom& r, std::vector<RecordClient>& clients
     for (RecordClient& c : clients) r.send(c.owner, c.yaw_deg, false);
     r.tick();
   }
+  for (int ahead = 0; ahead < 3; ++ahead) r.send(3, clients[2].yaw_deg, false);  // in cy's window when the save is taken
 }
 
 // The changes the script makes between ticks at recorded tick `t` (1-based).
