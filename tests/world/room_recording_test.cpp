@@ -6,6 +6,7 @@
 // tick a pawn's applied input walks. A malformed recording is refused by name before any replay.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -124,22 +125,34 @@ std::vector<uint8_t> with_event(const RoomEvent& event, Tick previous) {
   return bytes;
 }
 
-TEST(RoomRecording, AMalformedRecordingIsRefusedByName) {
+TEST(RoomRecording, ARecordingCutAnywhereButBetweenTwoEventsIsRefusedAsTruncated) {
   const RecordedGame& game = one_second();
   const std::vector<uint8_t>& valid = game.bytes;
   ASSERT_FALSE(refusal_of(valid));
-  const Tick last = game.first_tick + kRigHz;
   // Cut anywhere: in the header, inside an event, or after a tick's inputs before its witness.
-  uint32_t cuts = 0;
-  for (std::size_t cut = 0; cut < valid.size(); cut += cut < game.header_bytes ? 997 : 1) {
+  // A cut between two events (after a witness, or after a change between ticks) is a shorter
+  // recording: exactly one cut per event reads.
+  uint32_t cuts = 0, shorter = 0;
+  for (std::size_t cut = 0; cut < valid.size(); cut = cut + 997 < game.header_bytes ? cut + 997 : std::max(cut + 1, game.header_bytes)) {
     const std::vector<uint8_t> bytes(valid.begin(), valid.begin() + static_cast<std::ptrdiff_t>(cut));
     const auto refused = refusal_of(bytes);
-    if (cut >= game.header_bytes && !refused) continue;  // cut between two events: a shorter recording
+    if (cut >= game.header_bytes && !refused) {
+      ++shorter;
+      continue;
+    }
     ASSERT_TRUE(refused) << "cut at " << cut;
     ASSERT_EQ(*refused, RecordingRefusal::truncated) << "cut at " << cut;
     ++cuts;
   }
-  std::printf("%u cuts refused as truncated (recording of %zu bytes, header %zu)\n", cuts, valid.size(), game.header_bytes);
+  EXPECT_EQ(shorter, game.events - game.ticks) << "every event ends a shorter recording but a tick's inputs";
+  std::printf("%u cuts refused as truncated, %u shorter recordings (%zu bytes, header %zu)\n", cuts, shorter, valid.size(),
+              game.header_bytes);
+}
+
+TEST(RoomRecording, AMalformedRecordingIsRefusedByName) {
+  const RecordedGame& game = one_second();
+  const std::vector<uint8_t>& valid = game.bytes;
+  const Tick last = game.first_tick + kRigHz;
   std::vector<uint8_t> magic = valid;
   magic[0] = 'X';
   EXPECT_EQ(refusal_of(magic), RecordingRefusal::bad_magic);
