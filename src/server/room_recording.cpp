@@ -13,7 +13,6 @@
 
 #include "tickwire/core/byte_record.h"
 #include "tickwire/server/room.h"
-#include "tickwire/server/room_save_state.h"
 #include "tickwire/wire/codec.h"
 
 namespace tickwire {
@@ -58,19 +57,12 @@ void put_shot(ByteRecordWriter& write, const FireShot& shot) {
 
 // --- reading --------------------------------------------------------------------------------------
 
-// Where the walk stands: the tick the next event must name, whether a tick is open (its inputs
-// read, its witness not yet), and the last tick a room of the recording's rate can be asked to run.
+// Where the walk stands: the tick the next event must name, and whether a tick is open (its inputs
+// read, its witness not yet).
 struct Walk {
   Tick tick;
   bool in_tick = false;
-  int64_t max_tick = kMaxSaveStateTick;
 };
-
-// The last tick whose due time (nanoseconds from the clock's origin) stays well inside 64 bits.
-int64_t max_tick_at(double tick_rate_hz) {
-  constexpr double kMaxDueSeconds = 4.0e9;  // 4e18 ns, half the i64 range
-  return std::min<int64_t>(kMaxSaveStateTick, static_cast<int64_t>(kMaxDueSeconds * tick_rate_hz));
-}
 
 // An input as the wire could have carried it (its ranges), its floats exact.
 bool valid_cmd(const protocol::InputCmd& cmd) {
@@ -120,7 +112,7 @@ Refused read_tick(ByteRecordReader& read, Walk& walk, RoomEvent& event) {
   const uint32_t gap = read.u32();
   const uint8_t count = read.u8();
   if (!read.ok()) return RecordingRefusal::truncated;
-  if (gap == 0 || gap > kMaxRecordedTickGap || walk.tick.value() + gap > walk.max_tick)
+  if (gap == 0 || gap > kMaxRecordedTickGap || walk.tick.value() + gap > kMaxRecordedTick)
     return RecordingRefusal::value_out_of_range;
   walk.tick += gap;
   event.tick = walk.tick;
@@ -245,7 +237,7 @@ Refused read_header(ByteRecordReader& read, RoomRecording& recording) {
   if (!wire::decode(contract, recording.contract) || !validate_netcode_contract(recording.contract).ok())
     return RecordingRefusal::bad_contract;
   if (recording.entity_capacity == 0 || recording.entity_capacity >= EntityNetHandle::kGameIndexBase ||
-      recording.first_tick.value() < 0 || recording.first_tick.value() > max_tick_at(recording.contract.cadence.tick_rate_hz))
+      recording.first_tick.value() < 0 || recording.first_tick.value() > kMaxRecordedTick)
     return RecordingRefusal::value_out_of_range;
   if (state_bytes > kMaxRecordedStateBytes) return RecordingRefusal::count_over_cap;
   recording.initial_state = read.raw(state_bytes);
@@ -266,7 +258,7 @@ RoomRecordingRead read_room_recording(std::span<const uint8_t> bytes) {
   if (const Refused refused = read_header(read, recording)) return refuse(*refused, bytes.size() - read.left());
   const std::size_t events_at = bytes.size() - read.left();
   recording.events = bytes.subspan(events_at);
-  Walk walk{recording.first_tick, false, max_tick_at(recording.contract.cadence.tick_rate_hz)};
+  Walk walk{recording.first_tick, false};
   RoomEvent event;
   while (read.left() > 0) {
     const std::size_t at = bytes.size() - read.left();
@@ -282,12 +274,12 @@ RoomRecordingRead read_room_recording(std::span<const uint8_t> bytes) {
 }
 
 RoomEventCursor::RoomEventCursor(const RoomRecording& recording)
-    : events_(recording.events), tick_(recording.first_tick), max_tick_(max_tick_at(recording.contract.cadence.tick_rate_hz)) {}
+    : events_(recording.events), tick_(recording.first_tick) {}
 
 bool RoomEventCursor::next(RoomEvent& out) {
   if (at_ >= events_.size()) return false;
   ByteRecordReader read(events_.subspan(at_));
-  Walk walk{tick_, in_tick_, max_tick_};
+  Walk walk{tick_, in_tick_};
   if (read_event(read, walk, out)) {
     at_ = events_.size();
     return false;

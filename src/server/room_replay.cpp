@@ -140,6 +140,8 @@ class ReplayDriver final : public RoomRecorder {
     NoCompletion completion;
     (void)room_.update(room_.clock().due_time(tick_.tick), completion);
     drain_outboxes();
+    // Never for a recording the reader took (its ticks are in order, within the clock's range).
+    if (room_.last_tick() != tick_.tick) diverge(tick_.tick, ReplayDivergence::tick_not_run, kAuthorityOwner);
   }
 
   // What a server would have sent on: taken, so the game's capped outboxes never fill.

@@ -36,6 +36,9 @@ inline constexpr std::size_t kMaxRecordedContractBytes = 64u << 10;
 inline constexpr std::size_t kMaxRecordedStateBytes = std::size_t{80} << 20;   // the save state (game part: 64 MiB)
 inline constexpr std::size_t kMaxRecordedMessageBytes = 1u << 20;               // one construct call or scene edit
 inline constexpr uint32_t kMaxRecordedTickGap = 1u << 30;                      // ticks between two recorded ticks
+// The last tick a recording may name: a replay's clock places its due time (a double of
+// nanoseconds) within the clock's slot epsilon up to here; over a year of a room at 60 Hz.
+inline constexpr int64_t kMaxRecordedTick = int64_t{1} << 31;
 
 // Why a recording does not read (nothing of it is replayed).
 TW_REASONS(RecordingRefusal,
@@ -131,7 +134,6 @@ class RoomEventCursor {
   std::size_t at_ = 0;
   Tick tick_;
   bool in_tick_ = false;
-  int64_t max_tick_ = 0;
 };
 
 // The layout's writing side (the recording writer uses them; tests build malformed files with them).

@@ -20,9 +20,10 @@ TW_REASONS(ReplayDivergence,
            witness,        // the tick's replicated state (its checksum differs from the recording's)
            applied_input,  // a session's applied input (another source, sequence or command), or
                            // another set of sessions than the recording's, on a tick
-           change_refused) // a recorded change the replayed room would not make (an admission or a
+           change_refused, // a recorded change the replayed room would not make (an admission or a
                            // return refused, a shot or an interaction from no session, a pawn
                            // other than the one recorded)
+           tick_not_run)   // the replayed room's clock did not run the recorded tick at its due time
 
 struct RoomReplayVerdict {
   std::optional<SaveStateRefusal> load_refused;  // the recorded save state did not load
