@@ -2,7 +2,8 @@
 // real processes on loopback: a server recording a room that two walking bots play in, the recording
 // replayed with 0 divergences (exit 0), the same recording under a changed rule (the mover's walk
 // speed) told its first diverging tick (exit 1), and a cut copy refused by name before any replay
-// (exit 1). The reader's reasons and the exact tick are tested in tests/world/room_recording_test.cpp.
+// (exit 1); a recording of ticks longer than the reference mover steps is refused too. The reader's
+// reasons and the exact tick are tested in tests/world/room_recording_test.cpp.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -79,6 +80,20 @@ TEST(RoomReplayCommand, AServersRecordingReplaysAndAChangedRuleIsToldItsTick) {
   EXPECT_TRUE(refused.exited_with(1)) << refused.output;
   EXPECT_EQ(refused.output.find("divergence"), std::string::npos) << "refused (on stderr) before any replay: " << refused.output;
   for (const auto& path : {key, recording, cut}) std::filesystem::remove(path);
+}
+
+// A recording whose ticks are longer than the reference mover steps (a 3 Hz room, nobody in it) is
+// refused before any replay, by what it asks, instead of stopping the replay at the mover's assertion.
+TEST(RoomReplayCommand, ARecordingWhoseTicksTheMoverCannotStepIsRefused) {
+  const std::filesystem::path key = temp_path("slow-key"), recording = temp_path("slow.twroom");
+  ASSERT_TRUE(run_cli({"keygen", "--out", key.string()}).exited_with(0));
+  const test::CliRun server = run_cli({"server", "--key", key.string(), "--port", std::to_string(free_port()), "--tick-hz", "3",
+                                       "--seconds", "1", "--record", recording.string()});
+  ASSERT_TRUE(server.exited_with(0)) << server.output;
+  const test::CliRun refused = run_cli({"replay", recording.string()});
+  EXPECT_TRUE(refused.exited_with(1)) << refused.output;
+  EXPECT_EQ(refused.output.find("divergence"), std::string::npos) << "refused (on stderr) before any replay: " << refused.output;
+  for (const auto& path : {key, recording}) std::filesystem::remove(path);
 }
 
 }  // namespace
