@@ -1,8 +1,11 @@
-// `tickwire replay FILE [--thrust N]`: replays a deterministic match's recording (lockstep/replay.h)
-// and reports the first frame whose checksum differs from the recording's, if any. The recording
-// names its game; this build knows the arena (world/lockstep_arena.h). --thrust plays it under a
-// changed rule, as a build with that change would. Exit code 0: no divergence; 1: a divergence or
-// a recording that does not read.
+// `tickwire replay FILE [--thrust N] [--walk-speed M] [--map FILE]`: replays a recording and reports
+// the first frame or tick that differs from it, if any. The file's magic tells its kind: a
+// deterministic match's (lockstep/replay.h; this build knows the arena, world/lockstep_arena.h;
+// --thrust plays it under a changed rule) or a snapshot-mode room's (`server --record`;
+// server/room_replay.h: the reference game over the built-in map or --map's; --walk-speed plays it
+// under a changed rule), as a build with that change would. Exit code 0: no divergence; 1: a
+// divergence or a recording that does not read.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,7 +13,11 @@
 #include "commands.h"
 #include "tickwire/core/regular_file.h"
 #include "tickwire/lockstep/replay.h"
+#include "tickwire/server/room_replay.h"
 #include "tickwire/world/lockstep_arena.h"
+#include "tickwire/world/map_loader.h"
+#include "tickwire/world/reference_game.h"
+#include "tickwire/world/reference_map.h"
 
 namespace tickwire::cli {
 
@@ -19,15 +26,96 @@ namespace {
 struct ReplayOptions {
   std::string file;
   int32_t thrust = world::ArenaRules{}.thrust;
+  float walk_speed_mps = world::MoverSettings{}.walk_speed_mps;
+  std::string map_path;  // empty: the built-in reference map
 };
 
+// The longest world step the recording asks of a pawn: a tick's length at the largest time scale it
+// runs under (the contract's, then every world-settings change). The reference mover takes at most
+// kMaxMoverSubsteps substeps a step, so a longer one is refused here rather than met by its assertion.
+double longest_step_s(const RoomRecording& recording) {
+  double scale = recording.contract.cadence.time_scale;
+  RoomEventCursor cursor(recording);
+  RoomEvent event;
+  while (cursor.next(event)) {
+    if (event.kind == RoomEventKind::world_settings) scale = std::max(scale, static_cast<double>(event.world.time_scale));
+  }
+  return scale / recording.contract.cadence.tick_rate_hz;
+}
+
+// A snapshot-mode room's recording, replayed over the reference game.
+int run_room_replay(const ReplayOptions& o, std::span<const uint8_t> bytes) {
+  const RoomRecordingRead read = read_room_recording(bytes);
+  if (!read) {
+    std::fprintf(stderr, "replay: %s is not a room recording this build reads: %s (at byte %zu)\n", o.file.c_str(),
+                 std::string(reason_name(read.refusal)).c_str(), read.refused_at);
+    return 1;
+  }
+  const RoomRecording& recording = *read.recording;
+  const RoomIdentity& identity = recording.contract.identity;
+  auto loaded = o.map_path.empty() ? world::load_map(world::reference_map_text()) : world::load_map_file(o.map_path);
+  if (!loaded) {
+    std::fprintf(stderr, "replay: map %s: %s\n", o.map_path.empty() ? "(built-in)" : o.map_path.c_str(),
+                 loaded.error().text().c_str());
+    return 1;
+  }
+  const world::Map map = std::move(loaded).value();
+  if (identity.game != "tickwire-reference" || identity.content_version != map.content_hash_hex()) {
+    std::fprintf(stderr, "replay: %s records game '%s' over map %s; this build replays 'tickwire-reference' over map %s "
+                 "(--map names another)\n", o.file.c_str(), identity.game.c_str(), identity.content_version.c_str(),
+                 map.content_hash_hex().c_str());
+    return 1;
+  }
+  world::MoverSettings mover;
+  mover.walk_speed_mps = o.walk_speed_mps;
+  if (!mover.valid()) {
+    std::fprintf(stderr, "replay: --walk-speed %g is not a speed the mover takes\n", static_cast<double>(o.walk_speed_mps));
+    return 1;
+  }
+  const double step_s = longest_step_s(recording);
+  if (step_s > static_cast<double>(mover.max_substep_s) * world::kMaxMoverSubsteps) {
+    std::fprintf(stderr, "replay: %s steps the world %.3f s a tick; the reference mover takes at most %.3f s\n",
+                 o.file.c_str(), step_s, static_cast<double>(mover.max_substep_s) * world::kMaxMoverSubsteps);
+    return 1;
+  }
+  world::ReferenceGame game(map, mover);
+  const double hz = recording.contract.cadence.tick_rate_hz;
+  const RoomReplayVerdict verdict = replay_room_recording(recording, game);
+  std::printf("replay %s: room %s of %s, %.0f Hz, %llu ticks (%.1f s) after tick %lld, %llu events, %zu bytes\n",
+              o.file.c_str(), identity.room_id.c_str(), identity.game.c_str(), hz,
+              static_cast<unsigned long long>(recording.ticks), static_cast<double>(recording.ticks) / hz,
+              static_cast<long long>(recording.first_tick.value()), static_cast<unsigned long long>(recording.event_count),
+              bytes.size());
+  if (verdict.load_refused) {
+    std::printf("the recorded save state does not load: %s\n", std::string(reason_name(*verdict.load_refused)).c_str());
+    return 1;
+  }
+  if (!verdict.diverged()) {
+    std::printf("0 divergences: every tick's witness matches the recording (%llu ticks replayed)\n",
+                static_cast<unsigned long long>(verdict.ticks_replayed));
+    return 0;
+  }
+  const int64_t tick = verdict.first_divergence->value();
+  std::printf("first divergence at tick %lld (%.2f s into the recording): %s", static_cast<long long>(tick),
+              static_cast<double>(tick - recording.first_tick.value()) / hz, std::string(reason_name(verdict.divergence)).c_str());
+  if (verdict.divergence == ReplayDivergence::witness) {
+    std::printf(", recorded checksum %016llx, replayed %016llx\n", static_cast<unsigned long long>(verdict.recorded_checksum),
+                static_cast<unsigned long long>(verdict.replayed_checksum));
+  } else {
+    std::printf(" of owner %u\n", static_cast<unsigned>(verdict.owner));
+  }
+  return 1;
+}
+
 int run_replay(const ReplayOptions& o) {
-  const FileText file = read_regular_file(o.file, lockstep::kMaxReplayBytes);
+  const FileText file = read_regular_file(o.file, std::max(lockstep::kMaxReplayBytes, kMaxRoomRecordingBytes));
   if (!file) {
     std::fprintf(stderr, "replay: %s\n", file.error.c_str());
     return 1;
   }
   const auto* data = reinterpret_cast<const uint8_t*>(file.text.data());
+  if (is_room_recording(std::span<const uint8_t>(data, file.text.size())))
+    return run_room_replay(o, std::span<const uint8_t>(data, file.text.size()));
   const Result<lockstep::Replay> read = lockstep::read_replay(std::span<const uint8_t>(data, file.text.size()));
   if (!read) {
     std::fprintf(stderr, "replay: %s is not a recording this build reads: %s\n", o.file.c_str(),
@@ -62,11 +150,14 @@ int run_replay(const ReplayOptions& o) {
 }  // namespace
 
 void register_replay(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "replay a deterministic match's recording and report the first divergence");
+  auto* cmd = app.add_subcommand("replay", "replay a recording (a deterministic match's or a room's) and report the first divergence");
   auto o = std::make_shared<ReplayOptions>();
-  cmd->add_option("file", o->file, "the recording (written by a RollbackSession's ReplayRecorder)")->required();
-  cmd->add_option("--thrust", o->thrust, "replay under a changed rule: the arena's thrust per frame")
+  cmd->add_option("file", o->file, "the recording (`lockstep --record`'s or `server --record`'s)")->required();
+  cmd->add_option("--thrust", o->thrust, "replay a deterministic match under a changed rule: the arena's thrust per frame")
       ->check(CLI::Range(1, 1000));
+  cmd->add_option("--walk-speed", o->walk_speed_mps, "replay a room under a changed rule: the reference mover's walk speed, m/s")
+      ->check(CLI::Range(0.01, 100.0));
+  cmd->add_option("--map", o->map_path, "a room recording's map file (default: the built-in reference map)");
   cmd->callback([o] { set_exit_code(run_replay(*o)); });
 }
 

@@ -7,7 +7,11 @@
 // drained (checkpointed, the lease given up) on SIGINT/SIGTERM. Its lifecycle (starting, ready,
 // allocated, draining, stopped) is in every stats line, and --ops serves it to an orchestrator with
 // /healthz, /readyz and /metrics (server_ops.h; docs/deployment.md). --http serves the live
-// dashboard beside those (server_dashboard.h; docs/dashboard.md).
+// dashboard beside those (server_dashboard.h; docs/dashboard.md). --record writes a room recording
+// (server/room_recording.h) of the run, from the room's save state before anyone joins, for
+// `tickwire replay` (docs/durability.md, "Room recordings").
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -26,11 +30,13 @@
 #include "durable_server.h"
 #include "pawn_body_option.h"
 #include "sample_stats.h"
+#include "recording_file.h"
 #include "save_state_file.h"
 #include "server_dashboard.h"
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/server.h"
+#include "tickwire/server/room_recording_writer.h"
 #include "tickwire/server/room_server.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/map_loader.h"
@@ -68,6 +74,7 @@ struct ServerOptions {
   double drain_grace_s = 0; // how long a drain lets seated players play on before they are let go
   std::string initial_state;  // a save state the room starts from (save_state_file.h); empty: a fresh room
   std::string save_state;     // where the room's save state is written when the server stops; empty: nowhere
+  std::string record_path;  // a room recording of the run; empty: none
 };
 
 // Queues `mb` megabytes to every admitted client (each part made once, sent to all); returns the
@@ -299,6 +306,14 @@ int run_server(const ServerOptions& o) {
     std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
     return stopped(3);
   }
+  std::unique_ptr<RecordingFile> recording;
+  if (!o.record_path.empty()) {
+    recording = std::make_unique<RecordingFile>(server.room(), o.record_path, error);
+    if (!recording->ok()) {
+      std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
+      return stopped(2);
+    }
+  }
   std::unique_ptr<ServerDashboard> dashboard;
   if (!o.http.empty()) {
     dashboard = ServerDashboard::open(http_listen_address(o.http), server, map, ops.lend_routes(), error);
@@ -342,6 +357,7 @@ int run_server(const ServerOptions& o) {
                         {"publish_ms_total", dashboard->publish_us_total() / 1000.0}};
     }
     j["lifecycle"] = ops.state_name();
+    if (recording) j["recording"] = recording->json();
     std::printf("%s\n", j.dump().c_str());
     std::fflush(stdout);
   };
@@ -354,6 +370,7 @@ int run_server(const ServerOptions& o) {
     }
     const MonoTime woke = server.wait_for_next_tick();
     const ServerUpdate update = server.update(woke);
+    if (recording) recording->flush();
     if (dashboard) dashboard->follow(server, woke, tally.interval_cost_us);
     const MonoTime done = mono_now();  // the dashboard's share counts in the tick cost
     ops.follow(server, kept.get(), done);
@@ -390,6 +407,7 @@ int run_server(const ServerOptions& o) {
   if (!o.save_state.empty() && !save_room(server, o.save_state)) exit_code = 2;
   const MonoTime end = server.now();
   server.stop();  // redundant disconnect packets to every client
+  if (recording) recording->flush();
   ops.move_to(fleet::LifecycleState::stopped, &server, kept.get(), end);
   line("server_final", end);
   return exit_code;
@@ -448,6 +466,8 @@ void register_server(CLI::App& app) {
   cmd->add_option("--block-mb", o.block_mb, "send every client a reliable block of this many MB mid-game (0: none)")
       ->check(CLI::Range(0.0, 8.0));
   cmd->add_option("--block-at", o.block_at_s, "seconds into the run the block goes")->check(non_negative_number());
+  cmd->add_option("--record", o.record_path,
+                  "write a room recording of the run to FILE (replayed by `tickwire replay FILE`)");
   add_pawn_body_option(cmd, o.pawn_body);
   cmd->callback([] { set_exit_code(run_server(o)); });
 }

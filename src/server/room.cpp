@@ -59,6 +59,7 @@ void Room::set_world_settings(const protocol::WorldSettings& settings) {
   TW_ASSERT(protocol::valid_world_settings(settings), "a room runs world settings within their ranges");
   if (settings == world_) return;
   world_ = settings;
+  if (recorder_ != nullptr) recorder_->world_settings_set(world_);
   simulation_.world_settings_changed(world_);
 }
 
@@ -114,6 +115,7 @@ std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grant
   if (!pawn) return std::nullopt;
   (void)open_session(owner, *pawn, grants, player);
   note_fact(kFactPawnJoined, *pawn, player);
+  if (recorder_ != nullptr) recorder_->admitted(owner, *pawn, grants, player);
   simulation_.spawn_pawn(*pawn, owner, last_tick());
   return pawn;
 }
@@ -122,6 +124,7 @@ void Room::leave(OwnerId owner) {
   RoomSession* session = find(owner);
   if (session == nullptr) return;
   const EntityRef pawn = session->pawn;
+  if (recorder_ != nullptr) recorder_->left(owner);
   close_session(*session);
   pawn_gone(pawn);
 }
@@ -178,6 +181,7 @@ bool Room::receive_interact(OwnerId owner, const protocol::InteractRequest& requ
     interact_refusals_.add(InteractRefusal::stale_or_foreign);
     return false;
   }
+  if (recorder_ != nullptr) recorder_->interacted(owner, request);
   simulation_.interact(session->pawn, target, request.action, last_tick());
   return true;
 }
@@ -193,6 +197,7 @@ bool Room::receive_construct_call(OwnerId owner, const protocol::ConstructCall& 
   } else {
     std::array<uint8_t, protocol::MaxConstructCallPayloadBytes> payload{};
     for (std::size_t i = 0; i < call.payload.size(); ++i) payload[i] = call.payload[i].value;
+    if (recorder_ != nullptr) recorder_->construct_called(owner, call);
     refusal = simulation_.construct_call(owner, ConstructHandle::from_raw(call.target), call.method,
                                          std::span<const uint8_t>(payload.data(), call.payload.size()), last_tick());
   }
@@ -270,6 +275,7 @@ void Room::trace_shot(RoomSession& session, const protocol::FireRequest& request
     fire_rewinds_.add(FireRewind::ahead_of_server);
   }
   ++fires_accepted_;
+  if (recorder_ != nullptr) recorder_->fired(session.owner, shot, tick);
   simulation_.fire(session.pawn, shot, tick);
 }
 
@@ -284,6 +290,7 @@ std::optional<protocol::EditRefusal> Room::receive_edit(OwnerId owner, const pro
   if (!session->grants.world_authority) return refuse(protocol::EditRefusal::not_authority, Offence::edit_unauthorized);
   if (!session->edits.take(now)) return refuse(protocol::EditRefusal::rate_limited, Offence::edit_rate);
   ++edits_accepted_;
+  if (recorder_ != nullptr) recorder_->edited(owner, gesture);
   simulation_.edit(owner, gesture, last_tick());
   return std::nullopt;
 }
@@ -305,6 +312,7 @@ void Room::run_tick(Tick tick, TickObserver& completed) {
   for (auto& slot : sessions_) {
     if (slot) slot->inputs.prepare(tick);
   }
+  if (recorder_ != nullptr) recorder_->inputs_prepared(*this, tick);
   for (auto& slot : sessions_) {
     if (!slot) continue;
     simulation_.step_pawn(slot->pawn, slot->inputs.current(), tick, dt_s);
@@ -316,6 +324,7 @@ void Room::run_tick(Tick tick, TickObserver& completed) {
   for (auto& slot : sessions_) {
     if (slot) release_shots(*slot, tick);
   }
+  if (recorder_ != nullptr) recorder_->tick_simulated(*this, tick);
   completed.on_tick_completed(tick);
 }
 

@@ -25,6 +25,7 @@ void Room::depart(OwnerId owner) {
   held_.push_back(HeldPawn{session->pawn, session->player, last_tick() + static_cast<int64_t>(pawn_hold_ticks_),
                            std::move(session->inputs)});
   const EntityRef pawn = session->pawn;
+  if (recorder_ != nullptr) recorder_->departed(owner);
   close_session(*session);
   simulation_.rebind_pawn(pawn, kAuthorityOwner, last_tick());
 }
@@ -38,6 +39,7 @@ std::optional<protocol::ResumeRefusal> Room::resume(OwnerId owner, EntityRef paw
   if (sessions_[owner]) return protocol::ResumeRefusal::pawn_gone;  // the owner is taken: nothing to come back into
   (void)open_session(owner, pawn, grants, player);  // fresh inputs: the new client numbers them from the start
   held_.erase(held);
+  if (recorder_ != nullptr) recorder_->resumed(owner, pawn, player, grants);
   simulation_.rebind_pawn(pawn, owner, last_tick());
   return std::nullopt;
 }

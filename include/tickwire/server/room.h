@@ -33,6 +33,7 @@
 #include "tickwire/replication/handles/entity_slots.h"
 #include "tickwire/server/admission_grants.h"
 #include "tickwire/server/durable_state.h"
+#include "tickwire/server/room_recorder.h"
 #include "tickwire/server/room_save_state.h"
 #include "tickwire/server/session_conduct.h"
 #include "tickwire/server/session_inputs.h"
@@ -233,6 +234,11 @@ class Room final : public DurableState {
   RoomUpdate update(MonoTime now, TickObserver& completed);
   MonoTime next_due() const { return clock_.next_due(); }
 
+  // The observer told of every change to the room (room_recorder.h), or null; the caller's, outliving
+  // its attachment. A recording starts from a save state taken just before it is attached.
+  void set_recorder(RoomRecorder* recorder) { recorder_ = recorder; }
+  uint32_t pawn_hold_ticks() const { return pawn_hold_ticks_; }
+
   EntitySlots& entities() { return entities_; }
   const EntitySlots& entities() const { return entities_; }
   Simulation& simulation() { return simulation_; }
@@ -274,6 +280,7 @@ class Room final : public DurableState {
   ReasonCounters<PredictionRefusal> prediction_refusals_;
   ReasonCounters<PredictionDemotion> prediction_demotions_;
   protocol::WorldSettings world_;
+  RoomRecorder* recorder_ = nullptr;
 };
 
 }  // namespace tickwire
