@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/wire/quantize.h"
 
 namespace tickwire {
 
@@ -105,8 +106,13 @@ InputQueue::Entry InputQueue::take_merged() {
     move_y += waiting_[i].cmd.move_y;
     merged.cmd.buttons |= waiting_[i].cmd.buttons;
   }
-  merged.cmd.move_x = static_cast<float>(move_x / static_cast<double>(waiting_count_));
-  merged.cmd.move_y = static_cast<float>(move_y / static_cast<double>(waiting_count_));
+  // The mean as the wire would carry it: a merged command is one a client could have sent (a
+  // recording or a replay reads it back exactly).
+  const auto on_the_wire = [](double axis) {
+    return static_cast<float>(wire::dequantize(wire::quantize(axis, protocol::kMoveAxisSpec), protocol::kMoveAxisSpec));
+  };
+  merged.cmd.move_x = on_the_wire(move_x / static_cast<double>(waiting_count_));
+  merged.cmd.move_y = on_the_wire(move_y / static_cast<double>(waiting_count_));
   stats_.merged_inputs += waiting_count_;
   waiting_count_ = 0;
   return merged;

@@ -9,6 +9,7 @@
 #include "tickwire/protocol/timed_input_frame.h"
 #include "tickwire/server/input_queue.h"
 #include "tickwire/server/session_inputs.h"
+#include "tickwire/wire/quantize.h"
 
 namespace tickwire {
 namespace {
@@ -38,8 +39,15 @@ TEST(ServerTimeInputs, ATickTakesEveryArrivedInputMergedAndAcksTheNewest) {
   const TickInput input = queue.take_for_tick();
   EXPECT_TRUE(input.fresh());
   EXPECT_EQ(input.sequence, 102u);
-  EXPECT_FLOAT_EQ(input.cmd.move_x, 0.5f / 3.0f);
-  EXPECT_FLOAT_EQ(input.cmd.move_y, 0.5f);
+  // The mean, on the wire's grid (a merged command is one a client could have sent).
+  constexpr double kHalfStep = protocol::kMoveAxisSpec.resolution / 2;
+  EXPECT_NEAR(input.cmd.move_x, 0.5 / 3.0, kHalfStep);
+  EXPECT_NEAR(input.cmd.move_y, 0.5, kHalfStep);
+  const auto on_grid = [](float axis) {
+    return static_cast<float>(wire::dequantize(wire::quantize(axis, protocol::kMoveAxisSpec), protocol::kMoveAxisSpec));
+  };
+  EXPECT_EQ(input.cmd.move_x, on_grid(input.cmd.move_x));
+  EXPECT_EQ(input.cmd.move_y, on_grid(input.cmd.move_y));
   EXPECT_EQ(input.cmd.buttons, 0x5u);  // a press shorter than a tick still reaches the game
   EXPECT_EQ(input.cmd.yaw_deg, 30.0f);  // the newest look
   EXPECT_EQ(queue.ack_sequence(), 102u);
