@@ -25,6 +25,7 @@
 #include "bot_report.h"
 #include "bot_resume.h"
 #include "commands.h"
+#include "map_option.h"
 #include "stop_signals.h"
 #include "dashboard_inputs.h"
 #include "number_checks.h"
@@ -120,12 +121,9 @@ struct BotWorld {
 };
 
 std::unique_ptr<BotWorld> load_bot_world(const std::string& map_path) {
-  auto loaded = map_path.empty() ? world::load_map(world::reference_map_text()) : world::load_map_file(map_path);
-  if (!loaded) {
-    std::fprintf(stderr, "tickwire bot: map: %s\n", loaded.error().text().c_str());
-    return nullptr;
-  }
-  auto w = std::make_unique<BotWorld>(BotWorld{std::move(loaded).value(), world::CharacterMover{world::MoverSettings{}}, {}, {}, {}});
+  std::optional<world::Map> loaded = load_map_option(map_path, "tickwire bot");
+  if (!loaded) return nullptr;
+  auto w = std::make_unique<BotWorld>(BotWorld{std::move(*loaded), world::CharacterMover{world::MoverSettings{}}, {}, {}, {}});
   w->statics = world::map_solid_boxes(w->map);
   w->solids = world::ObjectSolids::build(w->map);
   w->buttons = world::bot_buttons(w->map);

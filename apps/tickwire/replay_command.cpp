@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.h"
+#include "map_option.h"
 #include "tickwire/core/regular_file.h"
 #include "tickwire/lockstep/replay.h"
 #include "tickwire/server/room_replay.h"
@@ -53,13 +54,9 @@ int run_room_replay(const ReplayOptions& o, std::span<const uint8_t> bytes) {
   }
   const RoomRecording& recording = *read.recording;
   const RoomIdentity& identity = recording.contract.identity;
-  auto loaded = o.map_path.empty() ? world::load_map(world::reference_map_text()) : world::load_map_file(o.map_path);
-  if (!loaded) {
-    std::fprintf(stderr, "replay: map %s: %s\n", o.map_path.empty() ? "(built-in)" : o.map_path.c_str(),
-                 loaded.error().text().c_str());
-    return 1;
-  }
-  const world::Map map = std::move(loaded).value();
+  std::optional<world::Map> loaded = load_map_option(o.map_path, "replay");
+  if (!loaded) return 1;
+  const world::Map map = std::move(*loaded);
   if (identity.game != "tickwire-reference" || identity.content_version != map.content_hash_hex()) {
     std::fprintf(stderr, "replay: %s records game '%s' over map %s; this build replays 'tickwire-reference' over map %s "
                  "(--map names another)\n", o.file.c_str(), identity.game.c_str(), identity.content_version.c_str(),

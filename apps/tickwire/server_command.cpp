@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "map_option.h"
 #include "stop_signals.h"
 #include "number_checks.h"
 #include "demo_block.h"
@@ -234,13 +235,9 @@ int run_server(const ServerOptions& o) {
     std::fprintf(stderr, "tickwire server: %s\n", error.c_str());
     return 2;
   }
-  auto loaded = o.map_path.empty() ? world::load_map(world::reference_map_text()) : world::load_map_file(o.map_path);
-  if (!loaded) {
-    std::fprintf(stderr, "tickwire server: map %s: %s\n", o.map_path.empty() ? "(built-in)" : o.map_path.c_str(),
-                 loaded.error().text().c_str());
-    return 2;
-  }
-  const world::Map map = std::move(loaded).value();
+  std::optional<world::Map> loaded = load_map_option(o.map_path, "tickwire server");
+  if (!loaded) return 2;
+  const world::Map map = std::move(*loaded);
   ServerConfig config;
   config.bind = (o.bind.find(':') != std::string::npos ? "[" + o.bind + "]" : o.bind) + ":" + std::to_string(o.port);
   config.public_address = o.public_address;

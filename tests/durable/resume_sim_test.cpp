@@ -76,6 +76,17 @@ std::optional<Duration> until_ticketed(GameSim& sim, std::size_t c, Duration lim
   return std::nullopt;
 }
 
+// Three players join and play two seconds: their resume tokens and their pawns.
+void seat_three(GameSim& sim, std::vector<std::vector<uint8_t>>& tokens, std::vector<EntityRef>& pawns) {
+  for (int i = 0; i < 3; ++i) sim.add_client({});
+  sim.run_for(Duration::seconds(2));
+  for (const auto& c : sim.clients) {
+    tokens.push_back(token_of(*c));
+    pawns.push_back(c->pawn());
+    ASSERT_FALSE(tokens.back().empty()) << "a ticket is sent once the pawn's joining is journaled";
+  }
+}
+
 // Each player comes back with its token on a new connection, into its own pawn, within 2 s; no
 // pawn is held after.
 void expect_back_in_their_pawns(GameSim& sim, const std::vector<std::vector<uint8_t>>& tokens, const std::vector<EntityRef>& pawns) {
@@ -274,13 +285,7 @@ TEST(ResumeSim, ARecoveredRoomTakesItsPlayersBackIntoTheirPawns) {
     ResumeSim r(seed, *desk_store, "recovered");
     DurableRoom durable(stores.open(), "recovered", "server-a", r.sim.room, r.sim.server, TickEpoch::kernel_v1);
     ASSERT_NE(durable.keeper, nullptr) << durable.error;
-    for (int i = 0; i < 3; ++i) r.sim.add_client({});
-    r.sim.run_for(Duration::seconds(2));
-    for (const auto& c : r.sim.clients) {
-      tokens.push_back(token_of(*c));
-      pawns.push_back(c->pawn());
-      ASSERT_FALSE(tokens.back().empty()) << "a ticket is sent once the pawn's joining is journaled";
-    }
+    seat_three(r.sim, tokens, pawns);
     ASSERT_TRUE(durable.keeper->checkpoint_and_flush(r.sim.room, r.sim.room.last_tick()));
     for (const EntityRef p : pawns) states.push_back(*r.sim.game.pawn(p));
     durable.keeper->release();  // (a crash would leave the lease to run out: the fleet test shows that)
@@ -308,13 +313,7 @@ TEST(ResumeSim, AServerStartedFromASaveStateTakesItsPlayersBackIntoTheirPawns) {
   Tick saved_tick;
   {
     ResumeSim r(seed, *desk_store, "saved");
-    for (int i = 0; i < 3; ++i) r.sim.add_client({});
-    r.sim.run_for(Duration::seconds(2));
-    for (const auto& c : r.sim.clients) {
-      tokens.push_back(token_of(*c));
-      pawns.push_back(c->pawn());
-      ASSERT_FALSE(tokens.back().empty());
-    }
+    seat_three(r.sim, tokens, pawns);
     ASSERT_FALSE(r.sim.facade->save_state(saved));
     saved_tick = r.sim.room.last_tick();
     for (const EntityRef p : pawns) states.push_back(*r.sim.game.pawn(p));
