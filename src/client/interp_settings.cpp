@@ -1,6 +1,7 @@
 // client.interp.*: contract seeding, validation, and the per-profile whole-tick delay law.
 #include "tickwire/client/interp_settings.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tickwire/core/assert.h"
@@ -63,6 +64,10 @@ int64_t profile_base_delay_ticks(InterpProfile profile, double interp_ticks) {
   return interp + 1;
 }
 
-int64_t delay_ceiling_ticks(uint32_t buffer_ticks) { return static_cast<int64_t>(buffer_ticks) * 3 / 4; }
+int64_t delay_ceiling_ticks(uint32_t buffer_ticks, const InterpSettings& settings) {
+  const int64_t asked = profile_base_delay_ticks(InterpProfile::standard, settings.interp_ticks()) +
+                        static_cast<int64_t>(std::ceil(settings.max_margin_ticks)) + 1;
+  return std::min(static_cast<int64_t>(buffer_ticks) * 3 / 4, asked);
+}
 
 }  // namespace tickwire

@@ -62,7 +62,7 @@ bool RemoteInterpolator::on_snapshot(Tick tick, std::span<const EntitySample> sa
 
 int64_t RemoteInterpolator::delay_ticks(InterpProfile profile) const {
   const double interp = settings_.interp_ticks();
-  const int64_t standard = std::min(delay_ceiling_ticks(timeline_.config().buffer_ticks),
+  const int64_t standard = std::min(delay_ceiling_ticks(timeline_.config().buffer_ticks, settings_),
                                     profile_base_delay_ticks(InterpProfile::standard, interp) + margin_.whole_units());
   // Profiles keep their distance from the standard timeline: the margin is earned once, by the clock.
   const int64_t offset =
@@ -77,7 +77,7 @@ double RemoteInterpolator::profile_render_tick(InterpProfile profile) const {
 // Where the clock starts, and lands on a snap: as far back as the delay may ever reach. Nothing is
 // known yet about how this host clumps; the low-water correction brings the clock forward at +5%.
 double RemoteInterpolator::placement_tick() const {
-  return tick_of(timeline_.newest()) - static_cast<double>(delay_ceiling_ticks(timeline_.config().buffer_ticks));
+  return tick_of(timeline_.newest()) - static_cast<double>(delay_ceiling_ticks(timeline_.config().buffer_ticks, settings_));
 }
 
 InterpFrame RemoteInterpolator::frame(MonoTime now, double timescale) {
@@ -113,9 +113,9 @@ void RemoteInterpolator::step_clock(MonoTime now, Duration dt, double timescale,
   bounds.halt_tick = newest + settings_.extrapolation_cap_ticks();
   bounds.back_edge_tick = tick_of(timeline_.window_start());
   bounds.snap_tick = placement_tick();
-  // The quarter of the ring past the delay ceiling: the backlog of one stall lands within it.
+  // The ring past the delay ceiling: the backlog of one stall lands within it.
   bounds.snap_merge_ticks = static_cast<double>(timeline_.config().buffer_ticks) -
-                            static_cast<double>(delay_ceiling_ticks(timeline_.config().buffer_ticks));
+                            static_cast<double>(delay_ceiling_ticks(timeline_.config().buffer_ticks, settings_));
   out.step = clock_.advance(dt.seconds_f() * timescale * settings_.tick_rate_hz, bounds);
   if (out.step.snapped && !out.step.snap_continued) {
     ++counters_.snaps;

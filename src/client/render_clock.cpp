@@ -59,12 +59,13 @@ RenderClockStep RenderClock::advance(double dt_ticks, const RenderClockBounds& b
     // The headroom this frame is drawn with. The mark follows a dip at once and climbs back no
     // faster than the clock itself can correct.
     const double headroom = bounds.newest_tick - render_tick_;
-    low_water_ticks_ = std::min(headroom, low_water_ticks_ + config_.max_rate * dt_ticks);
+    low_water_ticks_ = was_held_ ? headroom : std::min(headroom, low_water_ticks_ + config_.max_rate * dt_ticks);
   }
   if (!step.snapped) ticks_since_snap_ += dt_ticks;
   step.advanced_ticks = render_tick_ - before;
   // Waiting at the cap is holding too (with a zero cap the clock waits on the newest tick itself).
   step.held = step.halted || render_tick_ > bounds.newest_tick + kHeldEpsilonTicks;
+  was_held_ = step.held;
   return step;
 }
 
@@ -74,6 +75,7 @@ void RenderClock::reset() {
   low_water_ticks_ = 0.0;
   has_snapped_ = false;
   ticks_since_snap_ = 0.0;
+  was_held_ = false;
 }
 
 }  // namespace tickwire

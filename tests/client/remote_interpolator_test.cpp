@@ -84,7 +84,8 @@ TEST(RemoteInterpolator, ProfilesOrderTheirDelaysHugStandardDoubled) {
   EXPECT_EQ(profile_base_delay_ticks(InterpProfile::doubled, settings.interp_ticks()), 5);
   EXPECT_EQ(profile_base_delay_ticks(InterpProfile::standard, 2.5), 4);
   EXPECT_EQ(profile_base_delay_ticks(InterpProfile::doubled, 2.5), 7);
-  EXPECT_EQ(delay_ceiling_ticks(16), 12);
+  EXPECT_EQ(delay_ceiling_ticks(16, settings), 12) << "three quarters of a 16-tick ring";
+  EXPECT_EQ(delay_ceiling_ticks(32, settings), 12) << "3 + 8 + 1: a bigger ring buys room for a stall, not delay";
   EXPECT_EQ(interp_profile_name(InterpProfile::hug_newest), "hug_newest");
 
   RemoteInterpolator interp(settings, MonoTime{});
@@ -113,7 +114,8 @@ TEST(RemoteInterpolator, TheDelayStaysUnderTheCeilingDerivedFromTheRing) {
     interp.frame(now);
     now += kFrame;
   }
-  EXPECT_EQ(interp.delay_ticks(), delay_ceiling_ticks(settings.buffer_ticks));
+  EXPECT_EQ(interp.delay_ticks(), delay_ceiling_ticks(settings.buffer_ticks, settings));
+  EXPECT_EQ(interp.delay_ticks(), 24) << "a 30-tick margin: three quarters of the 32-tick ring";
 }
 
 TEST(RemoteInterpolator, TheOverlayLineShowsDelayMarginHeldSnapsAndBurst) {
@@ -174,11 +176,11 @@ TEST(RemoteInterpolator, SettingsAreLiveTunable) {
   EXPECT_DOUBLE_EQ(interp.settings().clock.max_rate, 0.05);
 
   InterpSettings bigger_ring = interp.settings();
-  bigger_ring.buffer_ticks = 32;
+  bigger_ring.buffer_ticks = 48;
   ASSERT_TRUE(interp.set_settings(bigger_ring, now));
-  EXPECT_EQ(interp.timeline().config().buffer_ticks, 16u) << "the ring is read when a session's store is built";
+  EXPECT_EQ(interp.timeline().config().buffer_ticks, 32u) << "the ring is read when a session's store is built";
   interp.reset(now);
-  EXPECT_EQ(interp.timeline().config().buffer_ticks, 32u);
+  EXPECT_EQ(interp.timeline().config().buffer_ticks, 48u);
 
   InterpSettings manual = interp.settings();
   manual.auto_margin = false;

@@ -97,6 +97,23 @@ TEST(RenderClock, SnapsOnlyBehindTheRingAndOnceForOneBacklog) {
   EXPECT_FALSE(step.snap_continued);
 }
 
+// A stall the clock waited out is not a staircase step: the first frame after it takes the headroom
+// its backlog brings at once, so the clock speeds toward its goal. (Climbing back at max_rate from
+// the stall's negative headroom, it would slow down while far behind, and fall out of the ring.)
+TEST(RenderClock, AfterAStallItWaitedOutTheHeadroomIsTakenAtOnce) {
+  RenderClock clock;
+  clock.place(10.0, 12.5);
+  double newest = 12.5;
+  for (int i = 0; i < 12; ++i) (void)clock.advance(1.0, bounds_at(newest));  // nothing arrives: held, then waiting at the cap
+  EXPECT_LT(clock.low_water_ticks(), 0.0) << "the stall's depth";
+  newest += 20.0;  // the backlog lands at once
+  RenderClockStep step = clock.advance(1.0, bounds_at(newest));
+  EXPECT_FALSE(step.held);
+  EXPECT_DOUBLE_EQ(clock.low_water_ticks(), newest - clock.render_tick());
+  step = clock.advance(1.0, bounds_at(newest + 1.0));
+  EXPECT_DOUBLE_EQ(step.rate, 1.05) << "far behind its goal: it speeds up, it does not slow";
+}
+
 TEST(RenderClock, ResetUnplaces) {
   RenderClock clock;
   clock.place(5.0, 8.0);

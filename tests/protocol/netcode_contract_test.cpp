@@ -46,7 +46,7 @@ constexpr std::string_view kPinnedJson =
     R"("identity":{"blueprint":"arena.v3","contentVersion":"1.4.2","deployment":"eu-west",)"
     R"("environment":"staging","game":"tickwire-arena","roomId":"room-7","roomTemplate":"duel"},)"
     R"("input":{"forgiveness":0.35,"queueTicks":12,"starvationTicks":3},"interest":{"poseRadiusM":24.5,)"
-    R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":16,)"
+    R"("radiusM":100},"interpDelayTicks":3,"interpolation":{"autoMargin":true,"bufferTicks":32,)"
     R"("delaySnapshotIntervals":2,"marginDecaySeconds":2.5,"marginGrowthTicks":1,)"
     R"("maxExtrapolationMs":100,"maxMarginTicks":8},"limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,)"
     R"("interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,)"
@@ -61,14 +61,14 @@ constexpr std::string_view kPinnedJson =
     R"("rotationBits":11,"rotationSteps":0},"profile":"doubled"}],"objectFlags":[{"bit":0,)"
     R"("claimable":false,"name":"enabled"}],"objects":{"fitHistory":false,"positionQuantumM":0.001953,)"
     R"("rotationBits":9,"rotationSteps":0},"pawnValues":[{"name":"eyeHeight"}]}})";
-constexpr std::string_view kPinnedHashHex = "af78f749c41b57b0637049b5242fd6c4";
+constexpr std::string_view kPinnedHashHex = "fc1202e9836a46211a8404a7f260d8ee";
 constexpr std::string_view kDefaultJson =
     R"({"budgets":{"clientBytesPerSecond":262144,"maxSnapshotFragments":16,"snapshotBudgetBytes":1000},)"
     R"("cadence":{"maxCatchUpTicks":4,"snapshotRateHz":60,"tickRateHz":60,"timeScale":1},"identity":{"blueprint":"",)"
     R"("contentVersion":"1","deployment":"local","environment":"dev","game":"tickwire",)"
     R"("roomId":"room-1","roomTemplate":""},"input":{"forgiveness":1,"queueTicks":12,)"
     R"("starvationTicks":3},"interest":{"poseRadiusM":30,"radiusM":100},"interpDelayTicks":3,)"
-    R"("interpolation":{"autoMargin":true,"bufferTicks":16,"delaySnapshotIntervals":2,)"
+    R"("interpolation":{"autoMargin":true,"bufferTicks":32,"delaySnapshotIntervals":2,)"
     R"("marginDecaySeconds":2,"marginGrowthTicks":1,"maxExtrapolationMs":100,"maxMarginTicks":8},)"
     R"("limits":{"editsPerSecond":20,"fireEyeToleranceM":1,"firesPerSecond":10,"interactionRangeM":3,"interactionsPerSecond":8,"kickAfterOffences":200,"maxRewindMs":250,"offencesForgivenPerSecond":20,"pingsPerSecond":10,"relaysPerSecond":60},)"
     R"("prediction":{"demoted":false,"ownPawnPredicted":false,"requested":{"movementAuthority":"serverAuthoritative",)"
@@ -264,7 +264,7 @@ TEST(NetcodeContract, CrossFieldRulesAreRefusedByName) {
        ContractError::snapshot_rate_above_tick_rate, "cadence.snapshotRateHz"},
       {"snapshot not a divisor", [](RoomPolicy& p) { p.cadence.snapshot_rate_hz = 25; },
        ContractError::snapshot_rate_not_tick_divisor, "cadence.snapshotRateHz"},
-      {"margin past the buffer", [](RoomPolicy& p) { p.interpolation.max_margin_ticks = 17; },
+      {"margin past the buffer", [](RoomPolicy& p) { p.interpolation.max_margin_ticks = 33; },
        ContractError::margin_exceeds_buffer, "interpolation.maxMarginTicks"},
       {"delay beyond ring", [](RoomPolicy& p) { p.interpolation.buffer_ticks = 8; },
        ContractError::interpolation_delay_exceeds_buffer, "interpolation.bufferTicks"},

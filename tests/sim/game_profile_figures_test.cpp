@@ -1,7 +1,8 @@
 // The quality figures of the four named link profiles through the whole game: 8 wandering bots on
 // the reference map for 60 simulated seconds each, every client's report printed (and the merge of
 // all 8). What each profile must keep: broadband and transatlantic a settled, unstarved lead;
-// burst-host no held frame and no snap; all of them the rate range, no hold and the room's caps.
+// burst-host no held frame and no snap; mobile-bad no snap; all of them the rate range, no hold and
+// the room's caps.
 #include <gtest/gtest.h>
 
 #include "game_profiles.h"
@@ -46,6 +47,9 @@ TEST(GameProfileFigures, Transatlantic) {
 TEST(GameProfileFigures, MobileBad) {
   const ProfileRun run = run_profile("mobile-bad", test_seed(0xf3), kClients, kRun);
   expect_rate_and_caps(run, "mobile-bad");
+  // Its 250 ms stalls' backlogs land inside the ring (32 ticks: the delay ceiling and a stall), and
+  // the clock that waited one out speeds toward its goal: no render snap (282 with a 16-tick ring).
+  EXPECT_EQ(run.all.render_snaps, 0u);
 }
 
 TEST(GameProfileFigures, BurstHost) {

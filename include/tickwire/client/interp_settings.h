@@ -18,7 +18,7 @@ namespace tickwire {
 struct InterpSettings {
   double tick_rate_hz = 60.0;           // the room's tick rate: a snapshot at tick t sits at t / rate
   double interp_seconds = 2.0 / 60.0;   // client.interp: two snapshot intervals
-  uint32_t buffer_ticks = 16;           // client.interp.bufferTicks: read when a session's ring is built
+  uint32_t buffer_ticks = kContractDefaultInterpBufferTicks;  // client.interp.bufferTicks: read when a session's ring is built
   uint32_t max_entities_per_snapshot = kDefaultMaxEntitiesPerSnapshot;  // read with buffer_ticks
   double margin_growth_ticks = 1.0;     // client.interp.marginGrowth, per held or snapped frame
   double max_margin_ticks = 8.0;        // client.interp.maxMarginTicks
@@ -44,8 +44,11 @@ bool interp_settings_valid(const InterpSettings& settings);
 // A profile's whole-tick delay before the earned margin (1 is the fixed margin tick).
 int64_t profile_base_delay_ticks(InterpProfile profile, double interp_ticks);
 
-// The most delay the render clock runs at: three quarters of the ring. The last quarter is the room
-// a snapshot burst needs before the clock, sitting at the delay, falls out of the ring and snaps.
-int64_t delay_ceiling_ticks(uint32_t buffer_ticks);
+// The most delay the render clock runs at (and where it is placed, and lands after a snap): what
+// the margin law can ask for (the standard profile's base delay, the whole max margin, and one tick
+// the clock steers inside), and at most three quarters of the ring. The rest of the ring is the room
+// a stall's backlog lands in before the clock, sitting at the delay, falls out of it and snaps: a
+// bigger ring buys room, not delay.
+int64_t delay_ceiling_ticks(uint32_t buffer_ticks, const InterpSettings& settings);
 
 }  // namespace tickwire

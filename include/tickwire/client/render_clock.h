@@ -8,7 +8,10 @@
 // and climbs back at most max_rate x dt) to delay - 1/2. On an even stream the newest tick climbs a
 // one-tick staircase whose average is half a tick above its low, so this is exactly "the delay
 // behind the average". On a host that clumps (a 5-tick burst every 83 ms) it is the staircase's
-// bottom that is kept clear: a burst costs latency, never a held frame.
+// bottom that is kept clear: a burst costs latency, never a held frame. The slow climb is for a
+// staircase's steps; a stall the clock waited out (held frames) is not one: the first frame after
+// it takes the headroom its backlog brings at once, so the clock speeds toward its goal instead of
+// slowing, the stall's depth still remembered as the lowest mark.
 #pragma once
 
 #include <cstdint>
@@ -72,6 +75,7 @@ class RenderClock {
   double low_water_ticks_ = 0.0;
   bool has_snapped_ = false;
   double ticks_since_snap_ = 0.0;  // frame time (in ticks) since the last snap
+  bool was_held_ = false;          // the previous frame was held (the clock waited out a stall)
 };
 
 }  // namespace tickwire

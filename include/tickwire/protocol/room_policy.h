@@ -29,7 +29,10 @@ inline constexpr uint32_t kContractMaxInputQueueTicks = protocol::InputQueueTick
 inline constexpr uint32_t kContractDefaultStarvationTicks = protocol::StarvationRepeatTicks;
 inline constexpr uint32_t kContractMaxStarvationTicks = 60;
 inline constexpr double kContractMaxDelaySnapshotIntervals = 16.0;
-inline constexpr uint32_t kContractDefaultInterpBufferTicks = 16;
+// The ring a client keeps: at 60 Hz, 533 ms, the delay ceiling plus a stall's backlog (a stall's
+// snapshots land together; a ring shorter than the delay plus the stall leaves the render clock
+// behind it: a snap).
+inline constexpr uint32_t kContractDefaultInterpBufferTicks = 32;
 inline constexpr uint32_t kContractMinInterpBufferTicks = 2;
 inline constexpr uint32_t kContractMaxInterpBufferTicks = 256;
 inline constexpr double kContractMaxMarginGrowthTicks = 64.0;
