@@ -46,7 +46,7 @@ TEST(ModeContract, NumbersOutsideTheirRangesAreRefusedByField) {
   EXPECT_EQ(resolved.issue.field, "mode.deterministic.rollbackWindowFrames");
 }
 
-TEST(ModeContract, TheSnapshotServerRefusesARoomInAnotherMode) {
+TEST(ModeContract, AServerRefusesADeterministicRoom) {
   ServerConfig config;
   config.policy = deterministic_policy(8);
   test::TestSimulation game;
