@@ -41,7 +41,6 @@
 #include "tickwire/server/room_server.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/map_loader.h"
-#include "tickwire/world/mover_settings.h"
 #include "tickwire/world/reference_game.h"
 #include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
@@ -228,22 +227,8 @@ bool save_room(Server& server, const std::string& path) {
   return false;
 }
 
-// The reference game's mover steps at most kMaxMoverSubsteps of its substep a tick: a tick rate and
-// time scale that ask for more world time a tick are refused by flag, before anything starts.
-bool tick_within_mover(const ServerOptions& o) {
-  const double max_step_s = world::MoverSettings{}.max_substep_s * world::kMaxMoverSubsteps;
-  const double step_s = o.time_scale / o.tick_hz;
-  if (step_s <= max_step_s) return true;
-  std::fprintf(stderr,
-               "tickwire server: --tick-hz: %u Hz at --time-scale %g is %.3f s of world a tick; the reference game's "
-               "mover steps at most %.3f s (raise --tick-hz or lower --time-scale)\n",
-               o.tick_hz, o.time_scale, step_s, max_step_s);
-  return false;
-}
-
 int run_server(const ServerOptions& o) {
   catch_stop_signals();
-  if (!tick_within_mover(o)) return 2;
   std::string error;
   const auto key = netcode::load_server_private_key(o.key_path, error);
   if (!key) {

@@ -102,16 +102,6 @@ TEST(FlagErrors, TheBotsDashboardAddressIsNamed) {
   EXPECT_NE(bot_http.output.find("--http: a PORT or a numeric HOST:PORT"), std::string::npos) << bot_http.output;
 }
 
-// A tick the reference game's mover cannot step (more than 16 substeps of world time) is refused by
-// flag before the server starts; it used to abort on the mover's assertion when a bot joined.
-TEST(FlagErrors, ATickLongerThanTheMoverStepsIsRefusedByName) {
-  for (const char* command : {"server --tick-hz 2", "server --tick-hz 10 --time-scale 4"}) {
-    const Ran ran = run_shell(command);
-    EXPECT_EQ(ran.exit_code, 2) << command << ": " << ran.output;
-    EXPECT_NE(ran.output.find("--tick-hz:"), std::string::npos) << command << ": " << ran.output;
-  }
-}
-
 // Server-time mode's flags (README: `tickwire demo --mode server-time --logic-hz 30,60,144`): a
 // mode no room serves, or a logic rate outside 1..1000, is refused by its flag's name.
 TEST(FlagErrors, ServerTimeModesFlagsAreRefusedByName) {
