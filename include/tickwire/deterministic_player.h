@@ -65,8 +65,9 @@ struct DeterministicPlayerStats {
   uint32_t clock_frame = 0;
   uint64_t frames_compared = 0;
   uint32_t desync_frame = 0xffff'ffffu;
-  // "lockstep.handover.abort.*" (its planned handovers that failed, by why), "lockstep.drop.*" and
-  // "lockstep.refused.*" (the relay it serves), "netcode.reject.*" (its own server).
+  // "lockstep.handover.abort.*" (its planned handovers that failed, by why), "lockstep.drop.*",
+  // "lockstep.refused.*" and the far-future inputs and checksums (the relay it serves, as
+  // DeterministicHost counts them), "netcode.reject.*" (its own server).
   std::vector<ReasonCount> reasons;
 };
 

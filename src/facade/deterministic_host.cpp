@@ -4,6 +4,7 @@
 
 #include "injected_or_own.h"
 #include "reason_list.h"
+#include "relay_reasons.h"
 #include "tickwire/clock/host_timer.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/clock/system_host_timer.h"
@@ -84,10 +85,7 @@ DeterministicHostStats DeterministicHost::stats() const {
   s.relay_bytes = parts_->host->counters().relay_bytes;
   append_reasons(s.reasons, "netcode.reject", parts_->netcode->rejects());
   append_reasons(s.reasons, "transport", parts_->reliable->transport_counters());
-  append_reasons(s.reasons, "lockstep.drop", r.drops);
-  append_reasons(s.reasons, "lockstep.refused", r.refused);
-  if (r.inputs_too_early != 0) s.reasons.push_back(ReasonCount{"lockstep.inputs_too_early", r.inputs_too_early});
-  if (r.checksums_too_early != 0) s.reasons.push_back(ReasonCount{"lockstep.checksums_too_early", r.checksums_too_early});
+  append_relay_reasons(s.reasons, r);
   if (parts_->host->counters().refused_connections != 0) {
     s.reasons.push_back(ReasonCount{"lockstep.refused_connections", parts_->host->counters().refused_connections});
   }

@@ -8,6 +8,7 @@
 #include "dev_token.h"
 #include "injected_or_own.h"
 #include "reason_list.h"
+#include "relay_reasons.h"
 #include "tickwire/clock/host_timer.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/clock/system_host_timer.h"
@@ -80,9 +81,9 @@ lockstep::HostTokenSource token_source(const DeterministicPlayerConfig& config, 
   terms.client_id = config.client_id != 0 ? config.client_id : 7000 + config.seat;
   terms.timeout_seconds = config.token_timeout_s;
   terms.user_data = lockstep::seat_grant(config.seat);
-  return [terms, key = config.private_key, servers = p.servers, &p](uint8_t seat) {
-    if (seat >= servers.size()) return std::vector<uint8_t>{};
-    return mint_dev_token(terms, servers[seat], key, p.anchor.to_wall(p.timer->now())).value_or(std::vector<uint8_t>{});
+  return [terms, key = config.private_key, &p](uint8_t seat) {
+    if (seat >= p.servers.size()) return std::vector<uint8_t>{};
+    return mint_dev_token(terms, p.servers[seat], key, p.anchor.to_wall(p.timer->now())).value_or(std::vector<uint8_t>{});
   };
 }
 
@@ -105,8 +106,10 @@ DeterministicPlayerOpen DeterministicPlayer::open(const DeterministicPlayerConfi
   listen.handshake_timeout = config.handshake_timeout;
   std::array<DatagramSocket*, 2> clients{};
   for (std::size_t s = 0; s < 2; ++s) clients[s] = config.client_sockets[s] != nullptr ? config.client_sockets[s] : p->own_client_sockets[s].get();
+  if (!config.host_tokens.empty() && config.host_tokens[config.first_host_seat].empty()) {
+    return {nullptr, "host_tokens: no token for the first host's server"};
+  }
   const lockstep::HostTokenSource tokens = token_source(config, *p);
-  if (tokens(config.first_host_seat).empty()) return {nullptr, "no token for the first host's server"};
   p->player = std::make_unique<lockstep::ListenPlayer>(listen, *p->server_socket, clients, tokens, game, input, p->timer->now());
   return {std::unique_ptr<DeterministicPlayer>(new DeterministicPlayer(std::move(p))), {}};
 }
@@ -143,8 +146,7 @@ DeterministicPlayerStats DeterministicPlayer::stats() const {
     s.clock_frame = r.clock_frame;
     s.frames_compared = r.frames_compared;
     s.desync_frame = r.desync_frame;
-    append_reasons(s.reasons, "lockstep.drop", r.drops);
-    append_reasons(s.reasons, "lockstep.refused", r.refused);
+    append_relay_reasons(s.reasons, r);
   }
   append_reasons(s.reasons, "netcode.reject", player.server().rejects());
   return s;
