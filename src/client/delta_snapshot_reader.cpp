@@ -56,15 +56,17 @@ void DeltaSnapshotReader::to_snapshot(const protocol::SnapshotDelta& message, pr
   out.contract_hash.bytes = contract_hash_.bytes();  // the tag matched it (SessionClient checked)
   out.owner = frame_.owner;
   out.world = frame_.world;
-  out.records.clear();
+  // Decoded over the records `out` holds (their lists keep their capacity: no allocation).
+  std::size_t n = 0;
   for (const ReplicaState& state : frame_.states) {
     if (state.form == ReplicaForm::entity && !kinds_.registered(state.kind)) {
       ++records_ignored_;
       continue;
     }
-    out.records.emplace_back();
-    dequantize_state(state, kinds_, out.records.back());
+    if (n == out.records.size()) out.records.emplace_back();
+    dequantize_state(state, kinds_, out.records[n++]);
   }
+  out.records.resize(n);
   out.record_count = static_cast<uint16_t>(out.records.size());
 }
 

@@ -39,6 +39,7 @@ void GameClient::on_welcome(MonoTime now) {
   interpolator_.emplace(InterpSettings::from_contract(welcome.contract), now);
   welcomed_pawn_ = welcome.pawn_ref;
   objects_.reset();  // a new session names its objects afresh
+  newest_snapshot_ = nullptr;
   reconciled_world_ = false;
   quality_.emplace(now, welcome.contract.cadence.tick_rate_hz);
   // The server grants prediction narrowly (seed 003): without the grant the own pawn is drawn from
@@ -83,6 +84,7 @@ void GameClient::take_owner_detail(Tick tick, const protocol::OwnerDetail& owner
 void GameClient::reconcile_last_snapshot() {
   const std::size_t spare = 1 - reconciled_current_;
   std::swap(reconciled_[spare], snapshot_);
+  newest_snapshot_ = &reconciled_[spare];
   predictor_->set_world(&reconciled_[spare], reconciled_world_ ? &reconciled_[reconciled_current_] : nullptr);
   if (const ReconcileOutcome outcome = predictor_->reconcile(*reconciled_[spare].owner); outcome.applied) {
     last_correction_m_ = outcome.correction_m;
@@ -96,6 +98,7 @@ void GameClient::reconcile_last_snapshot() {
 void GameClient::take_snapshots(MonoTime now) {
   std::size_t bytes = 0;
   while (session_.pop_snapshot(snapshot_, &bytes)) {
+    newest_snapshot_ = &snapshot_;
     ++counters_.snapshots;
     counters_.snapshot_bytes += bytes;
     counters_.max_snapshot_bytes = std::max(counters_.max_snapshot_bytes, static_cast<uint32_t>(bytes));

@@ -41,6 +41,13 @@ void ObjectReplicas::take(int64_t tick, uint32_t entity_id, const protocol::Obje
   if (record.object_index >= replicas_.size()) replicas_.resize(record.object_index + std::size_t{1});
   Replica& replica = replicas_[record.object_index];
   if (replica.seen_at == tick) return;  // one record per object and tick: the first stands
+  if (!replica.runs.empty() && replica.runs.back().gone_at < 0 && sample_of_record(replica.runs.back().state, record)) {
+    replica.seen_at = tick;  // as it was: the run grows (the commonest case, decided without a sample)
+    replica.entity_id = entity_id;
+    replica.runs.back().last = tick;
+    scratch_.push_back(record.object_index);
+    return;
+  }
   ObjectSample state = object_sample(record);
   // First seen, back after it left, or another object under the same index (its sections are
   // another set: a new map's): a fresh object, nothing of the old one blended into it. The old
@@ -70,7 +77,7 @@ void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Reco
   for (const protocol::Record& record : records) {
     if (const auto* object = std::get_if<protocol::ObjectRecord>(&record.body)) take(tick, record.entity_id, *object);
   }
-  std::sort(scratch_.begin(), scratch_.end());
+  if (!std::is_sorted(scratch_.begin(), scratch_.end())) std::sort(scratch_.begin(), scratch_.end());  // records come by id
   // Whoever the previous snapshot named and this one does not has left.
   for (uint32_t index : present_) {
     Replica& replica = replicas_[index];

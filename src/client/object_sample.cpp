@@ -61,6 +61,29 @@ ObjectSample object_sample(const protocol::ObjectRecord& record) {
   return s;
 }
 
+bool sample_of_record(const ObjectSample& sample, const protocol::ObjectRecord& record) {
+  if (sample.object_index != record.object_index || sample.flags != record.flags) return false;
+  if (sample.pose.has_value() != record.transform.has_value()) return false;
+  if (record.transform) {
+    const ObjectPose& pose = *sample.pose;
+    const protocol::ObjectTransform& t = *record.transform;
+    if (!(pose.position == t.position) || pose.scale != t.scale || pose.rotation.has_value() != t.rotation.has_value()) return false;
+    if (t.rotation && !(*pose.rotation == t.rotation->q)) return false;
+  }
+  if (sample.section_count != std::min(record.sections.size(), sample.sections.size())) return false;
+  for (uint8_t k = 0; k < sample.section_count; ++k) {
+    const protocol::ComponentSection& from = record.sections[k];
+    const SectionSample& to = sample.sections[k];
+    if (to.wire_id != from.wire_id || to.bits != from.bits ||
+        to.channel_count != std::min<std::size_t>(from.channel_count, to.channels.size()))
+      return false;
+    for (uint8_t c = 0; c < to.channel_count; ++c) {
+      if (!(to.channels[c] == from.channel[c])) return false;
+    }
+  }
+  return true;
+}
+
 ObjectSample blend_objects(const ObjectSample& older, const ObjectSample& newer, double alpha) {
   TW_ASSERT(alpha >= 0.0 && alpha <= 1.0, "a blend stays between its two samples");
   ObjectSample out = newer;

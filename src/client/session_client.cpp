@@ -29,7 +29,7 @@ void SessionClient::on_connection() {
   guard_.reset();
   refused_ = false;
   inputs_ = InputSender(0, config_.max_inputs_per_frame);
-  latest_.reset();
+  newest_.reset();
   queue_.clear();
   game_messages_.clear();
   entity_events_.clear();
@@ -185,7 +185,7 @@ void SessionClient::on_rest_chunk(std::span<const uint8_t> body) {
   }
   if (!delta_.accept_rest_chunk(rest_chunk_) || !guard_) return;
   // A snapshot set aside for this table: usable now if it is still the newest.
-  if (delta_.read_set_aside(decoded_) && (!latest_ || decoded_.tick > latest_->tick)) accept(0);
+  if (delta_.read_set_aside(decoded_) && (!newest_ || decoded_.tick > newest_->tick)) accept(0);
 }
 
 // The contract guard and the order rule every authority frame passes before it is used.
@@ -194,7 +194,7 @@ bool SessionClient::admissible(ContractVerdict verdict, uint32_t tick) {
     drops_.add(ClientDrop::frame_refused);
     return false;
   }
-  if (latest_ && tick <= latest_->tick) {
+  if (newest_ && tick <= newest_->tick) {
     drops_.add(ClientDrop::stale_snapshot);
     return false;
   }
@@ -202,7 +202,7 @@ bool SessionClient::admissible(ContractVerdict verdict, uint32_t tick) {
 }
 
 protocol::WorldSettings SessionClient::world_settings() const {
-  if (latest_) return latest_->world;
+  if (newest_) return newest_->world;
   return welcome_ ? initial_world_settings(welcome_->contract) : protocol::WorldSettings{};
 }
 
@@ -220,15 +220,20 @@ void SessionClient::accept(std::size_t wire_bytes) {
     (void)queue_.pop();
     drops_.add(ClientDrop::queue_overflow);
   }
-  (void)queue_.push(Queued{decoded_, wire_bytes});
-  latest_ = decoded_;
+  if (!newest_) newest_.emplace();
+  newest_->tick = decoded_.tick;
+  newest_->world = decoded_.world;
+  newest_->owner = decoded_.owner;  // assigned over the last: its pawn values keep their capacity
+  (void)queue_.push(Queued{std::move(decoded_), wire_bytes});
+  decoded_ = std::move(spare_);  // the next snapshot decodes into a buffer the game gave back
   ++snapshots_accepted_;
 }
 
 bool SessionClient::pop_snapshot(protocol::Snapshot& out, std::size_t* wire_bytes) {
   if (queue_.empty()) return false;
   Queued queued = queue_.pop();
-  out = std::move(queued.snapshot);
+  std::swap(out, queued.snapshot);
+  spare_ = std::move(queued.snapshot);  // what `out` held: the buffer the next snapshot decodes into
   if (wire_bytes != nullptr) *wire_bytes = queued.wire_bytes;
   return true;
 }

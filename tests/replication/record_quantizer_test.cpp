@@ -9,6 +9,7 @@
 #include "tickwire/core/rng.h"
 #include "tickwire/replication/frames/record_quantizer.h"
 #include "tickwire/replication/frames/smallest_three.h"
+#include "tickwire/wire/codec.h"
 
 namespace tickwire {
 namespace {
@@ -110,6 +111,61 @@ TEST(RecordQuantizer, RotationStepsForAnAngleMeetIt) {
       worst = std::max(worst, angle_between(unpack_smallest_three(pack_smallest_three(q, max_step), max_step), q));
     }
     EXPECT_LE(worst, angle) << "max step " << max_step;
+  }
+}
+
+// A client decodes every snapshot over the records of an earlier one: what it writes must be what a
+// fresh record would hold, whatever the record held before (the other form, a rotation, a scale,
+// more sections or channels).
+TEST(RecordQuantizer, DequantizingOverAnEarlierRecordEqualsAFreshOne) {
+  Rng rng(test::test_seed(43));
+  const ReplicaKinds kinds = ReplicaKinds::defaults();
+  std::vector<protocol::Record> records;
+  for (uint32_t id = 1; id <= 200; ++id) {
+    const protocol::Vec3 at{float(rng.unit() * 100 - 50), float(rng.unit() * 10), float(rng.unit() * 100 - 50)};
+    const bool rotated = rng.unit() < 0.5, scaled = rng.unit() < 0.5;
+    if (rng.unit() < 0.5) {
+      protocol::EntityRecord e;
+      e.kind = 1;
+      e.position = at;
+      e.yaw_deg = float(rng.unit() * 360);
+      if (rotated) e.rotation = protocol::Rotation{random_quat(rng)};
+      if (scaled) e.scale = protocol::Vec3{1.5f, 2.0f, 0.5f};
+      e.payload.channels.resize(rng.below(5));
+      for (auto& c : e.payload.channels) c.value = float(rng.unit());
+      e.payload.bits = uint8_t(rng.below(256));
+      records.push_back({id, e});
+    } else {
+      protocol::ObjectRecord o;
+      o.object_index = id;
+      o.flags = uint8_t(rng.below(4));
+      if (rotated || scaled) o.transform = protocol::ObjectTransform{at, std::nullopt, std::nullopt};
+      if (o.transform && rotated) o.transform->rotation = protocol::Rotation{random_quat(rng)};
+      if (o.transform && scaled) o.transform->scale = protocol::Vec3{0.5f, 0.5f, 3.0f};
+      o.sections.resize(rng.below(5));
+      for (auto& section : o.sections) {
+        section.wire_id = uint8_t(1 + rng.below(3));
+        section.dirty = 0x3F;
+        section.channel_count = uint8_t(rng.below(5));
+        for (unsigned c = 0; c < section.channel_count; ++c) section.channel[c] = float(rng.unit());
+        section.bits = uint8_t(rng.below(256));
+      }
+      records.push_back({id, o});
+    }
+  }
+  std::vector<ReplicaState> states;
+  quantize_records(records, kinds, states);
+  // Each state written over every other state's record, and compared with a fresh decode.
+  std::vector<protocol::Record> fresh(states.size());
+  for (std::size_t i = 0; i < states.size(); ++i) dequantize_state(states[i], kinds, fresh[i]);
+  for (std::size_t shift = 1; shift < 8; ++shift) {
+    std::vector<protocol::Record> reused = fresh;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const std::size_t from = (i + shift) % states.size();
+      dequantize_state(states[from], kinds, reused[i]);
+      const std::vector<uint8_t> want = wire::encode_bytes(fresh[from]);
+      EXPECT_EQ(wire::encode_bytes(reused[i]), want) << "state " << from << " over record " << i;
+    }
   }
 }
 

@@ -47,7 +47,7 @@ TEST(GameLogic, AUsePressOpensTheDoorOnEveryClientAndEveryRecordMatchesTheServer
   std::vector<uint64_t> compared(sim.clients.size()), mismatched(sim.clients.size());
   std::vector<std::optional<MonoTime>> client_open(sim.clients.size());
   sim.after_frame = [&](SimGameClient& c) {
-    const auto& latest = c.client.session().latest();
+    const protocol::Snapshot* latest = c.client.newest_snapshot();
     if (!latest) return;
     const auto server = server_ticks.find(latest->tick);
     if (server == server_ticks.end()) return;

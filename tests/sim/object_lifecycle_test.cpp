@@ -75,7 +75,7 @@ class RecordsJudge {
   }
 
   void judge(SimGameClient& c) {
-    const auto& latest = c.client.session().latest();
+    const protocol::Snapshot* latest = c.client.newest_snapshot();
     if (!latest) return;
     const auto server = server_ticks_.find(latest->tick);
     if (server == server_ticks_.end()) return;

@@ -241,7 +241,7 @@ TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
 
   client.sending = false;  // the player's link to the input goes dead for one second
   sim.run_for(Duration::seconds(1));
-  const auto& latest = client.session.latest();
+  const auto& latest = client.session.newest();
   ASSERT_TRUE(latest && latest->owner);
   // About 60 starved ticks: the first 3 repeat the last input, the rest zero its movement.
   const uint64_t starved = pawn.starved_steps - starved_before;
@@ -255,7 +255,7 @@ TEST(RoomSim, StarvationRepeatsThenZeroesAndTheOwnerDetailSaysSo) {
   client.sending = true;
   sim.run_for(Duration::seconds(2));
   EXPECT_GT(pawn.position.x, x_before);
-  EXPECT_GE(client.session.latest()->owner->queue_depth, 0) << "fed again, the queue is no longer starved";
+  EXPECT_GE(client.session.newest()->owner->queue_depth, 0) << "fed again, the queue is no longer starved";
   EXPECT_EQ(sim.invariants.total(), 0u) << "seed " << seed;
 }
 
@@ -338,7 +338,7 @@ TEST(RoomSim, AFrameWithAForeignContractHashIsRefused) {
   sim.run_for(Duration::milliseconds(200));
   EXPECT_EQ(client.session.drops()[ClientDrop::frame_refused], 1u);
   EXPECT_EQ(client.session.guard()->refused(), 1u);
-  EXPECT_LT(client.session.latest()->tick, foreign.tick) << "the refused frame was not used";
+  EXPECT_LT(client.session.newest()->tick, foreign.tick) << "the refused frame was not used";
   EXPECT_GT(client.session.snapshots_accepted(), accepted) << "the room's own frames still are";
 
   // A welcome whose contract does not hash to what it claims ends the session on the client.
@@ -368,7 +368,7 @@ TEST(RoomSim, ASnapshotWithWorldSettingsOutOfRangeIsDropped) {
   ASSERT_TRUE(wire::send_message(*sim.server.channel(0), 1, bad).ok());
   sim.run_for(Duration::milliseconds(200));
   EXPECT_EQ(client.session.drops()[ClientDrop::world_malformed], 1u);
-  EXPECT_LT(client.session.latest()->tick, bad.tick) << "the dropped frame was not used";
+  EXPECT_LT(client.session.newest()->tick, bad.tick) << "the dropped frame was not used";
   EXPECT_EQ(client.session.world_settings(), protocol::WorldSettings{});
 }
 

@@ -22,7 +22,7 @@ using ClientView = std::map<uint32_t, std::map<uint32_t, protocol::ObjectRecord>
 
 void watch_client(GameSim& sim, ClientView& view) {
   sim.after_frame = [&view](SimGameClient& c) {
-    const auto& latest = c.client.session().latest();
+    const protocol::Snapshot* latest = c.client.newest_snapshot();
     if (!latest || view.contains(latest->tick)) return;
     auto& at = view[latest->tick];
     for (const protocol::Record& r : latest->records)

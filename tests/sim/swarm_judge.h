@@ -148,14 +148,14 @@ class SwarmJudge {
   void after_frame(uint32_t member, SimGameClient& c) {
     if (const ReliableEndpoint* e = c.client.session().transport().endpoint()) endpoint(*e, client_memory_, "client m", member);
     const SessionClient& session = c.client.session();
-    if (!session.welcomed() || !session.latest()) return;
+    if (!session.welcomed() || !session.newest()) return;
     const OwnerId owner = session.welcome()->owner_id;
     const RoomSession* s = sim_.room.session(owner);
     if (s == nullptr || s->pawn != c.pawn()) return;  // the server let it go: nothing of its to compare
     const ClientReplicationState* replication = sim_.server.replication().replication(owner);
     if (replication == nullptr) return;
     uint32_t& last = last_compared_[member];
-    const uint32_t newest = session.latest()->tick;
+    const uint32_t newest = session.newest()->tick;
     const uint32_t window = static_cast<uint32_t>(protocol::MaxBaselineTicks) - 1;
     for (uint32_t tick = std::max(last + 1, newest > window ? newest - window : 0); tick <= newest; ++tick) {
       const ReplicaFrame* held = session.deltas().held(tick);

@@ -87,6 +87,8 @@ class GameClient {
   // (nullopt: absent then, or before the first snapshot).
   const ObjectReplicas& objects() const { return objects_; }
   std::optional<ObjectSample> object(uint32_t object_index) const;
+  // The newest snapshot the game took, records and all (null before the first of this session).
+  const protocol::Snapshot* newest_snapshot() const { return newest_snapshot_; }
   // Each received snapshot's encoded size, in arrival order since the last call (for reports).
   std::vector<uint32_t> take_snapshot_sizes();
   // The newest owner detail's pawn position and tick (the server's answer the predictor reconciles
@@ -130,6 +132,7 @@ class GameClient {
   protocol::Snapshot snapshot_;
   std::array<protocol::Snapshot, 2> reconciled_;  // the world the predictor steps against, and a spare
   std::size_t reconciled_current_ = 0;
+  const protocol::Snapshot* newest_snapshot_ = nullptr;  // snapshot_ or one of reconciled_
   bool reconciled_world_ = false;
   std::vector<EntitySample> samples_;
   std::vector<EntitySample> previous_samples_;  // the previous snapshot's, by entity

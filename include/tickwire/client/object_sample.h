@@ -44,6 +44,9 @@ struct ObjectSample {
 
 // An object record as a sample (every section field present: the client's records are whole).
 ObjectSample object_sample(const protocol::ObjectRecord& record);
+// object_sample(record) == sample, without building the sample (most objects of most snapshots
+// are what they were: this is the client's commonest question about them).
+bool sample_of_record(const ObjectSample& sample, const protocol::ObjectRecord& record);
 
 // older -> newer at alpha in [0, 1]: a section's channels lerp against the older sample's section of
 // the same wire id (absent there: from zero); the section list, counts, bits and flags are the

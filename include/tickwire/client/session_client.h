@@ -84,6 +84,14 @@ TW_REASONS(ClientDrop,
   world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
 )
 
+// What a client keeps of the newest snapshot it accepted: the order rule's tick, the room's settings
+// and the owner's truth.
+struct SnapshotHead {
+  uint32_t tick = 0;
+  protocol::WorldSettings world;
+  std::optional<protocol::OwnerDetail> owner;
+};
+
 class SessionClient {
  public:
   // `transport` and `cache` must outlive the client.
@@ -121,8 +129,10 @@ class SessionClient {
   const ContractGuard* guard() const { return guard_ ? &*guard_ : nullptr; }
   const PeerSchema* peer() const { return peer_ ? &*peer_ : nullptr; }
   const InputSender& inputs() const { return inputs_; }
-  // The newest accepted snapshot, and the queue of accepted snapshots the game has not taken.
-  const std::optional<protocol::Snapshot>& latest() const { return latest_; }
+  // The newest accepted snapshot's tick, world settings and owner detail (its records went to the
+  // game through pop_snapshot: a client keeps no second copy of the world).
+  const std::optional<SnapshotHead>& newest() const { return newest_; }
+  // The queue of accepted snapshots the game has not taken.
   // `wire_bytes`, when given, is the snapshot's encoded size (id byte included, fragments joined).
   bool pop_snapshot(protocol::Snapshot& out, std::size_t* wire_bytes = nullptr);
   const SnapshotReassembler& reassembler() const { return reassembler_; }
@@ -206,10 +216,13 @@ class SessionClient {
   protocol::InputFrame frame_;
   protocol::TimedInputFrame timed_frame_;
   protocol::Snapshot decoded_;
+  // Snapshots circulate without allocating: decoded_ moves into the queue, the game swaps its last
+  // one for it at pop_snapshot, and that one comes back here to be decoded into next.
+  protocol::Snapshot spare_;
   protocol::SnapshotDelta delta_message_;
   protocol::RestTableChunk rest_chunk_;
   DeltaSnapshotReader delta_;
-  std::optional<protocol::Snapshot> latest_;
+  std::optional<SnapshotHead> newest_;
   struct Queued {
     protocol::Snapshot snapshot;
     std::size_t wire_bytes = 0;

@@ -42,7 +42,16 @@ void dequantize_pose(const ReplicaState& s, const ReplicaPrecision& p, protocol:
   position = {position_of(s.position[0], p.position_quantum_m), position_of(s.position[1], p.position_quantum_m),
               position_of(s.position[2], p.position_quantum_m)};
   if (s.has_rotation) rotation = protocol::Rotation{unpack_smallest_three({s.rotation_largest, s.rotation}, rotation_max_step(p))};
+  else rotation.reset();
   if (s.has_scale) scale = protocol::Vec3{s.scale[0], s.scale[1], s.scale[2]};
+  else scale.reset();
+}
+
+// `out`'s body as alternative T, kept (with its lists' capacity) when it already is one.
+template <class T>
+T& body_as(protocol::Record& out) {
+  if (T* body = std::get_if<T>(&out.body)) return *body;
+  return out.body.emplace<T>();
 }
 
 void quantize_entity(const protocol::EntityRecord& e, const ReplicaKinds& kinds, ReplicaState& s) {
@@ -99,40 +108,42 @@ void quantize_records(std::span<const protocol::Record> records, const ReplicaKi
   for (std::size_t k = 1; k < out.size(); ++k) TW_ASSERT(out[k - 1].id < out[k].id, "record ids must be unique");
 }
 
+// Written over `out` in place: a client decodes every snapshot into the same records, so their
+// lists keep their capacity and a snapshot costs no allocation once the first is decoded.
 void dequantize_state(const ReplicaState& s, const ReplicaKinds& kinds, protocol::Record& out) {
   out.entity_id = s.id;
   if (s.form == ReplicaForm::object) {
-    protocol::ObjectRecord o;
+    protocol::ObjectRecord& o = body_as<protocol::ObjectRecord>(out);
     o.object_index = s.object_index;
     o.flags = s.flags;
     if (s.has_transform) {
-      protocol::ObjectTransform& t = o.transform.emplace();
+      protocol::ObjectTransform& t = o.transform ? *o.transform : o.transform.emplace();
       dequantize_pose(s, kinds.objects(), t.position, t.rotation, t.scale);
+    } else {
+      o.transform.reset();
     }
-    for (uint8_t k = 0; k < s.payload_count && k < protocol::MaxComponentSections; ++k) {
+    o.sections.resize(std::min<std::size_t>(s.payload_count, protocol::MaxComponentSections));
+    for (std::size_t k = 0; k < o.sections.size(); ++k) {
       const ReplicaPayload& payload = s.payloads[k];
-      protocol::ComponentSection& section = o.sections.emplace_back();
+      protocol::ComponentSection& section = o.sections[k];
       section.wire_id = payload.wire_id;
       section.dirty = 0x3F;
       for (unsigned i = 0; i < 4; ++i) section.channel[i] = payload.channels[i];
       section.channel_count = payload.channel_count;
       section.bits = payload.bits;
     }
-    out.body = std::move(o);
     return;
   }
-  protocol::EntityRecord e;
+  protocol::EntityRecord& e = body_as<protocol::EntityRecord>(out);
   e.kind = s.kind;
   dequantize_pose(s, kinds.of(s.kind), e.position, e.rotation, e.scale);
   e.yaw_deg = static_cast<float>(wire::dequantize(s.yaw, protocol::kAngleSpec));
   e.pitch_deg = static_cast<float>(wire::dequantize(s.pitch, protocol::kAngleSpec));
   e.flags = s.flags;
   const ReplicaPayload& payload = s.payloads[0];
-  for (uint8_t i = 0; i < payload.channel_count && i < protocol::MaxKindChannels; ++i) {
-    e.payload.channels.push_back(protocol::KindChannel{payload.channels[i]});
-  }
+  e.payload.channels.resize(std::min<std::size_t>(payload.channel_count, protocol::MaxKindChannels));
+  for (std::size_t i = 0; i < e.payload.channels.size(); ++i) e.payload.channels[i] = protocol::KindChannel{payload.channels[i]};
   e.payload.bits = payload.bits;
-  out.body = std::move(e);
 }
 
 }  // namespace tickwire
