@@ -1,12 +1,17 @@
 // `tickwire map check [FILE]`: loads a map file (the built-in reference map when FILE is omitted)
 // and prints its counts and content hash, or the loader's error with its JSON path (exit 2), so an
-// operator can check a map before a server refuses it.
+// operator can check a map before a server refuses it. `tickwire map crowd`: writes the room
+// bench's map (a floor and a grid of spawn points, one player per spacing squared), so a demo or a
+// server with hundreds of bots sees the crowd each player would, not the whole room at once.
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
 
+#include <fstream>
+
 #include "commands.h"
+#include "room_bench_map.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_map.h"
 
@@ -31,6 +36,49 @@ void print_map(const world::Map& map) {
   std::printf("hash %s\n", map.content_hash_hex().c_str());
 }
 
+struct CrowdOptions {
+  uint32_t players = 255;
+  float spacing_m = 20.0f;
+  float margin_m = 400.0f;
+  std::string out;
+};
+
+// Writes the crowd map to o.out (through a .partial file), then loads it back and prints its check.
+int write_crowd_map(const CrowdOptions& o) {
+  const std::string text = bench::room_bench_map_text(bench::RoomBenchMap{o.players, o.spacing_m, o.margin_m});
+  auto loaded = world::load_map(text);
+  if (!loaded) {
+    std::fprintf(stderr, "map crowd: %s\n", loaded.error().text().c_str());
+    return kExitMapRefused;
+  }
+  const std::string partial = o.out + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    file << text;
+    if (!file.flush()) {
+      std::fprintf(stderr, "map crowd: cannot write %s\n", partial.c_str());
+      return kExitMapRefused;
+    }
+  }
+  if (std::rename(partial.c_str(), o.out.c_str()) != 0) {
+    std::fprintf(stderr, "map crowd: cannot write %s\n", o.out.c_str());
+    return kExitMapRefused;
+  }
+  print_map(*loaded);
+  std::printf("density %.0f players per km2\n", bench::players_per_km2(o.spacing_m));
+  return 0;
+}
+
+void register_crowd(CLI::App& map) {
+  static CrowdOptions o;
+  auto* crowd = map.add_subcommand("crowd", "write a crowd map: a wide floor and a grid of spawn points, one per player");
+  crowd->add_option("--players", o.players, "spawn points (one per player)")->check(CLI::Range(1, 4096));
+  crowd->add_option("--spacing", o.spacing_m, "metres between neighbouring spawn points")->check(CLI::Range(1.0, 1000.0));
+  crowd->add_option("--margin", o.margin_m, "floor beyond the grid on every side, in metres")->check(CLI::Range(10.0, 10000.0));
+  crowd->add_option("--out", o.out, "the map file to write")->required();
+  crowd->callback([] { set_exit_code(write_crowd_map(o)); });
+}
+
 }  // namespace
 
 void register_map(CLI::App& app) {
@@ -50,6 +98,7 @@ void register_map(CLI::App& app) {
     }
     print_map(*loaded);
   });
+  register_crowd(*map);
 }
 
 }  // namespace tickwire::cli

@@ -31,19 +31,6 @@ struct ReplayOptions {
   std::string map_path;  // empty: the built-in reference map
 };
 
-// The longest world step the recording asks of a pawn: a tick's length at the largest time scale it
-// runs under (the contract's, then every world-settings change). The reference mover takes at most
-// kMaxMoverSubsteps substeps a step, so a longer one is refused here rather than met by its assertion.
-double longest_step_s(const RoomRecording& recording) {
-  double scale = recording.contract.cadence.time_scale;
-  RoomEventCursor cursor(recording);
-  RoomEvent event;
-  while (cursor.next(event)) {
-    if (event.kind == RoomEventKind::world_settings) scale = std::max(scale, static_cast<double>(event.world.time_scale));
-  }
-  return scale / recording.contract.cadence.tick_rate_hz;
-}
-
 // A snapshot-mode room's recording, replayed over the reference game.
 int run_room_replay(const ReplayOptions& o, std::span<const uint8_t> bytes) {
   const RoomRecordingRead read = read_room_recording(bytes);
@@ -67,12 +54,6 @@ int run_room_replay(const ReplayOptions& o, std::span<const uint8_t> bytes) {
   mover.walk_speed_mps = o.walk_speed_mps;
   if (!mover.valid()) {
     std::fprintf(stderr, "replay: --walk-speed %g is not a speed the mover takes\n", static_cast<double>(o.walk_speed_mps));
-    return 1;
-  }
-  const double step_s = longest_step_s(recording);
-  if (step_s > static_cast<double>(mover.max_substep_s) * world::kMaxMoverSubsteps) {
-    std::fprintf(stderr, "replay: %s steps the world %.3f s a tick; the reference mover takes at most %.3f s\n",
-                 o.file.c_str(), step_s, static_cast<double>(mover.max_substep_s) * world::kMaxMoverSubsteps);
     return 1;
   }
   world::ReferenceGame game(map, mover);

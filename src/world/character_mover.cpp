@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/protocol/world_settings.h"
 #include "tickwire/world/box_sweep.h"
 #include "tickwire/world/look_frame.h"
 #include "tickwire/world/pawn_buttons.h"
@@ -22,6 +23,9 @@ namespace {
 constexpr float kMaxScoopM = 0.25f;
 // A dt a hair over a whole number of substeps (float rounding of 1/30 against 1/60) is not one more.
 constexpr float kSubstepRoundingSlack = 1e-4f;
+// Every step a room can ask (the contract's slowest tick, 1 Hz, at the largest time scale) fits the
+// bound at the default substep: a slow room steps, it never meets the step's assertion.
+static_assert(static_cast<float>(kMaxMoverSubsteps) * (1.0f / 60.0f) >= protocol::kMaxWorldTimeScale / 1.0f);
 
 // The move axes, each in [-1, 1] (a non-finite axis reads as 0), as a vector no longer than 1 so
 // a diagonal is no faster than a straight line.

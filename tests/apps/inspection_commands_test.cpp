@@ -1,6 +1,6 @@
 // The README's inspection commands: `tickwire map check [FILE]` (the built-in or a file's counts and
-// hash, a version 3 file's records resolved; a broken file's error at its JSON path, exit 2) and
-// `tickwire schema` (the wire schema text).
+// hash, a version 3 file's records resolved; a broken file's error at its JSON path, exit 2),
+// `tickwire map crowd` (a crowd map a server then loads) and `tickwire schema` (the wire schema text).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -34,6 +34,25 @@ TEST(InspectionCommands, MapCheckCountsTheReferenceMap) {
   const test::CliRun built_in = run_cli({"map", "check"});
   ASSERT_TRUE(built_in.exited_with(0)) << built_in.output;
   EXPECT_NE(built_in.output.find("objects 319"), std::string::npos) << built_in.output;
+}
+
+TEST(InspectionCommands, MapCrowdWritesAMapOfOneSpawnPointPerPlayer) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tickwire-crowd-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "crowd.json").string();
+  const test::CliRun run = run_cli({"map", "crowd", "--players", "255", "--spacing", "20", "--out", path});
+  ASSERT_TRUE(run.exited_with(0)) << run.output;
+  EXPECT_NE(run.output.find("spawn points 255"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("density 2500 players per km2"), std::string::npos) << run.output;
+  const test::CliRun check = run_cli({"map", "check", path});
+  ASSERT_TRUE(check.exited_with(0)) << check.output;
+  EXPECT_NE(check.output.find("spawn points 255"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("boxes 1"), std::string::npos) << check.output;
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  const test::CliRun nowhere = run_cli({"map", "crowd", "--players", "4", "--out", (dir / "missing" / "x.json").string()});
+  EXPECT_TRUE(nowhere.exited_with(2)) << "a folder that is not there refuses the map (the path goes to stderr)";
+  EXPECT_EQ(nowhere.output.find("spawn points"), std::string::npos) << nowhere.output;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(InspectionCommands, MapCheckNamesABrokenFilesPathAndExitsTwo) {

@@ -2,8 +2,9 @@
 // real processes on loopback: a server recording a room that two walking bots play in, the recording
 // replayed with 0 divergences (exit 0), the same recording under a changed rule (the mover's walk
 // speed) told its first diverging tick (exit 1), and a cut copy refused by name before any replay
-// (exit 1); a recording of ticks longer than the reference mover steps is refused too. The reader's
-// reasons and the exact tick are tested in tests/world/room_recording_test.cpp.
+// (exit 1); a room ticking at 2 Hz, a walking bot in it, runs (each tick half a second of walking)
+// and its recording replays too. The reader's reasons and the exact tick are tested in
+// tests/world/room_recording_test.cpp.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -82,17 +83,32 @@ TEST(RoomReplayCommand, AServersRecordingReplaysAndAChangedRuleIsToldItsTick) {
   for (const auto& path : {key, recording, cut}) std::filesystem::remove(path);
 }
 
-// A recording whose ticks are longer than the reference mover steps (a 3 Hz room, nobody in it) is
-// refused before any replay, by what it asks, instead of stopping the replay at the mover's assertion.
-TEST(RoomReplayCommand, ARecordingWhoseTicksTheMoverCannotStepIsRefused) {
+// A 2 Hz room steps half a second of world time a tick: more substeps than the mover once allowed, so
+// a server like this stopped at the mover's assertion as soon as a bot walked in. It plays, the bot
+// predicts its pawn at the same long step, and the recording replays with 0 divergences.
+TEST(RoomReplayCommand, ATwoHertzRoomWithAWalkingBotRunsAndReplays) {
   const std::filesystem::path key = temp_path("slow-key"), recording = temp_path("slow.twroom");
   ASSERT_TRUE(run_cli({"keygen", "--out", key.string()}).exited_with(0));
-  const test::CliRun server = run_cli({"server", "--key", key.string(), "--port", std::to_string(free_port()), "--tick-hz", "3",
-                                       "--seconds", "1", "--record", recording.string()});
-  ASSERT_TRUE(server.exited_with(0)) << server.output;
-  const test::CliRun refused = run_cli({"replay", recording.string()});
-  EXPECT_TRUE(refused.exited_with(1)) << refused.output;
-  EXPECT_EQ(refused.output.find("divergence"), std::string::npos) << "refused (on stderr) before any replay: " << refused.output;
+  const std::string port = std::to_string(free_port());
+  test::ChildProcess server, bots;
+  ASSERT_TRUE(server.spawn(TICKWIRE_CLI_PATH, {"server", "--key", key.string(), "--port", port, "--tick-hz", "2",
+                                               "--seconds", "6", "--record", recording.string()}));
+  ASSERT_TRUE(server.wait_for_output("\"type\":\"ready\"", 20000)) << server.output();
+  ASSERT_TRUE(bots.spawn(TICKWIRE_CLI_PATH, {"bot", "--server", "127.0.0.1:" + port, "--key", key.string(), "--count", "1",
+                                             "--behaviour", "walk", "--seconds", "4"}));
+  ASSERT_TRUE(bots.wait_for_line("bots_final", 30000)) << bots.output();
+  ASSERT_TRUE(server.wait_for_line("server_final", 30000)) << server.output();
+  EXPECT_TRUE(WIFEXITED(bots.stop()));
+  const int server_status = server.stop();
+  EXPECT_TRUE(WIFEXITED(server_status) && WEXITSTATUS(server_status) == 0) << "the server ran to its end: " << server.output();
+  const nlohmann::json bots_final = last_line(bots.output(), "bots_final");
+  ASSERT_EQ(bots_final["clients"].size(), 1u) << bots.output();
+  EXPECT_TRUE(bots_final["clients"][0]["welcomed"].get<bool>()) << bots.output();
+  EXPECT_GE(bots_final["clients"][0]["predicted_ticks"].get<uint64_t>(), 4u) << "the bot stepped its pawn at the room's rate";
+  const test::CliRun replay = run_cli({"replay", recording.string()});
+  EXPECT_TRUE(replay.exited_with(0)) << replay.output;
+  EXPECT_NE(replay.output.find(", 2 Hz, "), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("0 divergences"), std::string::npos) << replay.output;
   for (const auto& path : {key, recording}) std::filesystem::remove(path);
 }
 

@@ -285,6 +285,20 @@ TEST(CharacterMover, SubstepsKeepA30HzStepLikeTwo60HzSteps) {
   EXPECT_NEAR(at30.pawn.feet.z, at60.pawn.feet.z, 1e-4f);
 }
 
+// The longest step a room asks (1 Hz at time scale 4: four seconds) is 240 substeps, within the
+// bound: a slow room's pawn falls and walks as one at 60 Hz would.
+TEST(CharacterMover, TheLongestStepARoomAsksIsTakenLikeItsSixtyHertzSteps) {
+  MoverRig at60, slow;
+  at60.place({0, 10, 0});
+  slow.place({0, 10, 0});
+  at60.run(move_cmd(0.0f), 240);
+  slow.pawn = slow.mover.step(slow.pawn, move_cmd(0.0f), 240 * kTickS, slow.boxes);
+  EXPECT_NEAR(slow.pawn.feet.y, at60.pawn.feet.y, 1e-3f);
+  EXPECT_NEAR(slow.pawn.feet.z, at60.pawn.feet.z, 1e-3f);
+  EXPECT_GT(slow.pawn.feet.z, 10.0f) << "it walked";
+  EXPECT_TRUE(slow.pawn.grounded) << "it fell to the floor and stands on it";
+}
+
 TEST(CharacterMover, ProgrammerErrorsAssert) {
   tickwire::test::ThrowOnAssert throws;
   MoverSettings bad;
@@ -294,7 +308,8 @@ TEST(CharacterMover, ProgrammerErrorsAssert) {
   bad.noclip_speed_mps = 5000.0f;
   EXPECT_THROW(CharacterMover{bad}, tickwire::test::AssertionFailure);
   MoverRig rig;
-  EXPECT_THROW((void)rig.mover.step(rig.pawn, idle_cmd(), 17 * kTickS, rig.boxes), tickwire::test::AssertionFailure);
+  EXPECT_THROW((void)rig.mover.step(rig.pawn, idle_cmd(), (kMaxMoverSubsteps + 1) * kTickS, rig.boxes),
+               tickwire::test::AssertionFailure);
   EXPECT_THROW((void)rig.mover.step(rig.pawn, idle_cmd(), -kTickS, rig.boxes), tickwire::test::AssertionFailure);
 }
 

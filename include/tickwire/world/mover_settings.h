@@ -7,8 +7,10 @@ namespace tickwire::world {
 
 // The fastest noclip flight a setting may ask for (the seed's players fly at 400 m/s).
 inline constexpr float kMaxNoclipSpeedMps = 2000.0f;
-// A step longer than this many substeps of max_substep_s is a programmer error.
-inline constexpr int kMaxMoverSubsteps = 16;
+// A step longer than this many substeps of max_substep_s is a programmer error. The longest step a
+// room asks is its slowest tick (1 Hz) at the largest time scale (4): 240 substeps of the default
+// 1/60 s (character_mover.cpp checks the bound against the contract's limits).
+inline constexpr int kMaxMoverSubsteps = 256;
 
 struct MoverSettings {
   float walk_speed_mps = 4.0f;
