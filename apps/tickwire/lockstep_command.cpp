@@ -9,13 +9,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "commands.h"
+#include "recording_file.h"
 #include "stop_signals.h"
 #include "tickwire/clock/system_clock.h"
 #include "tickwire/lockstep/peer_link.h"
@@ -105,6 +105,16 @@ int run_lockstep(const LockstepOptions& o) {
   }
   if (o.loss >= 0) link->loss = o.loss;
   const lockstep::LockstepSettings settings = lockstep::lockstep_settings(*contract);
+  // The recording's file is opened before the match (a regular file: a FIFO is refused at once, not
+  // waited on) and written when it ends.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> record_file(nullptr, &std::fclose);
+  if (!o.record.empty()) {
+    record_file.reset(open_regular_for_writing(o.record));
+    if (!record_file) {
+      std::fprintf(stderr, "lockstep: --record: cannot write %s (a regular file)\n", o.record.c_str());
+      return 2;
+    }
+  }
 
   const netcode::Key key = netcode::random_key();
   std::unique_ptr<DatagramSocket> relay_socket = open_loopback(error);
@@ -180,9 +190,8 @@ int run_lockstep(const LockstepOptions& o) {
   const double seconds = (mono_now() - start).seconds_f();
   print_report(peers, relay, seconds);
   if (recorder) {
-    std::ofstream out(o.record, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(recorder->bytes().data()), static_cast<std::streamsize>(recorder->bytes().size()));
-    if (!out) {
+    const std::vector<uint8_t>& bytes = recorder->bytes();
+    if (std::fwrite(bytes.data(), 1, bytes.size(), record_file.get()) != bytes.size() || std::fflush(record_file.get()) != 0) {
       std::fprintf(stderr, "lockstep: cannot write %s\n", o.record.c_str());
       return 1;
     }

@@ -1,9 +1,11 @@
 // `tickwire lockstep` (docs/deterministic-mode.md): three arena peers and a relay over loopback UDP
 // through the link conditioner play for three seconds without a desync, print every peer's figures
 // and the relay's, and record seat 0's match, which `tickwire replay` then replays with 0
-// divergences: a recording made over real sockets reproduces.
+// divergences: a recording made over real sockets reproduces. A recording path that is a FIFO is
+// refused before the match (it would block the write when the match ended).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -29,6 +31,16 @@ TEST(LockstepCommand, APlayedMatchHasNoDesyncAndItsRecordingReplays) {
   std::filesystem::remove(file);
   EXPECT_TRUE(replay.exited_with(0)) << replay.output;
   EXPECT_NE(replay.output.find("0 divergences"), std::string::npos) << replay.output;
+}
+
+TEST(LockstepCommand, ARecordingPathThatIsAFifoIsRefusedBeforeTheMatch) {
+  const std::filesystem::path fifo =
+      std::filesystem::temp_directory_path() / ("tickwire-lockstep-fifo-" + std::to_string(getpid()));
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const test::CliRun run = run_cli({"lockstep", "--peers", "2", "--seconds", "30", "--record", fifo.string()}, 20000);
+  std::filesystem::remove(fifo);
+  EXPECT_TRUE(run.exited_with(2)) << "refused at once, not after a 30 s match: " << run.output;
+  EXPECT_EQ(run.output.find("peer 0: frame "), std::string::npos) << run.output;
 }
 
 TEST(LockstepCommand, AnUnknownProfileIsRefused) {
