@@ -153,6 +153,19 @@ TEST(RoomSaveState, AMalformedSaveIsRefusedByNameAndLeavesTheRoomUnchanged) {
   std::vector<uint8_t> tick = saved;
   tick[12] = 0x80;  // a negative tick
   EXPECT_EQ(refusal(tick), SaveStateRefusal::value_out_of_range);
+  const auto at_tick = [&](int64_t value) {
+    std::vector<uint8_t> bytes = saved;
+    for (int i = 0; i < 8; ++i) bytes[5 + i] = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i));
+    return bytes;
+  };
+  // The layout's largest tick, 2^40, is 580 years of a 60 Hz room: past what its clock counts.
+  EXPECT_EQ(refusal(at_tick(kMaxSaveStateTick)), SaveStateRefusal::value_out_of_range);
+  EXPECT_EQ(refusal(at_tick(int64_t{1} << 39)), SaveStateRefusal::value_out_of_range) << "290 years at 60 Hz";
+  SaveRoom years;  // 2^34 ticks, nine years at 60 Hz, load and go on
+  ASSERT_FALSE(years.room.load_whole(at_tick(int64_t{1} << 34)));
+  EXPECT_EQ(years.room.last_tick().value(), int64_t{1} << 34);
+  years.tick();
+  EXPECT_EQ(years.room.last_tick().value(), (int64_t{1} << 34) + 1);
   std::vector<uint8_t> owner = saved;
   owner[kSessionCountAt + 4] = 0;  // a session owned by the authority
   EXPECT_EQ(refusal(owner), SaveStateRefusal::value_out_of_range);
