@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "map_option.h"
 #include "stop_signals.h"
 #include "number_checks.h"
 #include "directory_presence.h"
@@ -32,7 +33,6 @@
 #include "tickwire/transport/key_file.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_game.h"
-#include "tickwire/world/reference_map.h"
 #include "tickwire/world/reference_vocabulary.h"
 
 namespace tickwire::cli {
@@ -43,6 +43,7 @@ struct HostOptions {
   std::string process;  // empty: host-PID
   std::vector<std::string> rooms;
   std::vector<std::string> adopt;
+  std::string map_path;  // every room's map (empty: the built-in reference map)
   std::string bind = "127.0.0.1";
   uint16_t first_port = 0;  // own room i listens on first_port + i; 0: any free port (adopted rooms always)
   std::string key_path;
@@ -118,8 +119,9 @@ int run_host(const HostOptions& o) {
     std::fprintf(stderr, "tickwire host: %zu rooms from port %u run past 65535\n", o.rooms.size(), o.first_port);
     return 2;
   }
-  auto loaded = world::load_map(world::reference_map_text());
-  const world::Map map = std::move(loaded).value();
+  const std::optional<world::Map> loaded = load_map_option(o.map_path, "tickwire host");
+  if (!loaded) return 2;
+  const world::Map& map = *loaded;
   const std::string process = o.process.empty() ? fmt::format("host-{}", getpid()) : o.process;
 
   std::vector<std::unique_ptr<HostedRoom>> rooms;
@@ -267,6 +269,7 @@ void register_host(CLI::App& app) {
   cmd->add_option("--rooms", o.rooms, "rooms this process serves (comma-separated)")->delimiter(',');
   cmd->add_option("--adopt", o.adopt, "rooms it takes over when their process dies (comma-separated; its own are skipped)")
       ->delimiter(',');
+  cmd->add_option("--map", o.map_path, "the map every room of this process runs (default: the built-in reference map)");
   cmd->add_option("--bind", o.bind, "address the rooms bind (numeric)");
   cmd->add_option("--first-port", o.first_port, "its first room's UDP port, the next on the next (0: any free port; adopted rooms always)")
       ->check(CLI::Range(0, 65535));

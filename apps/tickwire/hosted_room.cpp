@@ -56,6 +56,7 @@ std::optional<nlohmann::json> HostedRoom::try_serve(MonoTime now, double at_s) {
     return nlohmann::json{{"type", "room_failed"}, {"t", at_s}, {"room", name()}, {"error", why}};
   }
   server_ = std::move(opened.server);
+  input_sources_ = InputSources{};  // a new server's sessions count from zero
   ++times_served_;
   waiting_started_ = false;
   return nlohmann::json{{"type", "room_serving"},
@@ -76,7 +77,11 @@ std::optional<nlohmann::json> HostedRoom::check_authority(double at_s) {
 
 MonoTime HostedRoom::next_due() const { return server_->room().next_due(); }
 
-uint32_t HostedRoom::run(MonoTime now) { return server_->update(now).ticks_run; }
+uint32_t HostedRoom::run(MonoTime now) {
+  const uint32_t ticks = server_->update(now).ticks_run;
+  if (ticks > 0) input_sources_.add(server_->clients(), input_);
+  return ticks;
+}
 
 durable::DirectoryRoom HostedRoom::listing() {
   durable::DirectoryRoom r;
@@ -105,6 +110,7 @@ nlohmann::json HostedRoom::stats_json() const {
   j["ticks"] = s.ticks_executed;
   j["resumes"] = s.resumes;
   j["held_pawns"] = s.held_pawns;
+  input_.put(j);
   j["durable"] = durable_->stats_json();
   return j;
 }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "durable_server.h"
+#include "input_tally.h"
 #include "tickwire/durable/fleet_listing.h"
 #include "tickwire/server.h"
 #include "tickwire/world/map.h"
@@ -58,6 +59,7 @@ class HostedRoom {
   const Server& server() const { return *server_; }
   // What the directory lists of it: where players connect, its seats, who sits in them.
   durable::DirectoryRoom listing();
+  // Its line in the host's: clients, rate, ticks, its input queues (starved and fresh ticks, depths).
   nlohmann::json stats_json() const;
   // A drain's end: a checkpoint, the journal flushed, the lease given up, the clients let go.
   bool drain();
@@ -74,6 +76,8 @@ class HostedRoom {
   MonoTime waiting_since_;
   bool waiting_started_ = false;
   uint64_t times_served_ = 0;
+  InputTally input_;  // its input queues over every time it served
+  InputSources input_sources_;
 };
 
 }  // namespace tickwire::cli

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "input_tally.h"
 #include "map_option.h"
 #include "stop_signals.h"
 #include "number_checks.h"
@@ -98,42 +99,10 @@ std::size_t send_block(Server& server, double mb) {
   return queued;
 }
 
-// Depth-byte histogram buckets: -8 (starved 8+) .. 12.
-constexpr int kDepthMin = -8;
-constexpr int kDepthMax = 12;
-
 struct Tally {
   SampleStats tick_cost_us;
   SampleStats interval_cost_us;  // since the previous stats line (the demo's HTML report plots it)
-  std::vector<uint64_t> depth_histogram = std::vector<uint64_t>(kDepthMax - kDepthMin + 1, 0);
-  uint64_t starved_ticks = 0;
-  uint64_t fresh_ticks = 0;
-};
-
-// One pass over the clients per iteration: each one's depth byte into the histogram, and the
-// starved and fresh ticks its queue counted since the previous pass (a new session starts over).
-struct TickSources {
-  struct Seen {
-    int64_t admitted_tick = -1;
-    uint64_t starved = 0, fresh = 0;
-  };
-  std::array<Seen, 256> seen{};
-  void add(const std::vector<ClientLink>& clients, Tally& tally) {
-    for (const ClientLink& c : clients) {
-      if (!c.admitted) continue;
-      if (c.has_depth) {
-        const int depth = std::clamp<int>(c.queue_depth, kDepthMin, kDepthMax);
-        ++tally.depth_histogram[static_cast<std::size_t>(depth - kDepthMin)];
-      }
-      Seen& s = seen[c.owner];
-      if (s.admitted_tick != c.admitted_tick) s = Seen{c.admitted_tick, 0, 0};
-      const uint64_t starved = c.repeated_ticks + c.zeroed_ticks;
-      tally.starved_ticks += starved - s.starved;
-      tally.fresh_ticks += c.fresh_ticks - s.fresh;
-      s.starved = starved;
-      s.fresh = c.fresh_ticks;
-    }
-  }
+  InputTally input;
 };
 
 // What the contract grants the pawn's movement (seed 003's prediction admission).
@@ -167,10 +136,7 @@ nlohmann::json stats_line(const char* type, double elapsed_s, const Server& serv
   j["snapshots"] = s.snapshots_sent;
   j["bytes_out"] = s.bytes_sent;
   j["bytes_in"] = s.bytes_received;
-  j["depth_min"] = kDepthMin;
-  j["depth_histogram"] = tally.depth_histogram;
-  j["starved_ticks"] = tally.starved_ticks;
-  j["fresh_ticks"] = tally.fresh_ticks;
+  tally.input.put(j);
   j["contract_hash"] = server.contract_hash_hex();
   j["prediction"] = prediction_json(server.contract().prediction);
   j["world"] = {{"forgiveness", server.world_settings().forgiveness}, {"time_scale", server.world_settings().time_scale}};
@@ -342,7 +308,7 @@ int run_server(const ServerOptions& o) {
   std::fflush(stdout);
 
   Tally tally;
-  TickSources sources;
+  InputSources sources;
   MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
   bool block_sent = o.block_mb <= 0;
   const auto line = [&](const char* type, MonoTime at) {
@@ -376,7 +342,7 @@ int run_server(const ServerOptions& o) {
       tally.tick_cost_us.add(cost_us);
       tally.interval_cost_us.add(cost_us);
       ops.add_tick_cost(cost_us / 1e6);
-      sources.add(server.clients(), tally);
+      sources.add(server.clients(), tally.input);
     }
     if (!block_sent && (done - start).seconds_f() >= o.block_at_s) {
       block_sent = true;

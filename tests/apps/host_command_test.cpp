@@ -126,8 +126,14 @@ TEST(HostCommand, AKilledHostLeavesTheDirectoryAndItsRoomsAreAdoptedRecoveredAnd
   (void)first.read_lines();
   const nlohmann::json last_report = lines_of(first.output(), "host").back();
   uint64_t journaled_r1 = 0;
-  for (const nlohmann::json& room : last_report["rooms"])
-    if (room["room"] == "r1") journaled_r1 = room["durable"]["journaled_through"].get<uint64_t>();
+  for (const nlohmann::json& room : last_report["rooms"]) {
+    if (room["room"] != "r1") continue;
+    journaled_r1 = room["durable"]["journaled_through"].get<uint64_t>();
+    // The room's input queues reach the operator as a server's do: its players' ticks, fed or starved.
+    EXPECT_GT(room["fresh_ticks"].get<uint64_t>(), 30u) << room.dump();
+    EXPECT_LT(room["starved_ticks"].get<uint64_t>(), room["fresh_ticks"].get<uint64_t>()) << room.dump();
+    EXPECT_EQ(room["depth_histogram"].size(), 21u) << room.dump();
+  }
 
   // h1 dies without a word.
   const auto killed_at = Clock::now();
