@@ -66,6 +66,12 @@ struct ThreadLoop {
   std::atomic<bool>& done;  // thread 0 ended: every thread ends
 };
 
+// What one thread's loop kept up with, written by it alone and read after the join.
+struct ThreadPace {
+  uint64_t frames = 0;
+  uint64_t late = 0;  // frames that ended past the next one's time (its bots cost more than a frame)
+};
+
 // This thread's bots' share of the interval (read by the thread that runs them).
 ProgressShare share_of(const ThreadLoop& loop, uint32_t thread, double at_s) {
   ProgressShare share;
@@ -81,7 +87,7 @@ ProgressShare share_of(const ThreadLoop& loop, uint32_t thread, double at_s) {
   return share;
 }
 
-void run_thread(const ThreadLoop& loop, uint32_t thread) {
+void run_thread(const ThreadLoop& loop, uint32_t thread, ThreadPace& pace) {
   SystemHostTimer timer;
   const BotLoopSettings& s = loop.settings;
   const Duration frame = Duration::from_seconds(1.0 / s.frame_hz);
@@ -93,13 +99,19 @@ void run_thread(const ThreadLoop& loop, uint32_t thread) {
   std::vector<world::Vec3> scratch;  // one bot's view of the other pawns
   const auto sleep_to_next_frame = [&] {
     const MonoTime after = timer.now();
-    if (next_frame > after) timer.sleep(next_frame - after);
-    else next_frame = after;
+    if (next_frame > after) {
+      timer.sleep(next_frame - after);
+    } else {
+      next_frame = after;
+      ++pace.late;
+    }
   };
   sleep_to_next_frame();
+  pace.late = 0;  // the wait for its first frame is none
   while (!stop_requested() && !loop.done.load() && (timer.now() - loop.start).seconds_f() < s.seconds) {
     const MonoTime now = timer.now();
     const double at_s = (now - loop.start).seconds_f();
+    ++pace.frames;
     if (loop.hooks.before_frames) loop.hooks.before_frames(now);
     for (std::size_t i = thread; i < loop.bots.size(); i += s.threads) loop.frame(static_cast<uint32_t>(i), now, at_s, scratch);
     if (loop.hooks.after_frames) loop.hooks.after_frames(now);
@@ -121,11 +133,16 @@ void run_bot_threads(const std::vector<std::unique_ptr<Bot>>& bots, const BotLoo
   ProgressBoard board(settings.threads, settings.count, settings.series, out);
   std::atomic<bool> done{false};
   const ThreadLoop loop{bots, settings, start, frame, hooks, board, done};
+  std::vector<ThreadPace> paces(settings.threads);  // each written by its own thread only
   std::vector<std::thread> others;
-  for (uint32_t t = 1; t < settings.threads; ++t) others.emplace_back([&loop, t] { run_thread(loop, t); });
-  run_thread(loop, 0);
+  for (uint32_t t = 1; t < settings.threads; ++t) others.emplace_back([&loop, &paces, t] { run_thread(loop, t, paces[t]); });
+  run_thread(loop, 0, paces[0]);
   done.store(true);
   for (std::thread& t : others) t.join();
+  // On stderr, beside the logs (stdout's lines keep their form): whether each thread kept its rate.
+  for (uint32_t t = 0; t < settings.threads; ++t)
+    std::fprintf(stderr, "tickwire bot: thread %u ran %llu frames, %llu late\n", t, static_cast<unsigned long long>(paces[t].frames),
+                 static_cast<unsigned long long>(paces[t].late));
 }
 
 }  // namespace tickwire::cli
