@@ -7,7 +7,8 @@
 // (kind, point, distance), the final line counting their shots and hits. Bots mint their own tokens
 // with the key (--server), or are seated by the fleet's matchmaker (--match, bot_match.h), which
 // they ask again to resume their pawns when their server is lost. With --http, a live page of every
-// bot's client (bot_dashboard.h; its address in a {"type":"http"} line first).
+// bot's client (bot_dashboard.h; its address in a {"type":"http"} line first). With --threads N, the
+// bots run on N threads, each its own frame loop over its own bots (bot_threads.h).
 #include <csignal>
 #include <filesystem>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "bot_match.h"
 #include "bot_report.h"
 #include "bot_resume.h"
+#include "bot_threads.h"
 #include "commands.h"
 #include "map_option.h"
 #include "stop_signals.h"
@@ -67,6 +69,7 @@ struct BotOptions {
   double match_refresh_s = 1.0;
   double resume_patience_s = 60;
   std::string http;  // [HOST:]PORT of the bots' dashboard; empty: none
+  uint32_t threads = 1;  // frame loops the bots are split round (bot_threads.h)
 
   uint32_t logic_rate(uint32_t bot) const { return logic_hz.empty() ? 0 : logic_hz[bot % logic_hz.size()]; }
 
@@ -88,7 +91,7 @@ void drawn_pawns(const Client& client, std::vector<world::Vec3>& out) {
 
 // A `fire` bot's shot of this frame, through the player's path (Client::fire), and every hit event
 // heard: its own shots' results printed one line each.
-void fire_and_listen(Bot& b, uint64_t id, double at_s) {
+void fire_and_listen(Bot& b, uint64_t id, double at_s, BotOutput& out) {
   if (const auto aim = b.brain.take_shot()) {
     if (const auto shot = b.client->fire(aim->eye.to_wire(), aim->direction.to_wire())) b.brain.gunner().fired(*shot, *aim);
   }
@@ -107,7 +110,7 @@ void fire_and_listen(Bot& b, uint64_t id, double at_s) {
     j["impact"] = hit->impact;
     j["point"] = {hit->point.x, hit->point.y, hit->point.z};
     j["distance_m"] = hit->distance_m;
-    std::printf("%s\n", j.dump().c_str());
+    out.line(j);
   }
 }
 
@@ -179,7 +182,8 @@ bool open_minted(std::vector<std::unique_ptr<Bot>>& bots, const BotOptions& o, c
 
 // One bot's frame: its behaviour's input, its prediction world kept with the scene, its uses and
 // shots, the server's messages and block parts.
-void frame_bot(Bot& b, const BotWorld& w, uint64_t id, MonoTime now, double at_s, std::vector<world::Vec3>& others) {
+void frame_bot(Bot& b, const BotWorld& w, uint64_t id, MonoTime now, double at_s, std::vector<world::Vec3>& others,
+               BotOutput& out) {
   drawn_pawns(*b.client, others);
   const world::BotView view{world::Vec3::from_wire(b.client->own_position()), w.mover.settings().standing_eye_m, w.buttons, others};
   b.client->frame(now, [&b, &view](uint32_t sequence) { return b.brain.next(sequence, view); });
@@ -188,7 +192,7 @@ void frame_bot(Bot& b, const BotWorld& w, uint64_t id, MonoTime now, double at_s
     b.world->follow(*predictor, double{predictor->time_scale()} / static_cast<double>(b.client->contract()->cadence.tick_rate_hz));
   while (auto event = b.client->receive_event()) b.brain.heard(*event);
   if (const auto target = b.brain.take_interaction()) (void)b.client->interact(world::map_object_ref(*target).raw(), 0);
-  fire_and_listen(b, id, at_s);
+  fire_and_listen(b, id, at_s, out);
   for (uint32_t bytes : b.client->game().take_snapshot_sizes()) b.snapshot_bytes.add(bytes);
   while (auto message = b.client->receive_message()) {
     if (b.world->take(*message) || message->type != kBlockPartType) continue;
@@ -233,6 +237,8 @@ nlohmann::json final_line(const std::vector<std::unique_ptr<Bot>>& bots, const B
 // Exactly one of --server and --match, each a numeric HOST:PORT; the error, or empty.
 std::string check_endpoints(const BotOptions& o) {
   if (o.server.empty() == o.match.empty()) return "give exactly one of --server (mint tokens) or --match (ask a matchmaker)";
+  if (o.threads > 1 && (!o.match.empty() || !o.http.empty()))  // both are driven from one frame loop
+    return fmt::format("--threads {} cannot be given with {}: run those bots on one thread", o.threads, o.match.empty() ? "--http" : "--match");
   const std::string& given = o.server.empty() ? o.match : o.server;
   const auto address = Address::parse(given);
   if (!address || address->port() == 0) return fmt::format("{} must be a numeric HOST:PORT", o.server.empty() ? "--match" : "--server");
@@ -251,16 +257,6 @@ bool open_dashboard(const BotOptions& o, const world::Map& map, std::unique_ptr<
   std::printf("%s\n", nlohmann::json({{"type", "http"}, {"address", dashboard->address()}}).dump().c_str());
   std::fflush(stdout);
   return true;
-}
-
-// The interval's progress line (and with --series, the per-client one).
-void print_progress(const std::vector<std::unique_ptr<Bot>>& bots, const BotOptions& o, uint32_t welcomed, double at_s) {
-  uint64_t corrections = 0;
-  for (const auto& bot : bots) corrections += bot->client ? bot->client->stats().corrections : 0;
-  const nlohmann::json j = {{"type", "bots"}, {"t", at_s}, {"welcomed", welcomed}, {"corrections", corrections}, {"count", o.count}};
-  std::printf("%s\n", j.dump().c_str());
-  if (o.series) std::printf("%s\n", series_line(bots, o.first_client_id, at_s).dump().c_str());
-  std::fflush(stdout);
 }
 
 int run_bots(const BotOptions& o) {
@@ -295,36 +291,21 @@ int run_bots(const BotOptions& o) {
     if (!error.empty()) std::fprintf(stderr, "tickwire bot: bot %u: %s\n", i, error.c_str());
     return error.empty();
   };
-  const Duration frame = Duration::from_seconds(1.0 / o.frame_hz);
-  MonoTime next_frame = start;
-  MonoTime next_stats = start + Duration::from_seconds(o.stats_interval_s);
-  std::vector<world::Vec3> others;  // scratch: one bot's view of the other pawns
-  while (!stop_requested() && (timer.now() - start).seconds_f() < o.seconds) {
-    const MonoTime now = timer.now();
-    const double at_s = (now - start).seconds_f();
-    if (match) match->before_frames(now, open_offer);
-    uint32_t welcomed = 0;
-    for (uint32_t i = 0; i < bots.size(); ++i) {
-      Bot& b = *bots[i];
-      if (b.client && (!match || match->runs_client(i))) {
-        frame_bot(b, *w, o.first_client_id + i, now, at_s, others);
-        if (match && match->follow(i, *b.client, now)) b.client->disconnect(now);  // an offer lapsed
-        if (!resume_files.empty()) {
-          if (const auto line = resume_files[i].follow(*b.client, at_s)) std::printf("%s\n", line->dump().c_str());
-        }
-      }
-      if (b.client) welcomed += b.client->status().phase == ClientPhase::playing ? 1 : 0;
+  BotOutput out;
+  const BotFrame frame = [&](uint32_t i, MonoTime now, double at_s, std::vector<world::Vec3>& others) {
+    Bot& b = *bots[i];
+    if (!b.client || (match && !match->runs_client(i))) return;
+    frame_bot(b, *w, o.first_client_id + i, now, at_s, others, out);
+    if (match && match->follow(i, *b.client, now)) b.client->disconnect(now);  // an offer lapsed
+    if (!resume_files.empty()) {
+      if (const auto line = resume_files[i].follow(*b.client, at_s)) out.line(*line);
     }
-    if (dashboard) dashboard->follow(bots, o.first_client_id, now);
-    if (now >= next_stats) {
-      print_progress(bots, o, welcomed, at_s);
-      next_stats = next_stats + Duration::from_seconds(o.stats_interval_s);
-    }
-    next_frame = next_frame + frame;
-    const MonoTime after = timer.now();
-    if (next_frame > after) timer.sleep(next_frame - after);
-    else next_frame = after;
-  }
+  };
+  BotLoopHooks hooks;  // with one thread only (check_endpoints)
+  if (match) hooks.before_frames = [&](MonoTime now) { match->before_frames(now, open_offer); };
+  if (dashboard) hooks.after_frames = [&](MonoTime now) { dashboard->follow(bots, o.first_client_id, now); };
+  const BotLoopSettings loop{o.threads, o.frame_hz, o.seconds, o.stats_interval_s, o.count, o.first_client_id, o.series};
+  run_bot_threads(bots, loop, start, frame, hooks, out);  // every thread joined: every bot is ours again
   const double elapsed_s = (timer.now() - start).seconds_f();
   const nlohmann::json last = final_line(bots, o, *behaviour, match.get(), dashboard.get(), elapsed_s);
   for (auto& bot : bots)
@@ -357,6 +338,10 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (the server's)");
   cmd->add_option("--seconds", o.seconds, "how long to play")->check(positive_number());
   cmd->add_option("--frame-hz", o.frame_hz, "frames per second each bot runs")->check(CLI::Range(10.0, 1000.0));
+  cmd->add_option("--threads", o.threads,
+                  "threads the bots run on, bot i on thread i % N, each its own frame loop at --frame-hz "
+                  "(not with --match or --http)")
+      ->check(CLI::Range(1u, kMaxBotThreads));
   cmd->add_option("--logic-hz", o.logic_hz,
                   "in a server-time room: each bot's logic rate, a comma list going round the bots (e.g. 30,60,144); "
                   "default: the room's tick rate")

@@ -91,20 +91,20 @@ nlohmann::json bot_line(const Bot& bot, uint64_t id, double elapsed_s) {
   return j;
 }
 
-nlohmann::json series_line(const std::vector<std::unique_ptr<Bot>>& bots, uint64_t first_client_id, double at_s) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t i = 0; i < bots.size(); ++i) {
-    if (!bots[i]->client) continue;
-    const ClientStats stats = bots[i]->client->stats();
-    const ClockRegulator* regulator = bots[i]->client->game().regulator();
-    const std::optional<double> depth = regulator != nullptr ? regulator->smoothed_depth_ticks() : std::nullopt;
-    rows.push_back({first_client_id + i, stats.bytes_sent, stats.bytes_received, stats.rtt_ms,
-                    depth ? nlohmann::json(*depth) : nlohmann::json(nullptr), stats.corrections, stats.held_frames});
-  }
+std::optional<nlohmann::json> series_row(const Bot& bot, uint64_t id) {
+  if (!bot.client) return std::nullopt;
+  const ClientStats stats = bot.client->stats();
+  const ClockRegulator* regulator = bot.client->game().regulator();
+  const std::optional<double> depth = regulator != nullptr ? regulator->smoothed_depth_ticks() : std::nullopt;
+  return nlohmann::json{id, stats.bytes_sent, stats.bytes_received, stats.rtt_ms,
+                        depth ? nlohmann::json(*depth) : nlohmann::json(nullptr), stats.corrections, stats.held_frames};
+}
+
+nlohmann::json series_line_of(std::vector<nlohmann::json> rows, double at_s) {
   return {{"type", "bots_series"},
           {"t", at_s},
           {"fields", {"id", "bytes_up", "bytes_down", "rtt_ms", "depth_ticks", "corrections", "held_frames"}},
-          {"clients", std::move(rows)}};
+          {"clients", nlohmann::json(std::move(rows))}};
 }
 
 }  // namespace tickwire::cli

@@ -48,6 +48,7 @@ struct DemoOptions {
   double forgiveness = 1.0;
   std::string mode = "snapshot";  // or server-time: the bots run their own logic rates (logic_hz)
   std::string logic_hz;           // server-time: the bots' rates, a comma list going round them
+  uint32_t bot_threads = 1;       // the bot process's --threads
 };
 
 // A free loopback UDP port right now (the child binds it a moment later).
@@ -167,6 +168,7 @@ int run_demo(const DemoOptions& o) {
   if (!o.map_path.empty()) bot_args.insert(bot_args.end(), {"--map", o.map_path});
   if (!o.html_path.empty()) bot_args.push_back("--series");  // a per-client line each interval, for the plots
   if (!o.logic_hz.empty()) bot_args.insert(bot_args.end(), {"--logic-hz", o.logic_hz});
+  bot_args.insert(bot_args.end(), {"--threads", std::to_string(o.bot_threads)});
   if (!bots.spawn(exe, bot_args)) {
     std::fprintf(stderr, "tickwire demo: cannot start the bots\n");
     return 2;
@@ -215,6 +217,8 @@ void register_demo(CLI::App& app) {
   auto* cmd = app.add_subcommand("demo", "server + link conditioner + bots on loopback, then a report");
   static DemoOptions o;
   cmd->add_option("--bots", o.bots, "bot clients")->check(CLI::Range(1, 255));
+  cmd->add_option("--bot-threads", o.bot_threads, "threads the bot process runs its bots on (its --threads)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--seconds", o.seconds, "how long the bots play")->check(positive_number());
   cmd->add_option("--profile", o.profile, "link profile: lan, broadband, transatlantic, mobile-bad, burst-host");
   cmd->add_option("--map", o.map_path, "map file (default: the built-in reference map)");

@@ -7,12 +7,15 @@
 // map's buttons and the report's "game uses (server)" line counts the uses the game took; a fourth
 // runs `--behaviour fire`, and its "game shots (server)" line counts the shots the game traced. A
 // fifth writes the HTML report (README: `--html`): the table and a drawn plot per figure, no script.
+// A sixth runs the bot process on two threads (README: `--bot-threads 2`): the report has the same
+// fields as a one-thread run's, and every bot played.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,33 @@ TEST(Demo, AShortRunReportsSaneFigures) {
   EXPECT_EQ(report["contract_hash"].get<std::string>().size(), 32u);
   EXPECT_EQ(report["server"]["snapshot_drops"], 0);
   EXPECT_FALSE(report.contains("block"));
+}
+
+// Every object key of `j`, as dotted paths (an array's first element stands for all of it).
+void field_paths(const nlohmann::json& j, const std::string& at, std::set<std::string>& out) {
+  if (j.is_array() && !j.empty()) field_paths(j.front(), at + "[]", out);
+  if (!j.is_object()) return;
+  for (const auto& [key, value] : j.items()) {
+    out.insert(at + "." + key);
+    field_paths(value, at + "." + key, out);
+  }
+}
+
+TEST(Demo, BotsOnTwoThreadsReportTheSameFields) {
+  const nlohmann::json threaded = run_demo({"--bots", "4", "--bot-threads", "2", "--seconds", "3", "--profile", "lan"});
+  const nlohmann::json single = run_demo({"--bots", "4", "--seconds", "3", "--profile", "lan"});
+  ASSERT_FALSE(threaded.is_discarded());
+  ASSERT_FALSE(single.is_discarded());
+  std::set<std::string> threaded_fields, single_fields;
+  field_paths(threaded, "", threaded_fields);
+  field_paths(single, "", single_fields);
+  EXPECT_EQ(threaded_fields, single_fields);
+  EXPECT_GT(threaded_fields.size(), 20u);
+  EXPECT_EQ(threaded["clients"]["connected"], 4);
+  EXPECT_EQ(threaded["clients"]["reliable_failures"], 0);
+  EXPECT_EQ(threaded["frames_refused"], 0);
+  EXPECT_GT(threaded["snapshots"]["min_client_hz"].get<double>(), 57.0);
+  EXPECT_NEAR(threaded["server"]["tick_hz"].get<double>(), 60.0, 3.0);
 }
 
 TEST(Demo, AReliableBlockMidGameArrivesWhileSnapshotsKeepTheTickRate) {
