@@ -67,7 +67,8 @@ nlohmann::json build_demo_report(const DemoRunInfo& info, const nlohmann::json& 
   r["input_queue"] = {{"depth_min", server.value("depth_min", 0)},
                       {"depth_histogram", server.value("depth_histogram", nlohmann::json::array())},
                       {"starved_ticks", starved},
-                      {"starved_percent", starved + fresh == 0 ? 0.0 : 100.0 * static_cast<double>(starved) / static_cast<double>(starved + fresh)}};
+                      {"starved_percent", starved + fresh == 0 ? 0.0 : 100.0 * static_cast<double>(starved) / static_cast<double>(starved + fresh)},
+                      {"awaiting_ticks", server.value("awaiting_ticks", uint64_t{0})}};
   r["corrections"] = {{"count", corrections},
                       {"p99_m", correction_p99.max()},
                       {"max_m", correction_max},
@@ -156,8 +157,9 @@ std::vector<DemoReportRow> demo_report_rows(const nlohmann::json& r) {
     histogram += fmt::format("{}:{:.1f}% ", depth_min + static_cast<int>(i), total == 0 ? 0.0 : 100.0 * static_cast<double>(v) / static_cast<double>(total));
   }
   line("server input-queue depth", histogram.empty() ? "-" : histogram);
-  line("starved ticks", fmt::format("{} ({:.2f}%)", r["input_queue"].value("starved_ticks", 0),
-                                    r["input_queue"].value("starved_percent", 0.0)));
+  line("starved ticks", fmt::format("{} ({:.2f}%); {} more awaited a joining client's first input",
+                                    r["input_queue"].value("starved_ticks", 0), r["input_queue"].value("starved_percent", 0.0),
+                                    r["input_queue"].value("awaiting_ticks", 0)));
   line("corrections", fmt::format("{} (p99 {:.3f} m worst client, max {:.3f} m), prediction snaps {}",
                                   r["corrections"].value("count", 0), r["corrections"].value("p99_m", 0.0),
                                   r["corrections"].value("max_m", 0.0), r["corrections"].value("snaps", 0)));

@@ -1,6 +1,7 @@
 // What an operator reads of a room's input queues, for `tickwire server`'s and `tickwire host`'s
-// lines: every client's depth byte binned, and the starved and fresh ticks the queues counted (the
-// issue's "starved below 0.5%" is starved / (starved + fresh)).
+// lines: every client's depth byte binned, and the starved, fresh and awaiting ticks the queues
+// counted (starved / (starved + fresh) is the starved share; awaiting: ticks before a session's first
+// input arrived, its join).
 #pragma once
 
 #include <algorithm>
@@ -22,13 +23,15 @@ struct InputTally {
   std::vector<uint64_t> depth_histogram = std::vector<uint64_t>(kDepthMax - kDepthMin + 1, 0);
   uint64_t starved_ticks = 0;
   uint64_t fresh_ticks = 0;
+  uint64_t awaiting_ticks = 0;
 
-  // Adds depth_min, depth_histogram, starved_ticks and fresh_ticks to `j`.
+  // Adds depth_min, depth_histogram, starved_ticks, fresh_ticks and awaiting_ticks to `j`.
   void put(nlohmann::json& j) const {
     j["depth_min"] = kDepthMin;
     j["depth_histogram"] = depth_histogram;
     j["starved_ticks"] = starved_ticks;
     j["fresh_ticks"] = fresh_ticks;
+    j["awaiting_ticks"] = awaiting_ticks;
   }
 };
 
@@ -44,19 +47,21 @@ class InputSources {
         ++tally.depth_histogram[static_cast<std::size_t>(depth - kDepthMin)];
       }
       Seen& s = seen_[c.owner];
-      if (s.admitted_tick != c.admitted_tick) s = Seen{c.admitted_tick, 0, 0};
+      if (s.admitted_tick != c.admitted_tick) s = Seen{c.admitted_tick, 0, 0, 0};
       const uint64_t starved = c.repeated_ticks + c.zeroed_ticks;
       tally.starved_ticks += starved - s.starved;
       tally.fresh_ticks += c.fresh_ticks - s.fresh;
+      tally.awaiting_ticks += c.awaiting_ticks - s.awaiting;
       s.starved = starved;
       s.fresh = c.fresh_ticks;
+      s.awaiting = c.awaiting_ticks;
     }
   }
 
  private:
   struct Seen {
     int64_t admitted_tick = -1;
-    uint64_t starved = 0, fresh = 0;
+    uint64_t starved = 0, fresh = 0, awaiting = 0;
   };
   std::array<Seen, 256> seen_{};
 };

@@ -74,6 +74,8 @@ constexpr ClientCounter kClientCounters[] = {
     {"tickwire_client_fresh_ticks_total", "Ticks run on a fresh input.", &ClientLink::fresh_ticks},
     {"tickwire_client_repeated_ticks_total", "Ticks run on a repeated input (starved).", &ClientLink::repeated_ticks},
     {"tickwire_client_zeroed_ticks_total", "Ticks run on a zeroed input (starved).", &ClientLink::zeroed_ticks},
+    {"tickwire_client_awaiting_ticks_total", "Ticks run before the client's first input arrived (its join).",
+     &ClientLink::awaiting_ticks},
     {"tickwire_client_snapshots_sent_total", "Snapshots sent.", &ClientLink::snapshots_sent},
     {"tickwire_client_snapshot_bytes_total", "Snapshot bytes sent.", &ClientLink::snapshot_bytes},
     {"tickwire_client_delta_snapshots_total", "Snapshots delta coded against a held frame.", &ClientLink::delta_snapshots},

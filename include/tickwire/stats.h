@@ -62,6 +62,7 @@ struct ClientLink {
   uint64_t fresh_ticks = 0;
   uint64_t repeated_ticks = 0;
   uint64_t zeroed_ticks = 0;
+  uint64_t awaiting_ticks = 0;  // before its first input arrived (the join; not starved)
   // Snapshots.
   uint64_t snapshots_sent = 0;
   uint64_t fragments_sent = 0;

@@ -272,6 +272,7 @@ std::vector<ClientLink> Server::clients() const {
       link.fresh_ticks = queue.fresh_ticks;
       link.repeated_ticks = queue.repeated_ticks;
       link.zeroed_ticks = queue.zeroed_ticks;
+      link.awaiting_ticks = queue.awaiting_ticks;
       append_reasons(link.reasons, "input.drop", session->inputs.queue().drops());
     }
     if (const auto stats = p.room_server->stats(slot)) {

@@ -149,7 +149,8 @@ TickInput InputQueue::take_for_tick() {
   out.has_sequence = ack_sequence_.has_value();
   out.source = repeat ? TickInputSource::repeated : TickInputSource::zeroed;
   out.starved_run_ticks = starved_run_ticks_;
-  ++(repeat ? stats_.repeated_ticks : stats_.zeroed_ticks);
+  if (stats_.queued == 0) ++stats_.awaiting_ticks;  // nothing has arrived yet: the join, not a dry queue
+  else ++(repeat ? stats_.repeated_ticks : stats_.zeroed_ticks);
   return out;
 }
 

@@ -106,6 +106,7 @@ TEST(OpsEndpoint, ProbesMetricsAllocationAndADrainOnSigterm) {
   EXPECT_EQ(sample_value(e, "tickwire_clients", {}), 1);
   EXPECT_EQ(sample_value(e, "tickwire_lifecycle_state", {{"state", "allocated"}}), 1);
   EXPECT_EQ(e.find("tickwire_client_rtt_ms", {{"client_id", "4242"}}).size(), 1u) << seated.body;
+  EXPECT_EQ(e.find("tickwire_client_awaiting_ticks_total", {{"client_id", "4242"}}).size(), 1u) << seated.body;
   EXPECT_EQ(sample_value(e, "tickwire_sessions_admitted_total", {}), 1);
 
   // SIGTERM: /readyz says draining at once; the loop still beats; the seated bot plays on in the grace.

@@ -121,6 +121,15 @@ TEST(InputQueue, StarvingBeforeAnyInputAppliesANeutralCommandWithoutAnAck) {
     EXPECT_FALSE(queue.ack_sequence().has_value());
     EXPECT_EQ(queue.depth_byte(), -static_cast<int8_t>(run));
   }
+  // Ticks before the first input arrived are the join's wait, counted apart from starvation (the
+  // depth byte still says the run, so the client's regulator reads it as before).
+  EXPECT_EQ(queue.stats().awaiting_ticks, 5u);
+  EXPECT_EQ(queue.stats().repeated_ticks + queue.stats().zeroed_ticks, 0u);
+  ASSERT_EQ(queue.accept(frame(0, 1)), 1u);
+  EXPECT_TRUE(queue.take_for_tick().fresh());
+  (void)queue.take_for_tick();
+  EXPECT_EQ(queue.stats().repeated_ticks, 1u) << "once an input has come, an empty queue is starvation";
+  EXPECT_EQ(queue.stats().awaiting_ticks, 5u);
 }
 
 TEST(InputQueue, AGapIsPassedOverAndTheLateInputIsStaleNotDuplicate) {

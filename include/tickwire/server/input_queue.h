@@ -44,6 +44,9 @@ struct InputQueueStats {
   uint64_t fresh_ticks = 0;
   uint64_t repeated_ticks = 0;
   uint64_t zeroed_ticks = 0;
+  // Ticks before the session's first input arrived (its join: the welcome's trip out and the first
+  // input's back). Run as zeroed ticks, but not starvation: no queue was fed yet to run dry.
+  uint64_t awaiting_ticks = 0;
   uint64_t unknown_buttons = 0;  // queued inputs that set a button bit the vocabulary does not name
   uint64_t merged_inputs = 0;    // merge_arrived: inputs taken into fresh ticks (fresh_ticks of them)
 };
