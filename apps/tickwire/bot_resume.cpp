@@ -3,12 +3,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "tickwire/client/game_client.h"
 #include "tickwire/core/hex.h"
 #include "tickwire/core/regular_file.h"
 #include "tickwire/protocol/resume_ticket.h"
+#include "whole_file.h"
 
 namespace tickwire::cli {
 namespace {
@@ -30,11 +30,8 @@ std::optional<nlohmann::json> BotResumeFile::follow(const Client& client, double
   seen_any_ = true;
   seen_token_ = ticket->token_hex;
   if (!ticket->token_hex.empty()) {
-    std::filesystem::path partial = path_;
-    partial += ".partial";
-    std::ofstream(partial) << ticket->token_hex;
-    std::error_code ignored;
-    std::filesystem::rename(partial, path_, ignored);
+    std::string ignored;  // a token not kept is only a resume the next run cannot make
+    (void)write_whole_file(path_.string(), std::string_view(ticket->token_hex), ignored);
   }
   nlohmann::json j = {{"type", "ticket"},
                       {"t", at_s},

@@ -26,10 +26,7 @@ void ProgressBoard::give(uint32_t thread, uint64_t interval, ProgressShare share
   const std::lock_guard<std::mutex> lock(mutex_);
   auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.interval == interval; });
   if (it == pending_.end()) {
-    if (pending_.size() == kMaxPendingIntervals) {
-      pending_.pop_front();
-      ++dropped_;
-    }
+    if (pending_.size() == kMaxPendingIntervals) pending_.pop_front();
     pending_.push_back(Pending{interval, 0, {}});
     it = std::prev(pending_.end());
   }

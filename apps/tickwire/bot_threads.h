@@ -49,7 +49,6 @@ class ProgressBoard {
       : threads_(threads), count_(count), series_(series), out_(out) {}
   // Thread `thread`'s share of interval `interval` (1, 2, ... in order on every thread).
   void give(uint32_t thread, uint64_t interval, ProgressShare share);
-  uint64_t dropped() const { return dropped_; }
 
  private:
   struct Pending {
@@ -65,7 +64,6 @@ class ProgressBoard {
   BotOutput& out_;
   std::mutex mutex_;
   std::deque<Pending> pending_;
-  uint64_t dropped_ = 0;
 };
 
 struct BotLoopSettings {

@@ -8,10 +8,9 @@
 #include <memory>
 #include <string>
 
-#include <fstream>
-
 #include "commands.h"
 #include "room_bench_map.h"
+#include "whole_file.h"
 #include "tickwire/world/map_loader.h"
 #include "tickwire/world/reference_map.h"
 
@@ -43,7 +42,7 @@ struct CrowdOptions {
   std::string out;
 };
 
-// Writes the crowd map to o.out (through a .partial file), then loads it back and prints its check.
+// Writes the crowd map to o.out (whole or not at all), after loading it as a server would; prints its check.
 int write_crowd_map(const CrowdOptions& o) {
   const std::string text = bench::room_bench_map_text(bench::RoomBenchMap{o.players, o.spacing_m, o.margin_m});
   auto loaded = world::load_map(text);
@@ -51,17 +50,9 @@ int write_crowd_map(const CrowdOptions& o) {
     std::fprintf(stderr, "map crowd: %s\n", loaded.error().text().c_str());
     return kExitMapRefused;
   }
-  const std::string partial = o.out + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-    file << text;
-    if (!file.flush()) {
-      std::fprintf(stderr, "map crowd: cannot write %s\n", partial.c_str());
-      return kExitMapRefused;
-    }
-  }
-  if (std::rename(partial.c_str(), o.out.c_str()) != 0) {
-    std::fprintf(stderr, "map crowd: cannot write %s\n", o.out.c_str());
+  std::string error;
+  if (!write_whole_file(o.out, std::string_view(text), error)) {
+    std::fprintf(stderr, "map crowd: cannot write %s\n", error.c_str());
     return kExitMapRefused;
   }
   print_map(*loaded);

@@ -1,6 +1,6 @@
 // A room's save state on disk, for `tickwire server --save-state FILE` (written when the server
 // stops) and `--initial-state FILE` (a server started from one): read bounded, from a regular file
-// only; written whole or not at all (a temporary file renamed over the path).
+// only (written whole or not at all by write_whole_file, whole_file.h).
 #pragma once
 
 #include <cstddef>
@@ -15,7 +15,5 @@ inline constexpr std::size_t kMaxSaveStateFileBytes = std::size_t{256} << 20;  /
 
 // The file's bytes, or nullopt with `error` set.
 std::optional<std::vector<uint8_t>> read_save_state_file(const std::string& path, std::string& error);
-// False with `error` set when it could not be written (nothing is left at `path` half-written).
-bool write_save_state_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string& error);
 
 }  // namespace tickwire::cli

@@ -34,6 +34,7 @@
 #include "sample_stats.h"
 #include "recording_file.h"
 #include "save_state_file.h"
+#include "whole_file.h"
 #include "server_dashboard.h"
 #include "server_ops.h"
 #include "tickwire/clock/system_clock.h"
@@ -178,7 +179,7 @@ bool save_room(Server& server, const std::string& path) {
   std::string error;
   if (const auto refused = server.save_state(bytes)) {
     error = "the game wrote no state: " + std::string(reason_name(*refused));
-  } else if (write_save_state_file(path, bytes, error)) {
+  } else if (write_whole_file(path, bytes, error)) {
     std::printf("%s\n", nlohmann::json({{"type", "saved"},
                                         {"path", path},
                                         {"bytes", bytes.size()},

@@ -41,11 +41,14 @@ void ObjectReplicas::take(int64_t tick, uint32_t entity_id, const protocol::Obje
   if (record.object_index >= replicas_.size()) replicas_.resize(record.object_index + std::size_t{1});
   Replica& replica = replicas_[record.object_index];
   if (replica.seen_at == tick) return;  // one record per object and tick: the first stands
-  if (!replica.runs.empty() && replica.runs.back().gone_at < 0 && sample_of_record(replica.runs.back().state, record)) {
-    replica.seen_at = tick;  // as it was: the run grows (the commonest case, decided without a sample)
-    replica.entity_id = entity_id;
+  // As it was (the commonest case, decided without building a sample): its run grows.
+  const bool unchanged = !replica.runs.empty() && replica.runs.back().gone_at < 0 &&
+                         sample_of_record(replica.runs.back().state, record);
+  replica.seen_at = tick;
+  replica.entity_id = entity_id;
+  scratch_.push_back(record.object_index);
+  if (unchanged) {
     replica.runs.back().last = tick;
-    scratch_.push_back(record.object_index);
     return;
   }
   ObjectSample state = object_sample(record);
@@ -55,14 +58,7 @@ void ObjectReplicas::take(int64_t tick, uint32_t entity_id, const protocol::Obje
   const bool fresh = replica.runs.empty() || replica.runs.back().gone_at >= 0 ||
                      !same_sections(replica.runs.back().state, state);
   if (fresh) ++counters_.appeared;
-  replica.seen_at = tick;
-  replica.entity_id = entity_id;
-  scratch_.push_back(record.object_index);
-  if (!fresh && replica.runs.back().state == state) {
-    replica.runs.back().last = tick;
-  } else {
-    replica.runs.push_back(Run{tick, tick, fresh, -1, std::move(state)});
-  }
+  replica.runs.push_back(Run{tick, tick, fresh, -1, std::move(state)});
 }
 
 void ObjectReplicas::on_snapshot(Tick tick_value, std::span<const protocol::Record> records) {

@@ -10,14 +10,12 @@
 #include <span>
 #include <vector>
 
+#include "fuzz_splice.h"
 #include "room_recording_rig.h"
 #include "save_state_fuzz.h"
 #include "tickwire/server/room_replay.h"
 
 namespace tickwire::world::rigs {
-
-inline constexpr uint8_t kRecordingFuzzWhole = 0;
-inline constexpr uint8_t kRecordingFuzzSpliced = 1;
 
 // The valid recording every spliced input starts from (built once, the same in the fuzzer and tests).
 inline const std::vector<uint8_t>& recording_fuzz_valid() {
@@ -26,14 +24,7 @@ inline const std::vector<uint8_t>& recording_fuzz_valid() {
 }
 
 inline std::vector<uint8_t> recording_fuzz_bytes(std::span<const uint8_t> input) {
-  if (input.empty()) return {};
-  const std::span<const uint8_t> rest = input.subspan(1);
-  if (input[0] != kRecordingFuzzSpliced || rest.size() < 2) return {rest.begin(), rest.end()};
-  const std::vector<uint8_t>& valid = recording_fuzz_valid();
-  const std::size_t at = (std::size_t{rest[0]} | std::size_t{rest[1]} << 8) % (valid.size() + 1);
-  std::vector<uint8_t> out(valid.begin(), valid.begin() + static_cast<std::ptrdiff_t>(at));
-  out.insert(out.end(), rest.begin() + 2, rest.end());
-  return out;
+  return fuzz_spliced_bytes(input, recording_fuzz_valid);
 }
 
 struct RecordingFuzzVerdict {

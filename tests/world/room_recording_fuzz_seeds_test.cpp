@@ -19,12 +19,6 @@ namespace {
 
 const std::filesystem::path kSeeds = test::source_dir() / "tests" / "fixtures" / "fuzz" / "fuzz_room_recording";
 
-std::vector<uint8_t> spliced(std::size_t at, std::vector<uint8_t> rest = {}) {
-  std::vector<uint8_t> input{kRecordingFuzzSpliced, static_cast<uint8_t>(at), static_cast<uint8_t>(at >> 8)};
-  input.insert(input.end(), rest.begin(), rest.end());
-  return input;
-}
-
 struct Seed {
   std::string name;
   std::vector<uint8_t> input;
@@ -50,18 +44,18 @@ TEST(RoomRecordingFuzzSeeds, EachSeedIsWhatItClaimsAndGetsItsVerdict) {
   admit.player = "eve";
   std::vector<uint8_t> admit_bytes;
   append_room_event(admit_bytes, admit, last);
-  std::vector<uint8_t> wrong_version{kRecordingFuzzWhole};
+  std::vector<uint8_t> wrong_version{kFuzzWhole};
   wrong_version.insert(wrong_version.end(), valid.begin(), valid.begin() + 64);
   wrong_version[1 + 8] = kRoomRecordingVersion + 1;
   const std::vector<Seed> seeds = {
-      {"valid_one_second", spliced(valid.size()), std::nullopt},
-      {"leave_after_the_last_tick", spliced(valid.size(), leave_bytes), std::nullopt},
-      {"admit_refused_by_the_replay", spliced(valid.size(), admit_bytes), std::nullopt, true},
-      {"cut_inside_the_last_tick", spliced(valid.size() - 12), RecordingRefusal::truncated},
-      {"unknown_event", spliced(valid.size(), {99}), RecordingRefusal::unknown_event},
-      {"witness_outside_a_tick", spliced(valid.size(), {2, 1, 2, 3, 4, 5, 6, 7, 8}), RecordingRefusal::out_of_order},
+      {"valid_one_second", fuzz_splice_input(valid.size()), std::nullopt},
+      {"leave_after_the_last_tick", fuzz_splice_input(valid.size(), leave_bytes), std::nullopt},
+      {"admit_refused_by_the_replay", fuzz_splice_input(valid.size(), admit_bytes), std::nullopt, true},
+      {"cut_inside_the_last_tick", fuzz_splice_input(valid.size() - 12), RecordingRefusal::truncated},
+      {"unknown_event", fuzz_splice_input(valid.size(), {99}), RecordingRefusal::unknown_event},
+      {"witness_outside_a_tick", fuzz_splice_input(valid.size(), {2, 1, 2, 3, 4, 5, 6, 7, 8}), RecordingRefusal::out_of_order},
       {"wrong_version", wrong_version, RecordingRefusal::wrong_version},
-      {"bad_magic", {kRecordingFuzzWhole, 'T', 'W', 'X', 'X', 'X', 'X', 'X', 'X'}, RecordingRefusal::bad_magic},
+      {"bad_magic", {kFuzzWhole, 'T', 'W', 'X', 'X', 'X', 'X', 'X', 'X'}, RecordingRefusal::bad_magic},
   };
   for (const Seed& seed : seeds) {
     SCOPED_TRACE(seed.name);

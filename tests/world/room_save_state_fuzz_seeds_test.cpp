@@ -19,13 +19,6 @@ namespace {
 
 const std::filesystem::path kSeeds = test::source_dir() / "tests" / "fixtures" / "fuzz" / "fuzz_room_save_state";
 
-// A spliced input: the valid save up to `at`, then `rest`.
-std::vector<uint8_t> spliced(std::size_t at, std::vector<uint8_t> rest = {}) {
-  std::vector<uint8_t> input{kSaveFuzzSpliced, static_cast<uint8_t>(at), static_cast<uint8_t>(at >> 8)};
-  input.insert(input.end(), rest.begin(), rest.end());
-  return input;
-}
-
 struct Seed {
   std::string name;
   std::vector<uint8_t> input;
@@ -35,19 +28,19 @@ struct Seed {
 TEST(RoomSaveStateFuzzSeeds, EachSeedIsWhatItClaimsAndGetsItsVerdict) {
   const std::vector<uint8_t>& valid = save_fuzz_valid();
   ASSERT_LT(valid.size(), 65536u) << "a splice offset is a u16";
-  std::vector<uint8_t> wrong_version{kSaveFuzzWhole};
+  std::vector<uint8_t> wrong_version{kFuzzWhole};
   wrong_version.insert(wrong_version.end(), valid.begin(), valid.begin() + 64);
   wrong_version[1 + 4] = kRoomSaveStateVersion + 1;
   constexpr std::size_t kSessionCountAt = 4 + 1 + 8 + 4 + 4;
   const std::vector<Seed> seeds = {
-      {"valid_mid_game", spliced(valid.size()), std::nullopt},
-      {"trailing_byte", spliced(valid.size(), {0}), SaveStateRefusal::trailing_bytes},
-      {"cut_in_game", spliced(valid.size() - 100), SaveStateRefusal::truncated},
-      {"game_last_byte_spoiled", spliced(valid.size() - 1, {static_cast<uint8_t>(valid.back() ^ 0xFF)}),
+      {"valid_mid_game", fuzz_splice_input(valid.size()), std::nullopt},
+      {"trailing_byte", fuzz_splice_input(valid.size(), {0}), SaveStateRefusal::trailing_bytes},
+      {"cut_in_game", fuzz_splice_input(valid.size() - 100), SaveStateRefusal::truncated},
+      {"game_last_byte_spoiled", fuzz_splice_input(valid.size() - 1, {static_cast<uint8_t>(valid.back() ^ 0xFF)}),
        SaveStateRefusal::game_refused},
-      {"sessions_over_cap", spliced(kSessionCountAt, {0, 1, 0, 0}), SaveStateRefusal::count_over_cap},
+      {"sessions_over_cap", fuzz_splice_input(kSessionCountAt, {0, 1, 0, 0}), SaveStateRefusal::count_over_cap},
       {"wrong_version", wrong_version, SaveStateRefusal::wrong_version},
-      {"bad_magic", {kSaveFuzzWhole, 'X', 'X', 'X', 'X', 1}, SaveStateRefusal::bad_magic},
+      {"bad_magic", {kFuzzWhole, 'X', 'X', 'X', 'X', 1}, SaveStateRefusal::bad_magic},
   };
   for (const Seed& seed : seeds) {
     SCOPED_TRACE(seed.name);

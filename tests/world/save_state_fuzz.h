@@ -10,12 +10,10 @@
 #include <span>
 #include <vector>
 
+#include "fuzz_splice.h"
 #include "save_room.h"
 
 namespace tickwire::world::rigs {
-
-inline constexpr uint8_t kSaveFuzzWhole = 0;
-inline constexpr uint8_t kSaveFuzzSpliced = 1;
 
 // The reference map, loaded once.
 inline const Map& save_fuzz_map() {
@@ -35,14 +33,7 @@ inline const std::vector<uint8_t>& save_fuzz_valid() {
 
 // The save state an input names.
 inline std::vector<uint8_t> save_fuzz_state(std::span<const uint8_t> input) {
-  if (input.empty()) return {};
-  const std::span<const uint8_t> rest = input.subspan(1);
-  if (input[0] != kSaveFuzzSpliced || rest.size() < 2) return {rest.begin(), rest.end()};
-  const std::vector<uint8_t>& valid = save_fuzz_valid();
-  const std::size_t at = (std::size_t{rest[0]} | std::size_t{rest[1]} << 8) % (valid.size() + 1);
-  std::vector<uint8_t> out(valid.begin(), valid.begin() + static_cast<std::ptrdiff_t>(at));
-  out.insert(out.end(), rest.begin() + 2, rest.end());
-  return out;
+  return fuzz_spliced_bytes(input, save_fuzz_valid);
 }
 
 // Loads the input's save state into a fresh room; one that loads runs 3 ticks and saves again.
