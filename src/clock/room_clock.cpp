@@ -64,8 +64,7 @@ ClockAccount RoomClock::account(MonoTime now) const {
 
 void RoomClock::resume_after(Tick last) {
   TW_ASSERT(executed_ == 0 && declared_ == 0, "a clock resumes only before it has run a tick");
-  TW_ASSERT(last.value() >= 0 && static_cast<double>(last.value()) * period_ns_ < 0x1p62,
-            "a resumed tick's time from tick 0 fits the clock's nanoseconds");
+  TW_ASSERT(reaches(last), "a resumed tick's time from tick 0 fits the clock's nanoseconds");
   config_.origin = config_.origin - Duration::nanoseconds(std::llround(static_cast<double>(last.value()) * period_ns_));
   executed_ = last.value();
   ideal_seen_ = std::max(ideal_seen_, executed_);

@@ -25,11 +25,6 @@ struct SavedPawn {
 
 bool tick_in_range(int64_t value) { return value >= 0 && value <= kMaxSaveStateTick; }
 
-// A saved room tick the room can go on from: its time from tick 0 is one the room clock still counts
-// in nanoseconds (it places tick n at n periods from its origin: 2^40 ticks of a 60 Hz room are 580
-// years, past an int64 of nanoseconds; 2^62 ns is 146 years).
-bool clock_reaches(int64_t tick, double seconds_per_tick) { return static_cast<double>(tick) * seconds_per_tick * 1e9 < 0x1p62; }
-
 // The sessions' pawns, then the held ones: each a pawn the room could hold, named once; the
 // sessions' owners ascending (the order save writes); every input window read.
 std::optional<SaveStateRefusal> read_pawns(ByteRecordReader& read, uint32_t capacity, const InputQueueConfig& queue,
@@ -120,7 +115,7 @@ std::optional<SaveStateRefusal> Room::load_whole(std::span<const uint8_t> state)
   world.forgiveness = read.f32();
   world.time_scale = read.f32();
   if (!read.ok()) return SaveStateRefusal::truncated;
-  if (!tick_in_range(tick) || !clock_reaches(tick, clock_.seconds_per_tick()) || !protocol::valid_world_settings(world)) return SaveStateRefusal::value_out_of_range;
+  if (!tick_in_range(tick) || !clock_.reaches(Tick::from_value(tick)) || !protocol::valid_world_settings(world)) return SaveStateRefusal::value_out_of_range;
   std::vector<SavedPawn> pawns;
   if (const auto refused = read_pawns(read, entities_.capacity(), input_queue_config(), pawns)) return refused;
   const uint32_t game_bytes = read.u32();

@@ -184,5 +184,20 @@ TEST(RoomClock, MisconfigurationIsAProgrammerError) {
   EXPECT_THROW(RoomClock{config}, test::AssertionFailure);
 }
 
+// A clock goes on after a saved tick only while that tick's time from tick 0 fits its nanoseconds
+// (2^62 ns): at 60 Hz nine years do, 290 do not; at 1 Hz the bound is 2^62 ns of seconds.
+TEST(RoomClock, ItReachesASavedTickOnlyWithinItsNanoseconds) {
+  const RoomClock at60 = make_clock(60.0);
+  EXPECT_TRUE(at60.reaches(Tick::from_value(int64_t{1} << 34)));
+  EXPECT_FALSE(at60.reaches(Tick::from_value(int64_t{1} << 39)));
+  EXPECT_FALSE(at60.reaches(Tick::from_value(-1)));
+  const RoomClock at1 = make_clock(1.0);
+  EXPECT_TRUE(at1.reaches(Tick::from_value(int64_t{1} << 32)));
+  EXPECT_FALSE(at1.reaches(Tick::from_value(int64_t{1} << 33)));
+  RoomClock resumed = make_clock(60.0);
+  resumed.resume_after(Tick::from_value(int64_t{1} << 34));
+  EXPECT_EQ(resumed.executed_ticks(), int64_t{1} << 34);
+}
+
 }  // namespace
 }  // namespace tickwire

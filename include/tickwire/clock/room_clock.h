@@ -89,8 +89,11 @@ class RoomClock {
   // run (none declared), so the next one planned is last + 1. Its timeline moves back by `last`
   // periods (the origin, rounded to the nanosecond), so last + 1 is due where a fresh clock's first
   // tick would be: a room started from an hour-old save runs at once, not an hour later.
-  // Only on a clock that has run nothing yet.
+  // Only on a clock that has run nothing yet, and only after a tick it reaches.
   void resume_after(Tick last);
+  // Whether the clock can go on after `last`: its time from tick 0 fits the clock's nanoseconds with
+  // room to spare (2^62 ns, 146 years; 2^40 ticks of a 60 Hz room would be 580).
+  bool reaches(Tick last) const { return last.value() >= 0 && static_cast<double>(last.value()) * period_ns_ < 0x1p62; }
 
  private:
   RoomClockConfig config_;
