@@ -1,10 +1,12 @@
-// The input queue: sequence bookkeeping (duplicate / stale / overflow), sorted insertion, one input
-// per tick, the starvation rule, and the honest ack and depth byte that the owner detail reports.
+// The input queue: sequence bookkeeping (duplicate / stale / late / overflow), sorted insertion, one
+// input per tick, a starved tick's guess at the next sequence, and the honest ack and depth byte that
+// the owner detail reports.
 #include "tickwire/server/input_queue.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <utility>
 
 #include "tickwire/core/assert.h"
 #include "tickwire/wire/quantize.h"
@@ -42,7 +44,11 @@ bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd, const s
     return false;
   }
   if (sequence < next_applicable_) {
-    drops_.add(was_applied(sequence) ? InputDropReason::duplicate : InputDropReason::stale);
+    if (was_guessed(sequence)) {
+      take_late(sequence, cmd);
+    } else {
+      drops_.add(was_applied(sequence) ? InputDropReason::duplicate : InputDropReason::stale);
+    }
     return false;
   }
   const auto end = waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_);
@@ -77,9 +83,18 @@ void InputQueue::insert_sorted(const Entry& entry) {
   ++waiting_count_;
 }
 
+// The first copy of a guessed sequence's input: its tick is gone, its presses are not. Later copies
+// are duplicates.
+void InputQueue::take_late(uint64_t sequence, const protocol::InputCmd& cmd) {
+  drops_.add(InputDropReason::late);
+  guessed_bits_ &= ~(uint64_t{1} << (*ack_sequence_ - sequence));
+  late_buttons_ |= cmd.buttons & config_.known_buttons & ~guess_buttons_[sequence % kAppliedWindowInputs];
+}
+
 void InputQueue::mark_applied(uint32_t sequence) {
   const uint64_t shift = ack_sequence_ ? uint64_t{sequence} - *ack_sequence_ : 64;
   applied_bits_ = shift >= 64 ? 0 : applied_bits_ << shift;
+  guessed_bits_ = shift >= 64 ? 0 : guessed_bits_ << shift;
   applied_bits_ |= 1;
   ack_sequence_ = sequence;
   next_applicable_ = uint64_t{sequence} + 1;
@@ -89,6 +104,12 @@ bool InputQueue::was_applied(uint64_t sequence) const {
   if (!ack_sequence_ || sequence > *ack_sequence_) return false;
   const uint64_t distance = *ack_sequence_ - sequence;
   return distance < kAppliedWindowInputs && ((applied_bits_ >> distance) & 1) != 0;
+}
+
+bool InputQueue::was_guessed(uint64_t sequence) const {
+  if (!ack_sequence_ || sequence > *ack_sequence_) return false;
+  const uint64_t distance = *ack_sequence_ - sequence;
+  return distance < kAppliedWindowInputs && ((guessed_bits_ >> distance) & 1) != 0;
 }
 
 // Every waiting input as one: the mean of their movement axes (time spent on each is one client
@@ -119,38 +140,54 @@ InputQueue::Entry InputQueue::take_merged() {
 }
 
 TickInput InputQueue::take_for_tick() {
-  TickInput out;
-  if (waiting_count_ > 0) {
-    Entry entry;
-    if (config_.merge_arrived) {
-      entry = take_merged();
-    } else {
-      entry = waiting_[0];
-      std::copy(waiting_.begin() + 1, waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_), waiting_.begin());
-      --waiting_count_;
-    }
-    TW_ASSERT(!ack_sequence_ || entry.sequence > *ack_sequence_, "applied inputs must increase");
-    mark_applied(entry.sequence);
-    last_applied_cmd_ = entry.cmd;
-    starved_run_ticks_ = 0;
-    ++stats_.fresh_ticks;
-    out.cmd = entry.cmd;
-    out.sequence = entry.sequence;
-    out.has_sequence = true;
-    out.source = TickInputSource::fresh;
-    out.claim = entry.claim;
-    return out;
+  if (waiting_count_ == 0) return take_starved();
+  Entry entry;
+  if (config_.merge_arrived) {
+    entry = take_merged();
+  } else {
+    entry = waiting_[0];
+    std::copy(waiting_.begin() + 1, waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_count_), waiting_.begin());
+    --waiting_count_;
   }
+  TW_ASSERT(!ack_sequence_ || entry.sequence > *ack_sequence_, "applied inputs must increase");
+  mark_applied(entry.sequence);
+  last_applied_cmd_ = entry.cmd;  // what a guess repeats: the player's own input, not a carried press
+  starved_run_ticks_ = 0;
+  ++stats_.fresh_ticks;
+  TickInput out;
+  out.cmd = entry.cmd;
+  out.late_buttons = std::exchange(late_buttons_, 0u);
+  out.cmd.buttons |= out.late_buttons;
+  out.sequence = entry.sequence;
+  out.has_sequence = true;
+  out.source = TickInputSource::fresh;
+  out.claim = entry.claim;
+  return out;
+}
+
+// A starved tick. Once inputs have begun (and outside server-time's merging, which has no tick per
+// input), a tick within the repeat limit is the next sequence's, run on the repeated input as the
+// guess and acked as run. Past the limit the link is taken for dead: the pawn stands and nothing is
+// guessed, so a client held or gone for seconds never finds its sequences behind the server's.
+TickInput InputQueue::take_starved() {
+  TickInput out;
   if (starved_run_ticks_ < std::numeric_limits<uint32_t>::max()) ++starved_run_ticks_;
   const bool repeat = starved_run_ticks_ <= config_.starvation_repeat_ticks;
   out.cmd = starved_command(last_applied_cmd_, starved_run_ticks_, config_.starvation_repeat_ticks,
                             config_.posture_buttons);
-  out.sequence = ack_sequence_.value_or(0);
-  out.has_sequence = ack_sequence_.has_value();
   out.source = repeat ? TickInputSource::repeated : TickInputSource::zeroed;
   out.starved_run_ticks = starved_run_ticks_;
   if (stats_.queued == 0) ++stats_.awaiting_ticks;  // nothing has arrived yet: the join, not a dry queue
   else ++(repeat ? stats_.repeated_ticks : stats_.zeroed_ticks);
+  if (repeat && ack_sequence_ && !config_.merge_arrived && next_applicable_ < kSequenceSpace) {
+    const auto guessed = static_cast<uint32_t>(next_applicable_);
+    mark_applied(guessed);
+    guessed_bits_ |= 1;
+    guess_buttons_[guessed % kAppliedWindowInputs] = out.cmd.buttons;
+    out.guessed = true;
+  }
+  out.sequence = ack_sequence_.value_or(0);
+  out.has_sequence = ack_sequence_.has_value();
   return out;
 }
 

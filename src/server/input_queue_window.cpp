@@ -1,6 +1,7 @@
 // An input queue's window in a save state (seed 002): a room loaded from one prepares the same
 // input on the same tick as the room it was saved from (a waiting input applied, a starved tick
-// repeated or zeroed, a duplicate told from a stale one), so the pawns step alike and acks agree.
+// repeated or zeroed, a duplicate told from a stale or a late one, a late press carried), so the
+// pawns step alike and acks agree.
 #include <array>
 #include <cmath>
 
@@ -44,6 +45,11 @@ void InputQueue::save_window(ByteRecordWriter& write) const {
   write.flag(ack_sequence_.has_value());
   write.u32(ack_sequence_.value_or(0));
   write.u32(starved_run_ticks_);
+  write.u64(guessed_bits_);
+  for (uint64_t i = 0; i < kAppliedWindowInputs; ++i) {
+    if (((guessed_bits_ >> i) & 1) != 0) write.u32(guess_buttons_[(ack_sequence_.value_or(0) - i) % kAppliedWindowInputs]);
+  }
+  write.u32(late_buttons_);
   write.u8(static_cast<uint8_t>(waiting_count_));
   for (std::size_t i = 0; i < waiting_count_; ++i) {
     const Entry& entry = waiting_[i];
@@ -62,8 +68,18 @@ bool InputQueue::load_window(ByteRecordReader& read) {
   const bool acked = read.flag();
   const uint32_t ack = read.u32();
   const uint32_t starved = read.u32();
+  // A guessed sequence is one that ran: its bit is among the applied ones.
+  const uint64_t guessed_bits = read.u64();
+  if (!read.ok() || (guessed_bits & ~applied_bits) != 0 || (guessed_bits != 0 && !acked)) return false;
+  std::array<uint32_t, kAppliedWindowInputs> guess_buttons{};
+  for (uint64_t i = 0; i < kAppliedWindowInputs; ++i) {
+    if (((guessed_bits >> i) & 1) != 0) guess_buttons[(ack - i) % kAppliedWindowInputs] = read.u32();
+  }
+  const uint32_t late_buttons = read.u32();
   const uint8_t waiting = read.u8();
-  if (!read.ok() || waiting > config_.capacity_ticks || next_applicable > (uint64_t{1} << 32)) return false;
+  if (!read.ok() || waiting > config_.capacity_ticks || next_applicable > (uint64_t{1} << 32) ||
+      (late_buttons & ~config_.known_buttons) != 0)
+    return false;
   std::array<Entry, protocol::InputQueueTicks> entries{};
   for (uint8_t i = 0; i < waiting; ++i) {
     Entry& entry = entries[i];
@@ -83,6 +99,9 @@ bool InputQueue::load_window(ByteRecordReader& read) {
   last_applied_cmd_ = last_applied;
   ack_sequence_ = acked ? std::optional<uint32_t>(ack) : std::nullopt;
   starved_run_ticks_ = starved;
+  guessed_bits_ = guessed_bits;
+  guess_buttons_ = guess_buttons;
+  late_buttons_ = late_buttons;
   waiting_ = entries;
   waiting_count_ = waiting;
   return true;

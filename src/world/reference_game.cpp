@@ -22,6 +22,9 @@ void apply_reference_policy(RoomPolicy& policy) {
   policy.prediction = {PawnBody::kinematic_controller, MovementAuthority::client_predicted};
   policy.limits.interaction_range_m = kUseReachM;
   policy.limits.interactions_per_second = kUsesPerSecond;
+  const double guess_ticks = std::round(kReferenceGuessSeconds * static_cast<double>(policy.cadence.tick_rate_hz));
+  policy.input.starvation_ticks =
+      static_cast<uint32_t>(std::clamp(guess_ticks, 1.0, static_cast<double>(kContractMaxStarvationTicks)));
 }
 
 ReferenceGame::ReferenceGame(const Map& map, const MoverSettings& settings, const PropPhysicsSettings& props,

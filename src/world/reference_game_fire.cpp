@@ -2,6 +2,7 @@
 // "Hits"), kept beside reference_game.cpp so the game's tick and its shots read apart.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "tickwire/world/logic_components.h"
@@ -43,6 +44,23 @@ void ReferenceGame::gather_shot_scene(double render_tick, ShotScene& scene) {
   scene.water_time_s = world_time_s_ - (static_cast<double>(history_.newest().value()) - read_at) * world_dt_s_;
 }
 
+// How far the claimed eye stands from the pawn's: from its eye now, or from the eye it held at any
+// tick since the shooter's render time, whichever is nearer. The shooter fired from where its own
+// pawn was then, and the request can reach the server well after (resent after a loss, or behind a
+// stall whose inputs ran late); its render time is bounded by the contract's rewind before it is
+// handed here, so the path is as long as the rewind a shot may already claim.
+float ReferenceGame::eye_stray(EntityRef shooter_pawn, const PawnState& state, const Vec3& claimed, double render_tick) {
+  const Vec3 lift{0, state.eye_height_m, 0};
+  float nearest = (claimed - (state.feet + lift)).length();
+  shot_path_.clear();
+  history_.path(RewoundBox::Kind::pawn, shooter_pawn.handle().raw(), render_tick, shot_path_);
+  for (const Aabb& box : shot_path_) {
+    const Vec3 feet{(box.min.x + box.max.x) * 0.5f, box.min.y, (box.min.z + box.max.z) * 0.5f};
+    nearest = std::min(nearest, (claimed - (feet + lift)).length());
+  }
+  return nearest;
+}
+
 void ReferenceGame::fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick) {
   (void)tick;
   const PawnState* state = pawn(shooter_pawn);
@@ -50,9 +68,8 @@ void ReferenceGame::fire(EntityRef shooter_pawn, const FireShot& shot, Tick tick
     shot_drops_.add(ShotDrop::no_pawn);
     return;
   }
-  const Vec3 eye = state->feet + Vec3{0, state->eye_height_m, 0};
   const Vec3 claimed = Vec3::from_wire(shot.eye);
-  const float strayed_m = (claimed - eye).length();
+  const float strayed_m = eye_stray(shooter_pawn, *state, claimed, shot.render_tick);
   std::size_t band = 0;
   while (band < kEyeStrayBandsM.size() && strayed_m > kEyeStrayBandsM[band]) ++band;
   ++eye_strays_[band];

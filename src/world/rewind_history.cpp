@@ -75,4 +75,14 @@ double RewindHistory::at(double render_tick, std::vector<RewoundBox>& out) const
   return t;
 }
 
+void RewindHistory::path(RewoundBox::Kind kind, uint32_t id, double since, std::vector<Aabb>& out) const {
+  const RewoundBox key{kind, id, {}};
+  for (std::size_t age = held_; age-- > 0;) {
+    const Slot& slot = slot_back(age);
+    if (age > 0 && static_cast<double>(slot_back(age - 1).tick.value()) <= since) continue;  // wholly before it
+    const auto at = std::lower_bound(slot.bodies.begin(), slot.bodies.end(), key, before);
+    if (at != slot.bodies.end() && at->kind == kind && at->id == id) out.push_back(at->box);
+  }
+}
+
 }  // namespace tickwire::world

@@ -24,7 +24,7 @@ TEST(ClockRegulatorOverlay, ShowsTheLatestRawDepthTheTargetAndTheRate) {
   // A starved tick: the raw (negative) byte, the widened target, and a faster clock.
   regulator.on_depth_reading(Tick::from_value(101), -1, kStart + kTick);
   const std::string line = clock_overlay_line(regulator);
-  EXPECT_EQ(line.rfind("buf -1/2.5 rate x1.0", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("buf -1/3.0 rate x1.0", 0), 0u) << line;  // widened by marginGrowth, a tick
   EXPECT_GT(regulator.rate(), 1.0);
   // A full queue: the slow clamp.
   for (int64_t t = 102; t < 400; ++t) regulator.on_depth_reading(Tick::from_value(t), 12, kStart + kTick * (t - 100));

@@ -27,6 +27,15 @@ int64_t feed(ClockRegulator& regulator, int64_t first, int64_t count, int8_t dep
 }
 
 // A regulator whose lead is acquired (a first reading at the base depth), margin zero.
+// A margin law of half a tick per starved tick and 4 s per tick handed back: the numbers the margin
+// cases below are worked in (the defaults are a tick and 10 s).
+ClockRegulatorSettings half_tick_law() {
+  ClockRegulatorSettings settings;
+  settings.margin_growth_ticks = 0.5;
+  settings.margin_decay = Duration::seconds(4);
+  return settings;
+}
+
 ClockRegulator acquired_regulator(const ClockRegulatorSettings& settings = {}) {
   ClockRegulator regulator(kTick, settings, kStart);
   feed(regulator, 0, 1, 2);
@@ -131,7 +140,7 @@ TEST(ClockRegulator, StarvedTicksBeforeAcquisitionDoNotWidenTheMargin) {
 }
 
 TEST(ClockRegulator, EachStarvedTickReportedWidensTheMarginOnce) {
-  ClockRegulator regulator = acquired_regulator();  // growth 0.5, max 4
+  ClockRegulator regulator = acquired_regulator(half_tick_law());  // growth 0.5, max 4
   // A run reported on consecutive ticks as -1, -2, -3 is three starved ticks, not six.
   regulator.on_depth_reading(Tick::from_value(1), -1, at_tick(1));
   regulator.on_depth_reading(Tick::from_value(2), -2, at_tick(2));
@@ -278,7 +287,7 @@ TEST(ClockRegulator, SettingsReplacedBetweenFramesTakeEffectAtOnce) {
 }
 
 TEST(ClockRegulator, RetuningTheMarginLawCarriesTheEarnedMargin) {
-  ClockRegulator regulator = acquired_regulator();  // growth 0.5, max 4, decay 4 s
+  ClockRegulator regulator = acquired_regulator(half_tick_law());  // growth 0.5, max 4, decay 4 s
   feed(regulator, 1, 1, -1);
   feed(regulator, 2, 1, -2);
   feed(regulator, 3, 1, -3);

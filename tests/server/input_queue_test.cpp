@@ -1,10 +1,12 @@
 // The input queue, case by case: redundant copies dropped by reason, the 12-input cap, one input
 // per tick oldest first, the exact starvation rule (3 repeats, then zero movement with look kept),
-// the honest ack that only a fresh tick advances, the signed depth byte and the sequence end.
+// a starved tick's guess at the next sequence and the late input's carried presses, the honest ack
+// (the last sequence whose tick ran), the signed depth byte and the sequence end.
 #include "tickwire/server/input_queue.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -85,8 +87,12 @@ TEST(InputQueue, StarvationRepeatsThreeTicksThenZeroesMovementKeepingLookAndPost
   for (uint32_t run = 1; run <= 200; ++run) {
     const TickInput input = queue.take_for_tick();
     EXPECT_EQ(input.starved_run_ticks, run);
-    EXPECT_EQ(input.sequence, 40u);
-    EXPECT_EQ(queue.ack_sequence(), 40u) << "a starved tick never advances the ack";
+    // Within the repeat limit a starved tick is the next sequence's, run on the guess and acked as
+    // run; past it the link is taken for dead and no sequence is guessed.
+    const uint32_t guessed_to = 40u + std::min(run, 3u);
+    EXPECT_EQ(input.guessed, run <= 3);
+    EXPECT_EQ(input.sequence, guessed_to);
+    EXPECT_EQ(queue.ack_sequence(), guessed_to);
     EXPECT_EQ(input.cmd.yaw_deg, last.yaw_deg);
     EXPECT_EQ(input.cmd.pitch_deg, last.pitch_deg);
     EXPECT_EQ(input.cmd.buttons & kPostureButton, last.buttons & kPostureButton) << "the posture holds";
@@ -104,12 +110,61 @@ TEST(InputQueue, StarvationRepeatsThreeTicksThenZeroesMovementKeepingLookAndPost
   EXPECT_EQ(queue.stats().repeated_ticks, 3u);
   EXPECT_EQ(queue.stats().zeroed_ticks, 197u);
   // A fresh input ends the run and the depth turns positive again.
-  ASSERT_EQ(queue.accept(frame(41, 2)), 2u);
+  ASSERT_EQ(queue.accept(frame(41, 5)), 2u) << "41..43 ran on the guess";
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 3u);
   EXPECT_EQ(queue.depth_byte(), 2);
   const TickInput back = queue.take_for_tick();
   EXPECT_TRUE(back.fresh());
+  EXPECT_FALSE(back.guessed);
+  EXPECT_EQ(back.sequence, 44u);
   EXPECT_EQ(back.starved_run_ticks, 0u);
   EXPECT_EQ(queue.depth_byte(), 1);
+}
+
+// A stall's inputs arrive after their ticks ran on the guess: none of them runs late (the backlog
+// would become lead the client pays for in latency), none is lost either: a press the guess did not
+// make comes on the next fresh tick, once.
+TEST(InputQueue, ALateInputsTickIsGoneButWhatItPressedComesOnTheNextFreshTick) {
+  constexpr uint32_t kFire = 1u << 2, kJump = 1u << 3, kRun = 1u << 4;
+  InputQueue queue;
+  InputCmd running;
+  running.move_y = 1.0f;
+  running.buttons = kRun;
+  ASSERT_EQ(queue.accept(10, std::span(&running, 1)), 1u);
+  ASSERT_TRUE(queue.take_for_tick().fresh());
+  for (uint32_t seq = 11; seq <= 13; ++seq) EXPECT_EQ(queue.take_for_tick().sequence, seq);  // three guesses
+  const TickInput dead = queue.take_for_tick();  // past the repeat limit: zeroed, nothing guessed
+  EXPECT_FALSE(dead.guessed);
+  EXPECT_EQ(dead.sequence, 13u);
+  // The stall's inputs 11..15 arrive at once: 11..13 are late, 14 and 15 are queued.
+  std::vector<InputCmd> stalled(5, running);
+  stalled[1].buttons |= kJump;  // 12: a press its guess (run, repeated) did not make
+  stalled[2].buttons |= kFire;  // 13: another
+  EXPECT_EQ(queue.accept(11, stalled), 2u);
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 3u);
+  EXPECT_EQ(queue.accept(11, stalled), 0u) << "a late input's next copies are duplicates";
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 3u);
+  EXPECT_EQ(queue.drops()[InputDropReason::duplicate], 5u);
+  const TickInput next = queue.take_for_tick();
+  ASSERT_TRUE(next.fresh());
+  EXPECT_EQ(next.sequence, 14u);
+  EXPECT_EQ(next.cmd.buttons, kRun | kJump | kFire) << "the late presses, once";
+  EXPECT_EQ(next.cmd.move_y, 1.0f);
+  const TickInput after = queue.take_for_tick();
+  EXPECT_EQ(after.sequence, 15u);
+  EXPECT_EQ(after.cmd.buttons, kRun) << "carried once, not held";
+}
+
+TEST(InputQueue, AnInputBeyondTheWindowOfGuessesIsStaleNotLate) {
+  InputQueue queue(InputQueueConfig{.starvation_repeat_ticks = 100});
+  ASSERT_EQ(queue.accept(frame(0, 1)), 1u);
+  (void)queue.take_for_tick();
+  for (uint32_t i = 0; i < InputQueue::kAppliedWindowInputs + 5; ++i) EXPECT_TRUE(queue.take_for_tick().guessed);
+  EXPECT_EQ(queue.accept(frame(1, 5)), 0u);
+  EXPECT_EQ(queue.drops()[InputDropReason::stale], 5u);
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 0u);
+  EXPECT_EQ(queue.accept(frame(6, 1)), 0u);
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 1u) << "within the window it is late";
 }
 
 TEST(InputQueue, StarvingBeforeAnyInputAppliesANeutralCommandWithoutAnAck) {
@@ -171,7 +226,10 @@ TEST(InputQueue, SequencesNeverWrapTheyEndAtTheTopOfTheU32Space) {
   EXPECT_EQ(queue.ack_sequence(), kTop);
   EXPECT_EQ(queue.accept(frame(0, 1)), 0u) << "sequence 0 after the top is old, not a wrap";
   EXPECT_EQ(queue.drops()[InputDropReason::stale], 1u);
-  EXPECT_FALSE(queue.take_for_tick().fresh());
+  const TickInput starved = queue.take_for_tick();
+  EXPECT_FALSE(starved.fresh());
+  EXPECT_FALSE(starved.guessed) << "no sequence is left to guess";
+  EXPECT_EQ(queue.ack_sequence(), kTop);
 }
 
 TEST(InputQueue, ASmallerConfiguredDepthCapsTheQueue) {

@@ -137,6 +137,8 @@ struct InputSimOutcome {
   uint64_t fresh_ticks = 0, repeated_ticks = 0, zeroed_ticks = 0;
   uint64_t multi_packet_polls = 0, catch_up_iterations = 0;
   uint32_t max_steps_per_iteration = 0;
+  uint64_t guessed_ticks = 0;        // starved ticks that ran the next sequence on the guess
+  uint64_t late_presses = 0;         // fresh ticks that also pressed a late input's buttons
   uint64_t gaps = 0;                 // predicted inputs passed over (never queued)
   uint64_t gaps_delivered_late = 0;  // ... of which a copy had arrived before the take (overflow)
   int64_t first_full_tick = -1;      // first tick whose take left 11+ waiting

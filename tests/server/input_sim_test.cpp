@@ -1,13 +1,15 @@
 // Deterministic simulations of the input path (seeded; the seed is printed): honest acks under
 // multi-packet drains, catch-up ticks, duplicated and reordered packets, a dead link, and clients
 // running 1.02x to 10x the tick rate. An independent oracle checks every tick: the ack is the last
-// input applied, inputs run once and in order, gaps are only inputs the server never had in time.
+// sequence whose tick ran, inputs run once and in order, a starved tick guesses the next sequence
+// and a late input's presses come on the next fresh tick, gaps are only inputs never had in time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "input_sim_harness.h"
@@ -33,6 +35,12 @@ class InputOracle {
       grow(seq);
       delivered_[seq] = 1;
       if (waiting_after >= kCapacity) overflowed_[seq] = 1;
+      // The first copy of a guessed input within the queue's window: what it pressed that the
+      // guess did not is owed to the next fresh tick.
+      if (guessed_[seq] && !late_seen_[seq] && *last_run_ - seq < InputQueue::kAppliedWindowInputs) {
+        late_seen_[seq] = 1;
+        late_buttons_ |= test::predicted_cmd(seq).buttons & ~guess_buttons_[seq];
+      }
     }
   }
 
@@ -49,7 +57,7 @@ class InputOracle {
     }
     const OwnerInputReport& report = session.report();
     ASSERT_EQ(report.tick, tick);
-    ASSERT_EQ(report.ack_sequence, last_fresh_) << "the ack is exactly the last applied input";
+    ASSERT_EQ(report.ack_sequence, last_run_) << "the ack is exactly the last sequence whose tick ran";
     const std::size_t waiting = session.queue().waiting_ticks();
     const int expected_depth = waiting > 0 ? static_cast<int>(waiting) : -static_cast<int>(std::min<uint32_t>(run_, 128));
     ASSERT_EQ(report.queue_depth, expected_depth);
@@ -57,23 +65,23 @@ class InputOracle {
 
   void on_ack(uint32_t ack) const {
     ASSERT_LT(ack, ran_.size());
-    ASSERT_EQ(ran_[ack], 1) << "acked input " << ack << " never ran";
+    ASSERT_TRUE(ran_[ack] || guessed_[ack]) << "acked input " << ack << "'s tick never ran";
   }
 
-  // Every input up to the last applied one ran exactly once, or is a justified gap.
+  // Every sequence up to the last one run ran exactly once, on its input or on a guess, or is a
+  // justified gap.
   void check_final() const {
-    if (!last_fresh_) return;
+    if (!last_run_) return;
     uint64_t ran = 0;
-    for (uint32_t s = 0; s <= *last_fresh_; ++s) ran += ran_[s];
-    ASSERT_EQ(ran + out_.gaps, uint64_t{*last_fresh_} + 1);
+    for (uint32_t s = 0; s <= *last_run_; ++s) ran += ran_[s] + guessed_[s];
+    ASSERT_EQ(ran + out_.gaps, uint64_t{*last_run_} + 1);
   }
 
  private:
   void grow(uint32_t seq) {
     if (seq >= delivered_.size()) {
-      delivered_.resize(seq + 1, 0);
-      overflowed_.resize(seq + 1, 0);
-      ran_.resize(seq + 1, 0);
+      for (auto* v : {&delivered_, &overflowed_, &ran_, &guessed_, &late_seen_}) v->resize(seq + 1, 0);
+      guess_buttons_.resize(seq + 1, 0);
     }
   }
 
@@ -81,10 +89,13 @@ class InputOracle {
     const uint32_t seq = input.sequence;
     ASSERT_LT(seq, ran_.size()) << "applied an input that never arrived";
     ASSERT_TRUE(delivered_[seq]);
-    ASSERT_TRUE(!last_fresh_ || seq > *last_fresh_) << "inputs run in order";
+    ASSERT_TRUE(!last_run_ || seq > *last_run_) << "inputs run in order";
     ASSERT_EQ(ran_[seq], 0) << "input " << seq << " ran twice";
-    ASSERT_TRUE(test::same_cmd(input.cmd, test::predicted_cmd(seq))) << "input " << seq << " altered";
-    for (uint32_t s = last_fresh_ ? *last_fresh_ + 1 : 0; s < seq; ++s) {
+    protocol::InputCmd expected = test::predicted_cmd(seq);
+    if (late_buttons_ != 0) ++out_.late_presses;
+    expected.buttons |= std::exchange(late_buttons_, 0u);
+    ASSERT_TRUE(test::same_cmd(input.cmd, expected)) << "input " << seq << " altered";
+    for (uint32_t s = last_run_ ? *last_run_ + 1 : 0; s < seq; ++s) {
       // A passed-over input: the server never had it before now, or every copy met a full queue.
       ASSERT_TRUE(!delivered_[s] || overflowed_[s]) << "input " << s << " was delivered in time but skipped";
       ++out_.gaps;
@@ -92,6 +103,7 @@ class InputOracle {
     }
     ran_[seq] = 1;
     last_fresh_ = seq;
+    last_run_ = seq;
     run_ = 0;
     ++out_.fresh_ticks;
   }
@@ -113,13 +125,27 @@ class InputOracle {
       ASSERT_EQ(input.cmd.buttons, 0u);
       ++out_.zeroed_ticks;
     }
+    // Once inputs have begun, a starved tick within the repeat limit is the next sequence's, run on
+    // the guess; past it nothing is guessed.
+    ASSERT_EQ(input.guessed, last_run_.has_value() && run_ <= kRepeatTicks);
+    if (!input.guessed) return;
+    const uint32_t seq = *last_run_ + 1;
+    ASSERT_EQ(input.sequence, seq) << "a starved tick guesses the next sequence";
+    grow(seq);
+    ASSERT_EQ(ran_[seq], 0) << "input " << seq << " already ran";
+    guessed_[seq] = 1;
+    guess_buttons_[seq] = input.cmd.buttons;
+    last_run_ = seq;
+    ++out_.guessed_ticks;
   }
 
   InputSimOutcome& out_;
-  std::vector<uint8_t> delivered_, overflowed_, ran_;
-  std::optional<uint32_t> last_fresh_;
+  std::vector<uint8_t> delivered_, overflowed_, ran_, guessed_, late_seen_;
+  std::vector<uint32_t> guess_buttons_;
+  std::optional<uint32_t> last_fresh_, last_run_;
   std::optional<Tick> last_tick_;
   uint32_t run_ = 0;
+  uint32_t late_buttons_ = 0;
 };
 
 struct AckPacket {
@@ -187,15 +213,18 @@ InputSimOutcome run_scenario(const InputSimScenario& sc, uint64_t seed) {
 }
 
 void print(const char* name, const InputSimOutcome& o) {
-  std::printf("[ %s ] ticks=%lld predicted=%llu fresh=%llu repeated=%llu zeroed=%llu gaps=%llu "
-              "drops: duplicate=%llu stale=%llu overflow=%llu | multi-packet polls=%llu catch-up iterations=%llu "
+  std::printf("[ %s ] ticks=%lld predicted=%llu fresh=%llu repeated=%llu zeroed=%llu guessed=%llu gaps=%llu "
+              "drops: duplicate=%llu stale=%llu late=%llu overflow=%llu | late presses=%llu multi-packet polls=%llu "
+              "catch-up iterations=%llu "
               "reordered=%llu duplicated=%llu\n",
               name, static_cast<long long>(o.ticks), static_cast<unsigned long long>(o.predicted),
               static_cast<unsigned long long>(o.fresh_ticks), static_cast<unsigned long long>(o.repeated_ticks),
-              static_cast<unsigned long long>(o.zeroed_ticks), static_cast<unsigned long long>(o.gaps),
-              static_cast<unsigned long long>(o.drops[InputDropReason::duplicate]),
+              static_cast<unsigned long long>(o.zeroed_ticks), static_cast<unsigned long long>(o.guessed_ticks),
+              static_cast<unsigned long long>(o.gaps), static_cast<unsigned long long>(o.drops[InputDropReason::duplicate]),
               static_cast<unsigned long long>(o.drops[InputDropReason::stale]),
+              static_cast<unsigned long long>(o.drops[InputDropReason::late]),
               static_cast<unsigned long long>(o.drops[InputDropReason::overflow]),
+              static_cast<unsigned long long>(o.late_presses),
               static_cast<unsigned long long>(o.multi_packet_polls), static_cast<unsigned long long>(o.catch_up_iterations),
               static_cast<unsigned long long>(o.reordered), static_cast<unsigned long long>(o.duplicated));
 }
@@ -211,8 +240,11 @@ TEST(InputSim, HonestAcksUnderMultiPacketDrainsCatchUpDuplicationAndReordering) 
   const InputSimOutcome o = run_scenario(sc, seed);
   ASSERT_FALSE(HasFatalFailure());
   print("jitter+dup", o);
-  // Nothing was lost, so every predicted input up to the last applied one ran, once, in order.
+  // Nothing was lost, so every predicted sequence up to the last one run ran once, in order: on its
+  // input, or (its input late for a stalled loop's tick) on the guess.
   EXPECT_EQ(o.gaps, 0u);
+  EXPECT_GT(o.guessed_ticks, 0u);
+  EXPECT_GT(o.drops[InputDropReason::late], 0u);
   EXPECT_EQ(o.drops[InputDropReason::overflow], 0u);
   EXPECT_GT(o.drops[InputDropReason::duplicate], 0u);
   // The scenario exercised what it claims to.
@@ -233,8 +265,10 @@ TEST(InputSim, LossAndADeadLinkStarveExactlyAsSpecifiedAndGapsAreOnlyUndelivered
   const InputSimOutcome o = run_scenario(sc, seed);
   ASSERT_FALSE(HasFatalFailure());
   print("loss+blackout", o);
-  // The 120-tick blackout outlasts the 16-input redundancy window: those inputs never arrive.
+  // The 120-tick blackout outlasts the 16-input redundancy window: those inputs never arrive. Its
+  // first ticks run on the guess, the rest (the link taken for dead) guess nothing.
   EXPECT_GT(o.gaps, 100u);
+  EXPECT_GT(o.guessed_ticks, 0u);
   // (The oracle already failed any tick that passed over an input that had arrived in time and
   // met room in the queue; a stall can still overfill it, and those refusals are counted.)
   if (o.drops[InputDropReason::overflow] == 0) {

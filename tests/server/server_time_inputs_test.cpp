@@ -68,6 +68,8 @@ TEST(ServerTimeInputs, AnEmptyTickStarvesOnTheLastMergedInput) {
   EXPECT_EQ(repeated.source, TickInputSource::repeated);
   EXPECT_EQ(repeated.cmd.move_x, 1.0f);
   EXPECT_EQ(repeated.sequence, 7u);
+  EXPECT_FALSE(repeated.guessed) << "server time has no tick per input to guess";
+  EXPECT_EQ(queue.ack_sequence(), 7u);
   EXPECT_EQ(queue.depth_byte(), -1);
 }
 

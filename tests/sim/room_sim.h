@@ -122,6 +122,10 @@ struct SimSessionClient {
   ReliableClient reliable;
   SessionClient session;
   double input_rate = 1.0;  // client ticks per server tick
+  // Inputs sent ahead in the first frame: a client leads the server by its link's delay, or its
+  // starved ticks' inputs arrive late for the ticks the server ran on a guess (a game client's clock
+  // regulator builds and keeps this lead; a scripted one starts with it).
+  uint32_t lead_ticks = 3;
   MonoTime next_frame;
   bool sending = true;
   uint64_t inputs_sent = 0;
@@ -248,7 +252,7 @@ class RoomSim {
       // Compared without building a local optional from a conditional: GCC 12 at -Os reports one
       // maybe uninitialized when it is compared (GCC bug 80635). Same test as ack != last applied.
       const std::optional<uint32_t>& ack = s.inputs.report().ack_sequence;
-      const bool same = pawn.applied.empty() ? !ack : ack && *ack == pawn.applied.back();
+      const bool same = !pawn.last_run ? !ack : ack && *ack == *pawn.last_run;
       if (!same) ++invariants.server_ack_ahead;
     }
   }
@@ -257,7 +261,8 @@ class RoomSim {
     c.session.receive(world.now);
     protocol::Snapshot snapshot;
     while (c.session.pop_snapshot(snapshot)) check_snapshot(c, snapshot);
-    if (c.sending && c.session.welcomed()) {
+    const uint32_t inputs = c.inputs_sent == 0 ? 1 + c.lead_ticks : 1;
+    for (uint32_t i = 0; i < inputs && c.sending && c.session.welcomed(); ++i) {
       protocol::InputCmd cmd;
       const uint32_t sequence = c.session.inputs().next_sequence();
       cmd.buttons = sequence & 0xffu;

@@ -54,7 +54,7 @@ class AppliedInputs {
   void on_input(EntityRef pawn, const TickInput& input) {
     Pawn& p = pawns_[pawn.raw()];
     p.stepped = true;
-    if (input.fresh()) p.last = Applied{true, input.sequence};
+    if (input.runs_sequence()) p.last = Applied{true, input.sequence};
   }
   void after_tick(Tick tick) {
     for (auto& [ref, p] : pawns_) {

@@ -35,7 +35,9 @@ struct TestPawn {
   OwnerId owner = 0;
   protocol::Vec3 position;
   std::vector<uint32_t> applied;  // every fresh input sequence, in the order simulated
-  std::map<int64_t, std::optional<uint32_t>> last_applied_at;  // tick -> last fresh sequence so far
+  std::map<int64_t, std::optional<uint32_t>> last_applied_at;  // tick -> last sequence run so far (fresh or guessed)
+  std::optional<uint32_t> last_run;                             // the newest sequence whose tick ran
+  std::vector<uint32_t> guessed;                                // sequences whose ticks ran on the guess
   uint64_t steps = 0;
   uint64_t starved_steps = 0;
   uint64_t zeroed_steps = 0;
@@ -63,14 +65,15 @@ class TestSimulation final : public Simulation {
     ++p.steps;
     if (input.fresh()) {
       p.applied.push_back(input.sequence);
-      if (input.cmd.buttons != (input.sequence & 0xffu)) ++p.button_mismatches;
+      if (input.cmd.buttons != ((input.sequence & 0xffu) | input.late_buttons)) ++p.button_mismatches;
       if (input.claim) ++p.claims;
     } else {
       ++p.starved_steps;
       if (input.source == TickInputSource::zeroed) ++p.zeroed_steps;
     }
-    p.last_applied_at[tick.value()] =
-        p.applied.empty() ? std::nullopt : std::optional<uint32_t>(p.applied.back());
+    if (input.guessed) p.guessed.push_back(input.sequence);
+    if (input.runs_sequence()) p.last_run = input.sequence;
+    p.last_applied_at[tick.value()] = p.last_run;
     p.position.x += input.cmd.move_x * kSpeedMps * static_cast<float>(dt_s);
     p.position.z += input.cmd.move_y * kSpeedMps * static_cast<float>(dt_s);
   }

@@ -29,10 +29,14 @@ struct ClockRegulatorSettings {
   // baseDepth: the server queue depth (inputs waiting after a tick took its own) aimed at on a calm link.
   double base_depth_ticks = 2.0;
   // marginGrowth / marginMax / marginDecay: each starved tick the server reports widens the target
-  // by marginGrowth ticks, up to marginMax; each marginDecay of calm hands one tick back.
-  double margin_growth_ticks = 0.5;
+  // by marginGrowth ticks, up to marginMax; each marginDecay of calm hands one tick back. On a link
+  // whose jitter the margin has to cover, the law settles where growth meets decay: one starved tick
+  // per marginDecay / marginGrowth seconds, a share of 1 / (decay_s x growth x tick rate) of the
+  // ticks. 10 s x 1 at 60 Hz is 0.17% (burst-host: 0.36-0.41% of 60 s with the join, 0.11-0.13%
+  // once settled); 4 s x 0.5 was 0.83%, above the 0.5% a bursty host is held to.
+  double margin_growth_ticks = 1.0;
   double margin_max_ticks = 4.0;
-  Duration margin_decay = Duration::seconds(4);
+  Duration margin_decay = Duration::seconds(10);
   bool auto_margin = true;  // autoMargin: off, the margin stays zero (starved ticks still counted)
   // holdBacklog: input production stops only after this much input (in ticks of time) is un-acked.
   Duration hold_backlog = Duration::seconds(1);

@@ -16,7 +16,9 @@ TW_REASONS(InputDropReason,
   stale,         // older than an input already taken, never received before: its tick has passed
   overflow,      // the queue already holds InputQueueTicks inputs waiting
   sequence_end,  // past the u32 sequence space (sequences never wrap within a session)
-  stamp_ahead    // server-time mode: stamped further past the server's time than the contract's lead
+  stamp_ahead,   // server-time mode: stamped further past the server's time than the contract's lead
+  late           // its tick already ran on the server's guess (a starved tick): buttons it pressed that
+                 // the guess did not are pressed on the next fresh tick, the rest is gone with its tick
 )
 
 using InputDropCounters = ReasonCounters<InputDropReason>;

@@ -1,9 +1,17 @@
 // The per-session server input queue: inputs arrive unreliably and redundantly (each InputFrame
 // repeats the last un-acked inputs), and exactly one of them is simulated per fixed tick, oldest
-// first. The ack it reports is the last input actually applied, never a merely received one.
+// first. The ack it reports is the last sequence whose tick actually ran, never a merely received one.
 // Waiting inputs are kept sorted by sequence, so a reordered packet that fills a gap before the
 // gap's successor runs still has its input applied in order; once a later input has run, the
 // passed-over sequences are stale for good.
+// A starved tick within the repeat limit (none waiting, once the session's inputs have begun) is the
+// next sequence's tick, run on the server's guess (the last input repeated) and acked as run, so the
+// state the ack names is the state the client reconciles from. Its input, arriving after its tick,
+// is late: dropped, save the buttons it pressed that the guess did not, which the next fresh tick
+// presses. So a stall's backlog never becomes lead: the inputs that were late for their ticks do
+// not all run later, one tick each, behind the ones that came in time. Past the repeat limit the
+// link is taken for dead and nothing more is guessed (zeroed ticks stand for no sequence). A client
+// is expected to lead the server by its link's delay and jitter (the clock regulator's job).
 // A server-time room's clients run their own logic rates, so its queue merges instead: each tick
 // takes every input that has arrived (their mean movement, the newest look, every button pressed).
 #pragma once
@@ -73,7 +81,8 @@ class InputQueue {
   // with the queue's own refusals.
   void refuse(InputDropReason reason, uint64_t count) { drops_.add(reason, count); }
 
-  // The honest ack: the last input sequence applied to simulation (absent before the first).
+  // The honest ack: the last input sequence whose tick ran, on its input or on the guess of a starved
+  // tick (absent before the first input ran).
   std::optional<uint32_t> ack_sequence() const;
   // Inputs waiting unsimulated (never above the capacity).
   std::size_t waiting_ticks() const { return waiting_count_; }
@@ -102,10 +111,13 @@ class InputQueue {
   };
 
   Entry take_merged();
+  TickInput take_starved();
   bool offer(uint64_t sequence, const protocol::InputCmd& cmd, const std::optional<protocol::Claim>& claim);
+  void take_late(uint64_t sequence, const protocol::InputCmd& cmd);
   void insert_sorted(const Entry& entry);
   void mark_applied(uint32_t sequence);
   bool was_applied(uint64_t sequence) const;
+  bool was_guessed(uint64_t sequence) const;
 
   InputQueueConfig config_;
   // Waiting inputs, ascending by sequence; at most config_.capacity_ticks of them.
@@ -116,6 +128,12 @@ class InputQueue {
   uint64_t next_applicable_ = 0;
   // Bit i: sequence ack - i was applied (tells a duplicate from a passed-over, stale input).
   uint64_t applied_bits_ = 0;
+  // Bit i: sequence ack - i ran on a starved tick's guess and its input has not arrived since.
+  uint64_t guessed_bits_ = 0;
+  // The buttons each guessed sequence's tick pressed, at sequence % kAppliedWindowInputs.
+  std::array<uint32_t, kAppliedWindowInputs> guess_buttons_{};
+  // Buttons late inputs pressed that their guesses did not: pressed on the next fresh tick.
+  uint32_t late_buttons_ = 0;
   protocol::InputCmd last_applied_cmd_;
   std::optional<uint32_t> ack_sequence_;
   uint32_t starved_run_ticks_ = 0;

@@ -1,6 +1,8 @@
 // TickInput: the one input a session's pawn simulates on one fixed tick, and where it came from.
-// A fresh input advances the honest ack; a repeated or zeroed one (a starved tick) never does. The
-// starvation rule lives here too, as a pure function, so the queue and the tests share one truth.
+// A fresh input advances the honest ack by its own sequence; a repeated one (a starved tick within
+// the repeat limit) is the server's guess at the next sequence's input once the session's inputs have
+// begun, and advances it by that one (input_queue.h says why); a zeroed one never does. The starvation rule lives here too, as a pure
+// function, so the queue and the tests share one truth.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +23,17 @@ std::string_view tick_input_source_name(TickInputSource source);
 
 struct TickInput {
   protocol::InputCmd cmd;
-  // The input sequence this tick applies when fresh; for a starved tick, the last one applied
-  // (absent when no input was ever applied).
+  // The input sequence whose tick this is: a fresh input's own, a starved tick's guessed one (before
+  // the session's first input ran, or in server-time mode's merging, the last one applied; absent
+  // when none ever was).
   uint32_t sequence = 0;
   bool has_sequence = false;
   TickInputSource source = TickInputSource::zeroed;
+  // A starved tick that stands for `sequence`'s tick: the ack moves to it as a fresh input's would.
+  bool guessed = false;
+  // On a fresh tick: buttons late inputs pressed that their ticks' guesses did not, pressed here
+  // (already in cmd.buttons); a game that wants to know a press came late reads them here.
+  uint32_t late_buttons = 0;
   // Consecutive starved ticks including this one (0 on a fresh tick).
   uint32_t starved_run_ticks = 0;
   // On a fresh tick: the forgiveness claim the client sent with this input (its pawn as predicted
@@ -33,6 +41,8 @@ struct TickInput {
   std::optional<protocol::Claim> claim;
 
   bool fresh() const { return source == TickInputSource::fresh; }
+  // The tick ran `sequence`'s slot, on its input or on the guess: what the honest ack names.
+  bool runs_sequence() const { return fresh() || guessed; }
 };
 
 // What a starved tick applies: the previous command unchanged for the first `repeat_limit_ticks`

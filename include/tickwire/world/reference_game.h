@@ -84,8 +84,15 @@ inline constexpr std::size_t kMaxPendingEditRefusals = 1024;  // edit refusals b
 inline constexpr uint32_t kFactSceneEdit = 1;   // an accepted gesture (its SceneEdit body), made again through edit()
 inline constexpr uint32_t kFactVoxelWrite = 2;  // a voxel write that landed: volume u32, cell 3 x u16, block u8
 
-// The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM) and its
-// pawn (a kinematic controller whose movement its clients predict).
+// How long the reference game's server guesses a starved client's input (the last one repeated)
+// before it takes the link for dead and stands the pawn: a poor mobile link's stall (250 ms) whole.
+// The contract's default (3 ticks, 50 ms at 60 Hz) stands a pawn a link stall would have walked on,
+// and the player sees the correction when the link comes back (docs/inputs-and-lead.md).
+inline constexpr double kReferenceGuessSeconds = 0.25;
+
+// The reference game's own numbers in a room policy: its vocabulary, its reach (kUseReachM), its
+// pawn (a kinematic controller whose movement its clients predict) and its starved-tick guess
+// (kReferenceGuessSeconds at the policy's tick rate: set the rate first).
 void apply_reference_policy(RoomPolicy& policy);
 
 // A map object as an interaction names it: its entity id (map_object_entity_id) in the handle,
@@ -292,6 +299,7 @@ class ReferenceGame final : public Simulation {
   bool object_hidden(uint32_t object_index) const;
   void write_edits(uint32_t object_index, protocol::ObjectRecord& record) const;
   void gather_shot_scene(double render_tick, ShotScene& scene);
+  float eye_stray(EntityRef shooter_pawn, const PawnState& state, const Vec3& claimed, double render_tick);
   // A checkpoint's objects and logic (reference_game_logic_state.cpp): each object whose state stands
   // apart from the authored map (out of the game, disabled, its channels or bits moved: a door's
   // pose, a light's bit, a flicker), then the logic host's state. Read and checked whole before
@@ -350,6 +358,7 @@ class ReferenceGame final : public Simulation {
   ReasonCounters<LogicDrop> discarded_logic_drops_;  // the drops of every runtime discarded so far
   // Shots: the bodies' recent ticks, the pools, the events raised since the last take.
   RewindHistory history_;
+  std::vector<Aabb> shot_path_;  // scratch: the shooter's boxes since its render time (eye_stray)
   std::vector<WaterPool> pools_;
   double fire_eye_tolerance_m_ = 1.0;  // the contract's
   double world_time_s_ = 0;            // the world time the last tick left (the waves' clock)

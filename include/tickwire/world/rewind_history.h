@@ -35,6 +35,10 @@ class RewindHistory {
   // it where both hold it, else as the nearer tick holds it; read at the oldest held tick when older,
   // at the newest when newer. Returns the time it was read at (nothing held: nothing appended).
   double at(double render_tick, std::vector<RewoundBox>& out) const;
+  // The box one body held at each held tick from `since` (a tick and a fraction: from the tick at or
+  // before it) to the newest, oldest first: a body's recent path. Appends nothing for a tick it was
+  // absent from.
+  void path(RewoundBox::Kind kind, uint32_t id, double since, std::vector<Aabb>& out) const;
   std::size_t ticks_held() const { return held_; }
   // The oldest and newest ticks held (both Tick 0 when empty).
   Tick oldest() const;
