@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support.h"
+#include "tickwire/core/byte_record.h"
 
 namespace tickwire {
 namespace {
@@ -153,6 +154,52 @@ TEST(InputQueue, ALateInputsTickIsGoneButWhatItPressedComesOnTheNextFreshTick) {
   const TickInput after = queue.take_for_tick();
   EXPECT_EQ(after.sequence, 15u);
   EXPECT_EQ(after.cmd.buttons, kRun) << "carried once, not held";
+}
+
+// A save state carries the guesses and the presses owed (seed 002): a queue loaded from one tells a
+// late input from a duplicate and carries its presses exactly as the saved one does.
+TEST(InputQueue, ASavedWindowKeepsItsGuessesAndOwedPresses) {
+  constexpr uint32_t kJump = 1u << 3;
+  InputQueue saved;
+  ASSERT_EQ(saved.accept(frame(0, 1)), 1u);
+  (void)saved.take_for_tick();
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(saved.take_for_tick().guessed);  // 1..3 on the guess
+  InputCmd jumped = cmd_for(1);
+  jumped.buttons |= kJump;
+  ASSERT_EQ(saved.accept(1, std::span(&jumped, 1)), 0u);  // late: its jump owed to the next fresh tick
+  std::vector<uint8_t> bytes;
+  ByteRecordWriter write(bytes);
+  saved.save_window(write);
+  InputQueue loaded;
+  ByteRecordReader read(bytes);
+  ASSERT_TRUE(loaded.load_window(read));
+  EXPECT_EQ(loaded.ack_sequence(), 3u);
+  for (InputQueue* queue : {&saved, &loaded}) {
+    EXPECT_EQ(queue->accept(frame(1, 6)), 3u) << "1 a duplicate, 2 and 3 late, 4..6 queued";
+    EXPECT_EQ(queue->drops()[InputDropReason::late], queue == &saved ? 3u : 2u);
+    const TickInput next = queue->take_for_tick();
+    EXPECT_EQ(next.sequence, 4u);
+    EXPECT_NE(next.late_buttons & kJump, 0u) << "the owed press, saved or not";
+  }
+}
+
+TEST(InputQueue, AWindowThatGuessedWhatNeverRanIsRefused) {
+  InputQueue saved;
+  ASSERT_EQ(saved.accept(frame(0, 1)), 1u);
+  (void)saved.take_for_tick();
+  (void)saved.take_for_tick();
+  std::vector<uint8_t> bytes;
+  ByteRecordWriter write(bytes);
+  saved.save_window(write);
+  // The layout: next applicable u64, applied bits u64, the last command (u32 + 4 f32), acked flag,
+  // ack u32, starved run u32, then the guessed bits u64: one past the applied ones.
+  const std::size_t guessed_at = 8 + 8 + 20 + 1 + 4 + 4;
+  ASSERT_GT(bytes.size(), guessed_at + 8);
+  bytes[guessed_at] |= 0x4;  // sequence ack - 2: never ran
+  InputQueue loaded;
+  ByteRecordReader read(bytes);
+  EXPECT_FALSE(loaded.load_window(read));
+  EXPECT_FALSE(loaded.ack_sequence().has_value()) << "nothing changed";
 }
 
 TEST(InputQueue, AnInputBeyondTheWindowOfGuessesIsStaleNotLate) {

@@ -1,7 +1,8 @@
 // The reference game's shots on its own map: the claimed eye re-checked (within the tolerance
 // traced, past it dropped with nothing raised), a crate struck with its material's impact, a shot
 // at the sky striking nothing, one into the pool crossing the water first (at the displaced
-// surface) and then striking the floor, and a moving pawn struck where the shooter saw it.
+// surface) and then striking the floor, a moving pawn struck where the shooter saw it, and the
+// claimed eye checked along the shooter's own path since its render time.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -147,6 +148,34 @@ TEST(ReferenceShots, AMovingPawnIsStruckWhereTheShooterSawIt) {
   events = hits(rig.game);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_NE(events[0].body, protocol::HitBody::pawn);  // at the whole tick its edge was 3 cm short of it
+}
+
+// A shot's request can reach the server well after its shooter fired (resent after a loss, or
+// behind a stall whose inputs ran on a guess): its claimed eye is checked against the pawn's eye at
+// every tick since the render time too, never against where the pawn has not been.
+TEST(ReferenceShots, AClaimedEyeIsCheckedAlongTheShootersPathSinceItsRenderTime) {
+  Rig rig;
+  // The shooter runs 6 m/s along x: 0.1 m a tick for 30 ticks, 3 m in all.
+  for (int t = 0; t < 30; ++t) {
+    rig.stand({-1.5f + 0.1f * static_cast<float>(t), 0, 20}, 180);
+    rig.tick();
+  }
+  const Vec3 now_eye = eye_of(rig.game, rig.pawn);
+  const Vec3 then_eye = now_eye - Vec3{2.0f, 0, 0};  // where it stood 20 ticks ago
+  const Vec3 target{0, 0.5f, 12.5f};
+  const auto eye_strays = [&] { return rig.game.shot_drops()[ShotDrop::eye_strayed]; };
+  rig.game.fire(rig.pawn, shot_from(then_eye, target, static_cast<double>(rig.now - 24)), Tick::from_value(rig.now));
+  EXPECT_EQ(eye_strays(), 0u) << "fired from where its pawn stood since the render time";
+  EXPECT_EQ(rig.game.shots_traced(), 1u);
+  rig.game.fire(rig.pawn, shot_from(then_eye, target, static_cast<double>(rig.now - 5)), Tick::from_value(rig.now));
+  EXPECT_EQ(eye_strays(), 1u) << "its pawn stood there before the render time, not since";
+  rig.game.fire(rig.pawn, shot_from(then_eye + Vec3{0, 0, 1.1f}, target, static_cast<double>(rig.now - 24)),
+                Tick::from_value(rig.now));
+  EXPECT_EQ(eye_strays(), 2u) << "off the path by more than the tolerance";
+  rig.game.fire(rig.pawn, shot_from(now_eye + Vec3{0.9f, 0, 0}, target, static_cast<double>(rig.now - 24)),
+                Tick::from_value(rig.now));
+  EXPECT_EQ(eye_strays(), 2u) << "within the tolerance of its eye now";
+  (void)hits(rig.game);
 }
 
 TEST(ReferenceShots, TheShooterNeverStrikesItself) {

@@ -1,5 +1,5 @@
-// The rewind history: a body read between two ticks is their lerp, a time older than the history
-// reads at its oldest tick, a body that came or went is taken from the nearer tick, and the ring
+// The rewind history: a body read between two ticks is their lerp, a body's path since a time, a
+// time older than the history reads at its oldest tick, a body that came or went is taken from the nearer tick, and the ring
 // holds no more than its ticks.
 #include "tickwire/world/rewind_history.h"
 
@@ -25,6 +25,32 @@ TEST(RewindHistory, ReadsBetweenTwoTicksAsTheirLerp) {
   out.clear();
   EXPECT_DOUBLE_EQ(history.at(5.0, out), 5.0);
   EXPECT_FLOAT_EQ(out[0].box.min.x, 10.0f);
+}
+
+TEST(RewindHistory, ABodysPathRunsFromTheTickAtOrBeforeATimeToTheNewest) {
+  RewindHistory history(8);
+  for (int t = 1; t <= 10; ++t) {
+    std::vector<RewoundBox> bodies = {pawn_at(7, static_cast<float>(t))};
+    if (t % 2 == 0) bodies.push_back(pawn_at(9, -static_cast<float>(t)));  // absent on odd ticks
+    bodies.push_back(RewoundBox{RewoundBox::Kind::mover, 7, {}});          // same id, another kind
+    history.record(Tick::from_value(t), bodies);
+  }
+  std::vector<Aabb> path;
+  history.path(RewoundBox::Kind::pawn, 7, 6.5, path);  // from tick 6 (at or before 6.5) to 10
+  ASSERT_EQ(path.size(), 5u);
+  for (std::size_t i = 0; i < path.size(); ++i) EXPECT_FLOAT_EQ(path[i].min.x, 6.0f + static_cast<float>(i));
+  path.clear();
+  history.path(RewoundBox::Kind::pawn, 7, 0.0, path);  // older than it holds: all it holds (3..10)
+  EXPECT_EQ(path.size(), 8u);
+  path.clear();
+  history.path(RewoundBox::Kind::pawn, 9, 6.0, path);  // only the ticks it was there
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_FLOAT_EQ(path.front().min.x, -6.0f);
+  path.clear();
+  history.path(RewoundBox::Kind::pawn, 8, 1.0, path);
+  history.path(RewoundBox::Kind::pawn, 7, 99.0, path);  // ahead of the newest: the newest
+  ASSERT_EQ(path.size(), 1u);
+  EXPECT_FLOAT_EQ(path[0].min.x, 10.0f);
 }
 
 TEST(RewindHistory, ATimeOlderThanItHoldsReadsAtTheOldestTick) {
