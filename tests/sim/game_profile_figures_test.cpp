@@ -50,6 +50,13 @@ TEST(GameProfileFigures, MobileBad) {
   // Its 250 ms stalls' backlogs land inside the ring (32 ticks: the delay ceiling and a stall), and
   // the clock that waited one out speeds toward its goal: no render snap (282 with a 16-tick ring).
   EXPECT_EQ(run.all.render_snaps, 0u);
+  // A stall's ticks run on the guess and its inputs, late for them, are dropped: the queue is back
+  // where it was before the stall (less than a tick of it left on average 2 s after the stall's
+  // shadow; +1.16 when every late input ran, the queue's cap holding the rest back) and nothing
+  // overflows it.
+  ASSERT_TRUE(run.stalls.has_value());
+  EXPECT_GT(run.stalls->stalls, 80u);
+  EXPECT_LT(run.stalls->depth_left_mean, 1.0);
 }
 
 TEST(GameProfileFigures, BurstHost) {

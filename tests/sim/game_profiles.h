@@ -6,20 +6,103 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "game_sim.h"
 #include "support.h"
 
 namespace tickwire::test {
 
+// A profile with stalls, seen from the server across each stall's cycle. A stall's shadow is the
+// stall and the link's longest one-way delay after it (the inputs it held land by then).
+struct StallFigures {
+  uint64_t stalls = 0;                 // stall cycles measured (every client's)
+  uint64_t starved_in_shadow = 0;      // starved ticks (after the first input) inside a shadow
+  uint64_t starved_outside = 0;        // ... and outside every shadow
+  // Per client and stall: the queue's mean depth over the second before the stall, and over the
+  // rest of the cycle from 2 s after the shadow: how much of the stall was left as lead.
+  double depth_left_mean = 0.0, depth_left_worst = 0.0;
+};
+
 struct ProfileRun {
   QualityReport all;
   std::vector<QualityReport> clients;
   RoomInvariants invariants;
   uint64_t welcomed = 0;
+  std::optional<StallFigures> stalls;
 };
+
+// Watches every session's queue through a run on a link with periodic stalls.
+class StallWatch {
+ public:
+  explicit StallWatch(const LinkModel& link)
+      : period_ns_(Duration::from_seconds(link.stall_every_ms / 1000.0).ns()),
+        shadow_ns_(Duration::from_seconds((link.stall_ms + link.latency_ms + link.jitter_ms) / 1000.0).ns()) {}
+
+  void on_input(const TickInput& input, MonoTime now) {
+    if (input.fresh() || !input.has_sequence) return;  // fed, or the join's wait
+    ++(phase(now) < shadow_ns_ ? figures_.starved_in_shadow : figures_.starved_outside);
+  }
+  // After each server update: the depth of every session, by where in its cycle the time is.
+  void on_update(const Room& room, MonoTime now) {
+    const int64_t at = phase(now);
+    const int64_t cycle = now.ns() / period_ns_;
+    const bool before = at >= period_ns_ - kSecondNs;
+    const bool after = at >= shadow_ns_ + 2 * kSecondNs && at < period_ns_ - kSecondNs;
+    if (!before && !after) return;
+    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
+      const RoomSession* s = room.session(static_cast<OwnerId>(owner));
+      if (s == nullptr || !s->inputs.queue().ack_sequence()) continue;
+      // The second before a stall belongs to the next cycle's stall; the rest after a shadow to this one's.
+      Cycle& c = cycles_[{owner, before ? cycle + 1 : cycle}];
+      (before ? c.before : c.after).add(static_cast<double>(s->inputs.queue().waiting_ticks()));
+    }
+  }
+  StallFigures figures() const {
+    StallFigures out = figures_;
+    double sum = 0.0;
+    for (const auto& [key, c] : cycles_) {
+      if (c.before.n == 0 || c.after.n == 0) continue;
+      const double left = c.after.mean() - c.before.mean();
+      sum += left;
+      out.depth_left_worst = out.stalls == 0 ? left : std::max(out.depth_left_worst, left);
+      ++out.stalls;
+    }
+    out.depth_left_mean = out.stalls == 0 ? 0.0 : sum / static_cast<double>(out.stalls);
+    return out;
+  }
+
+ private:
+  static constexpr int64_t kSecondNs = 1'000'000'000;
+  struct Mean {
+    double total = 0.0;
+    uint64_t n = 0;
+    void add(double v) { total += v, ++n; }
+    double mean() const { return total / static_cast<double>(n); }
+  };
+  struct Cycle {
+    Mean before, after;
+  };
+  int64_t phase(MonoTime now) const { return ((now.ns() % period_ns_) + period_ns_) % period_ns_; }
+
+  int64_t period_ns_, shadow_ns_;
+  StallFigures figures_;
+  std::map<std::pair<uint32_t, int64_t>, Cycle> cycles_;
+};
+
+inline void print_stall_figures(const std::string& name, const StallFigures& f) {
+  std::printf("%s stalls: starved ticks %llu in the stalls' shadows (the stall and the longest one-way delay), "
+              "%llu outside; queue depth from 2 s after each shadow less the second before its stall: mean %+.2f, "
+              "worst %+.2f ticks over %llu client-stalls\n",
+              name.c_str(), static_cast<unsigned long long>(f.starved_in_shadow),
+              static_cast<unsigned long long>(f.starved_outside), f.depth_left_mean, f.depth_left_worst,
+              static_cast<unsigned long long>(f.stalls));
+}
 
 // `burst_host_server`: the server's own host oversleeps to 83 ms as well (5-tick bursts, run at
 // most max catch-up per update), on top of the profile's link.
@@ -38,6 +121,13 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
     setup.frame_hz = i % 2 == 0 ? 144.0 : 60.0;  // half render at 144 Hz, half at 60 Hz (both jittered)
     sim.add_client(setup);
   }
+  std::optional<StallWatch> stall_watch;
+  // A stall shorter than its period (burst-host's fill it: there is no calm between them to compare).
+  if (link->stall_ms > 0.0 && link->stall_every_ms > link->stall_ms + link->latency_ms + link->jitter_ms + 3000.0) {
+    stall_watch.emplace(*link);
+    sim.on_input = [&](EntityRef, const TickInput& input) { stall_watch->on_input(input, sim.world.now); };
+    sim.after_update = [&](const RoomUpdate&) { stall_watch->on_update(sim.room, sim.world.now); };
+  }
   sim.run_for(run);
   ProfileRun out;
   const std::string name = std::string("[ game ] ") + std::string(profile) + (burst_host_server ? "+server-bursts" : "") +
@@ -45,6 +135,10 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
   std::printf("%s: seed %llu, %u clients, %.0f s\n", name.c_str(), static_cast<unsigned long long>(seed), clients,
               run.seconds_f());
   out.all = sim.print_reports(name);
+  if (stall_watch) {
+    out.stalls = stall_watch->figures();
+    print_stall_figures(name, *out.stalls);
+  }
   for (const auto& c : sim.clients) {
     if (auto r = c->client.quality_report()) {
       out.clients.push_back(*r);
