@@ -44,10 +44,10 @@ bool InputQueue::offer(uint64_t sequence, const protocol::InputCmd& cmd, const s
     return false;
   }
   if (sequence < next_applicable_) {
-    if (was_guessed(sequence)) {
+    if (in_window(guessed_bits_, sequence)) {
       take_late(sequence, cmd);
     } else {
-      drops_.add(was_applied(sequence) ? InputDropReason::duplicate : InputDropReason::stale);
+      drops_.add(in_window(applied_bits_, sequence) ? InputDropReason::duplicate : InputDropReason::stale);
     }
     return false;
   }
@@ -100,16 +100,11 @@ void InputQueue::mark_applied(uint32_t sequence) {
   next_applicable_ = uint64_t{sequence} + 1;
 }
 
-bool InputQueue::was_applied(uint64_t sequence) const {
+// Whether `sequence`'s bit is set in a window of bits counted back from the ack (bit 0: the ack).
+bool InputQueue::in_window(uint64_t bits, uint64_t sequence) const {
   if (!ack_sequence_ || sequence > *ack_sequence_) return false;
   const uint64_t distance = *ack_sequence_ - sequence;
-  return distance < kAppliedWindowInputs && ((applied_bits_ >> distance) & 1) != 0;
-}
-
-bool InputQueue::was_guessed(uint64_t sequence) const {
-  if (!ack_sequence_ || sequence > *ack_sequence_) return false;
-  const uint64_t distance = *ack_sequence_ - sequence;
-  return distance < kAppliedWindowInputs && ((guessed_bits_ >> distance) & 1) != 0;
+  return distance < kAppliedWindowInputs && ((bits >> distance) & 1) != 0;
 }
 
 // Every waiting input as one: the mean of their movement axes (time spent on each is one client

@@ -48,15 +48,17 @@ void ReferenceGame::gather_shot_scene(double render_tick, ShotScene& scene) {
 // tick since the shooter's render time, whichever is nearer. The shooter fired from where its own
 // pawn was then, and the request can reach the server well after (resent after a loss, or behind a
 // stall whose inputs ran late); its render time is bounded by the contract's rewind before it is
-// handed here, so the path is as long as the rewind a shot may already claim.
+// handed here, so the path is as long as the rewind a shot may already claim. The history keeps
+// boxes, not eyes: a past eye stands as far below its box's top as the eye does now (the same for
+// every stance of the reference settings: 0.2 m), so a crouch since moves nothing.
 float ReferenceGame::eye_stray(EntityRef shooter_pawn, const PawnState& state, const Vec3& claimed, double render_tick) {
-  const Vec3 lift{0, state.eye_height_m, 0};
-  float nearest = (claimed - (state.feet + lift)).length();
+  float nearest = (claimed - (state.feet + Vec3{0, state.eye_height_m, 0})).length();
+  const float below_top_m = state.stance_height_m - state.eye_height_m;
   shot_path_.clear();
   history_.path(RewoundBox::Kind::pawn, shooter_pawn.handle().raw(), render_tick, shot_path_);
   for (const Aabb& box : shot_path_) {
-    const Vec3 feet{(box.min.x + box.max.x) * 0.5f, box.min.y, (box.min.z + box.max.z) * 0.5f};
-    nearest = std::min(nearest, (claimed - (feet + lift)).length());
+    const Vec3 eye{(box.min.x + box.max.x) * 0.5f, box.max.y - below_top_m, (box.min.z + box.max.z) * 0.5f};
+    nearest = std::min(nearest, (claimed - eye).length());
   }
   return nearest;
 }

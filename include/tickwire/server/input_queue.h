@@ -116,8 +116,7 @@ class InputQueue {
   void take_late(uint64_t sequence, const protocol::InputCmd& cmd);
   void insert_sorted(const Entry& entry);
   void mark_applied(uint32_t sequence);
-  bool was_applied(uint64_t sequence) const;
-  bool was_guessed(uint64_t sequence) const;
+  bool in_window(uint64_t bits, uint64_t sequence) const;
 
   InputQueueConfig config_;
   // Waiting inputs, ascending by sequence; at most config_.capacity_ticks of them.

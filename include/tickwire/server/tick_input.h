@@ -1,8 +1,8 @@
 // TickInput: the one input a session's pawn simulates on one fixed tick, and where it came from.
 // A fresh input advances the honest ack by its own sequence; a repeated one (a starved tick within
-// the repeat limit) is the server's guess at the next sequence's input once the session's inputs have
-// begun, and advances it by that one (input_queue.h says why); a zeroed one never does. The starvation rule lives here too, as a pure
-// function, so the queue and the tests share one truth.
+// the repeat limit) is the server's guess at the next sequence's input once the session's inputs
+// have begun, and advances it by that one (input_queue.h says why); a zeroed one never does. The
+// starvation rule lives here too, as a pure function, so the queue and the tests share one truth.
 #pragma once
 
 #include <cstdint>
