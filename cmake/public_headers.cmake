@@ -12,6 +12,7 @@ set(TICKWIRE_PUBLIC_HEADERS
   tickwire/core/assert.h
   tickwire/core/bytes.h
   tickwire/core/inline_vector.h
+  tickwire/core/owner_id.h
   tickwire/core/reason_counters.h
   tickwire/core/reasons.h
   tickwire/core/ring_buffer.h

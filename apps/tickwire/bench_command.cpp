@@ -90,7 +90,7 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--no-verify", args->no_verify, "server-cost: do not decode and compare every body");
   cmd->add_option("--fit-frames", args->fit_frames, "server-cost: fit predictions over at most this many held frames (0: none)");
   cmd->add_option("--clients", args->clients,
-                  "server-cost: clients served (default 255, a room's most); room: one run per count (default 64,128,255)")
+                  "server-cost: clients served (default 256); room: one run per count (default 64,255,1000)")
       ->delimiter(',')
       ->check(CLI::Range(1u, kReplicationMaxClients));
   cmd->add_option("--transport", args->transport, "room: sim (the server's CPU alone) | udp (loopback, the kernel included) | both")

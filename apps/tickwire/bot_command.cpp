@@ -35,6 +35,7 @@
 #include "tickwire/client.h"
 #include "tickwire/client/game_client.h"
 #include "tickwire/clock/system_clock.h"
+#include "tickwire/core/owner_id.h"
 #include "tickwire/server/admission_grants.h"
 #include "tickwire/clock/system_host_timer.h"
 #include "tickwire/transport/key_file.h"
@@ -331,7 +332,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--resume-patience", o.resume_patience_s,
                   "seconds a bot whose server was lost asks to resume its pawn before it asks for a fresh seat (with --match)")
       ->check(positive_number());
-  cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(1, 255));
+  cmd->add_option("--count", o.count, "bots in this process")->check(CLI::Range(uint32_t{1}, uint32_t{kMaxClientOwner}));
   cmd->add_option("--key", o.key_path, "private key file the tokens are minted with (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--behaviour", o.behaviour, "walk, wander, idle, jumpy, use (presses the map's buttons, goes to their doors) or fire (shoots at the nearest pawn, a line per shot)");
   cmd->add_option("--map", o.map_path, "the server's map file (default: the built-in reference map)");

@@ -23,6 +23,7 @@
 #include "demo_html.h"
 #include "demo_report.h"
 #include "demo_series.h"
+#include "tickwire/core/owner_id.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/link_model.h"
 #include "tickwire/transport/netcode_constants.h"
@@ -216,7 +217,7 @@ int run_demo(const DemoOptions& o) {
 void register_demo(CLI::App& app) {
   auto* cmd = app.add_subcommand("demo", "server + link conditioner + bots on loopback, then a report");
   static DemoOptions o;
-  cmd->add_option("--bots", o.bots, "bot clients")->check(CLI::Range(1, 255));
+  cmd->add_option("--bots", o.bots, "bot clients")->check(CLI::Range(1, int{kMaxClientOwner}));
   cmd->add_option("--bot-threads", o.bot_threads, "threads the bot process runs its bots on (its --threads)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--seconds", o.seconds, "how long the bots play")->check(positive_number());

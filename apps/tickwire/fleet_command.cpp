@@ -32,6 +32,7 @@
 #include "number_checks.h"
 #include "fleet_watch.h"
 #include "tickwire/clock/system_clock.h"
+#include "tickwire/core/owner_id.h"
 #include "tickwire/durable/fleet_directory.h"
 #include "tickwire/transport/key_file.h"
 #include "tickwire/transport/netcode_crypto.h"
@@ -304,7 +305,7 @@ void register_fleet(CLI::App& app) {
   cmd->add_option("--store", o.store_url, "the fleet's store: postgresql://... or sqlite:DIR")->required();
   cmd->add_option("--hosts", o.hosts, "host processes")->check(CLI::Range(1, 16));
   cmd->add_option("--rooms-per-host", o.rooms_per_host, "rooms each host serves")->check(CLI::Range(1, 16));
-  cmd->add_option("--seats", o.seats, "seats per room")->check(CLI::Range(1, 255));
+  cmd->add_option("--seats", o.seats, "seats per room")->check(CLI::Range(uint32_t{1}, uint32_t{kMaxClientOwner}));
   cmd->add_option("--bots", o.bots, "bots in all")->check(CLI::Range(1, 4096));
   cmd->add_option("--bots-per-process", o.bots_per_process, "bots per bot process")->check(CLI::Range(1, 255));
   cmd->add_option("--seconds", o.seconds, "how long the first bot process runs (waiting in line included)")->check(positive_number());

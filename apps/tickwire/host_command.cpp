@@ -275,7 +275,7 @@ void register_host(CLI::App& app) {
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--key", o.key_path, "the fleet's private key file (or TICKWIRE_PRIVATE_KEY)");
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (tokens must carry it)");
-  cmd->add_option("--max-clients", o.max_clients, "seats per room")->check(CLI::Range(1, 255));
+  cmd->add_option("--max-clients", o.max_clients, "seats per room")->check(CLI::Range(uint32_t{1}, kRoomMaxSessions));
   cmd->add_option("--tick-hz", o.tick_hz, "simulation ticks per second")->check(CLI::Range(1, 240));
   cmd->add_option("--snapshot-hz", o.snapshot_hz, "world-lane snapshots per second (a divisor of the tick rate; default: the tick rate)")
       ->check(CLI::Range(0, 240));

@@ -63,7 +63,7 @@ class InputSources {
     int64_t admitted_tick = -1;
     uint64_t starved = 0, fresh = 0, awaiting = 0;
   };
-  std::array<Seen, 256> seen_{};
+  std::array<Seen, kOwnerIdCount> seen_{};  // by owner id
 };
 
 }  // namespace tickwire::cli

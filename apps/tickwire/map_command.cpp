@@ -63,7 +63,8 @@ int write_crowd_map(const CrowdOptions& o) {
 void register_crowd(CLI::App& map) {
   static CrowdOptions o;
   auto* crowd = map.add_subcommand("crowd", "write a crowd map: a wide floor and a grid of spawn points, one per player");
-  crowd->add_option("--players", o.players, "spawn points (one per player)")->check(CLI::Range(1, 4096));
+  crowd->add_option("--players", o.players, "spawn points (one per player)")
+      ->check(CLI::Range(uint32_t{1}, static_cast<uint32_t>(world::kMaxMapSpawnPoints)));
   crowd->add_option("--spacing", o.spacing_m, "metres between neighbouring spawn points")->check(CLI::Range(1.0, 1000.0));
   crowd->add_option("--margin", o.margin_m, "floor beyond the grid on every side, in metres")->check(CLI::Range(10.0, 10000.0));
   crowd->add_option("--out", o.out, "the map file to write")->required();

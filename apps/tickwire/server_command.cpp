@@ -405,8 +405,8 @@ void register_server(CLI::App& app) {
       ->check(CLI::IsMember({"snapshot", "server-time"}));
   cmd->add_option("--time-scale", o.time_scale, "world seconds a tick advances, in tick lengths (0 pauses the world)")
       ->check(CLI::Range(0.0, static_cast<double>(protocol::kMaxWorldTimeScale)));
-  cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 8 bits; 0 is the authority)")
-      ->check(CLI::Range(1, 255));
+  cmd->add_option("--max-clients", o.max_clients, "client slots (owner ids are 10 bits; 0 is the authority)")
+      ->check(CLI::Range(uint32_t{1}, kRoomMaxSessions));
   cmd->add_option("--store", o.durable.store_url,
                   "keep the room durable in this store: sqlite:DIR (or a path) or postgresql://... (seed 003)");
   cmd->add_option("--room", o.durable.room, "the room's name in the store (with --store)");

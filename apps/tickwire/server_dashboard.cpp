@@ -52,7 +52,7 @@ void ServerDashboard::follow(Server& server, MonoTime now, const SampleStats& in
 // The inspected client: its log switched on (and the previous one's off); from the next publish on
 // (ticks ran between: a snapshot was built with the log on), its inspection is published.
 void ServerDashboard::inspect(Server& server, MonoTime now) {
-  const uint8_t wanted = dashboard_->inspecting(now);
+  const OwnerId wanted = dashboard_->inspecting(now);
   if (wanted != inspected_) {
     if (inspected_ != 0) server.inspect_snapshots(inspected_, false);
     if (wanted != 0) server.inspect_snapshots(wanted, true);

@@ -44,7 +44,7 @@ class ServerDashboard {
   dashboard::RoomView view_;
   dashboard::NetGraph graph_;
   uint32_t tick_hz_;
-  uint8_t inspected_ = 0;  // the client whose records are logged (0: none)
+  OwnerId inspected_ = 0;  // the client whose records are logged (0: none)
   double publish_us_total_ = 0;
 };
 

@@ -282,7 +282,8 @@ void register_shards(CLI::App& app) {
   cmd->add_option("--first-port", o.first_port, "room 1's UDP port; room i listens on first-port + i - 1 (0: any free port each)")
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--protocol-id", o.protocol_id, "the game's netcode protocol id (tokens must carry it)");
-  cmd->add_option("--max-clients", o.max_clients, "client slots per room")->check(CLI::Range(1, 255));
+  cmd->add_option("--max-clients", o.max_clients, "client slots per room")
+      ->check(CLI::Range(uint32_t{1}, kRoomMaxSessions));
   cmd->add_option("--seconds", o.seconds, "stop after this long (0: run until SIGINT/SIGTERM)")->check(non_negative_number());
   cmd->add_option("--stats-interval", o.stats_interval_s, "seconds between JSON lines")->check(positive_number());
   cmd->add_option("--burn-shard", o.burn_shard, "the shard the burner is pinned to");

@@ -20,7 +20,7 @@ enum class RoomBenchTransport : uint8_t { sim, udp };
 std::string_view room_bench_transport_name(RoomBenchTransport transport);
 
 struct RoomBenchRequest {
-  std::vector<uint32_t> clients = {64, 128, 255};  // one run per count (a room seats at most 255)
+  std::vector<uint32_t> clients = {64, 255, 1000};  // one run per count (a room seats at most 1,023)
   std::vector<RoomBenchTransport> transports = {RoomBenchTransport::sim, RoomBenchTransport::udp};
   uint32_t ticks = 600;        // measured, after every client is in and warm
   uint32_t tick_hz = 60;       // the room's tick and snapshot rate
@@ -54,7 +54,7 @@ struct RoomBenchResult {
   std::vector<RoomBenchRun> runs;
   bool correct() const;
   // Per transport: the largest N measured whose p99 held one tick, and the N one core would hold at
-  // that run's cost per client (16.7 ms / us per client): a projection past the room's 255 seats.
+  // that run's cost per client (16.7 ms / us per client): a projection, past the room's seats too.
   struct Capacity {
     RoomBenchTransport transport = RoomBenchTransport::sim;
     uint32_t largest_held = 0;

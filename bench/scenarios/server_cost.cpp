@@ -71,7 +71,7 @@ struct Walker {
 };
 
 struct Client {
-  uint8_t owner = 0;
+  OwnerId owner = 0;
   std::vector<uint8_t> delivered = std::vector<uint8_t>(kMaxAckDelayTicks, 0);  // by tick % kMaxAckDelayTicks
   std::vector<uint8_t> message;  // this tick's snapshot message, whole (before any slicing)
   bool built = false;            // this tick's build succeeded
@@ -99,7 +99,7 @@ class ServerCostRun {
     }
     clients_.resize(r.clients);
     for (uint32_t c = 0; c < r.clients; ++c) {
-      clients_[c].owner = static_cast<uint8_t>(c + 1);
+      clients_[c].owner = static_cast<OwnerId>(c + 1);
       clients_[c].message.reserve(1 + protocol::MaxSnapshotBytes);
       service_.add_client(clients_[c].owner, /*pawn record=*/c + 1, ReplicationFormat{true, false});
     }

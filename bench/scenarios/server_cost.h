@@ -15,9 +15,7 @@
 namespace tickwire::bench {
 
 struct ServerCostRequest {
-  // SCENARIOS.md's (d) names 256 clients; one room serves owners 1..255 (an owner id is a byte on
-  // the wire), and the bench drives one room's ReplicationServer, so it serves 255.
-  uint32_t clients = 255;
+  uint32_t clients = 256;  // SCENARIOS.md's (d)
   uint32_t entities = 2000;  // the clients' pawns among them
   uint32_t ticks = 600;
   float tick_hz = 60.0f;

@@ -67,7 +67,7 @@ static dot* find_dot(dots* d, uint64_t pawn) {
   return NULL;
 }
 
-static void spawn_pawn(void* user, uint64_t pawn, uint8_t owner, int64_t tick) {
+static void spawn_pawn(void* user, uint64_t pawn, uint16_t owner, int64_t tick) {
   dot* slot = find_dot(user, 0);
   (void)tick;
   if (slot == NULL) return; /* more clients than dots: max_clients keeps this from happening */

@@ -49,7 +49,7 @@ struct ServerConfig {
   std::string public_address;            // the HOST:PORT tokens list (a proxy's); empty: the bound address
   netcode::Key private_key{};            // shared with the backend that mints connect tokens
   uint64_t protocol_id = netcode::kDefaultProtocolId;  // the game's own: tokens for another are refused
-  uint32_t max_clients = 64;                           // 1..255
+  uint32_t max_clients = 64;                           // 1..1023 (kRoomMaxSessions)
   RoomPolicy policy;                                   // resolved into the room's netcode contract
   std::string build_name = "tickwire";                 // names this build in the connect sequence
   // Injected instead of the real ones (simulations, tests): the socket to serve on (`bind` is then

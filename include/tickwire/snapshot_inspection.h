@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/core/owner_id.h"
+
 namespace tickwire {
 
 struct InspectedRecord {
@@ -20,7 +22,7 @@ struct InspectedRecord {
 };
 
 struct SnapshotInspection {
-  uint8_t owner = 0;
+  OwnerId owner = 0;
   int64_t tick = 0;
   bool sent = false;  // false: the encoder refused the frame (past the byte cap); nothing went out
   // What the composer chose.

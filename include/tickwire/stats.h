@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/core/owner_id.h"
+
 namespace tickwire {
 
 // One counted reason, named "area.reason" (e.g. "netcode.reject.token_expired", "relay.rate_limited").
@@ -44,7 +46,7 @@ struct ServerStats {
 
 // One connected client as the server sees it.
 struct ClientLink {
-  uint8_t owner = 0;
+  OwnerId owner = 0;
   uint64_t client_id = 0;
   std::string address;
   bool admitted = false;

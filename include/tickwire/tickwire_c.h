@@ -141,7 +141,7 @@ typedef struct tw_entity_record {
 
 /* Interest attributes of one record (seed 003); all zero: public, spatial, parentless. */
 typedef struct tw_record_interest {
-  uint8_t private_to; /* nonzero: only this owner's client sees it */
+  uint16_t private_to; /* nonzero: only this owner's client sees it */
   bool always_relevant;
   bool important;       /* pose lane at any distance */
   uint32_t parent_id;   /* sent with and after this record (0: none) */
@@ -194,7 +194,7 @@ typedef struct tw_tick_input {
 typedef struct tw_simulation {
   void* user;
   /* Place the pawn the room allocated for client `owner`. */
-  void (*spawn_pawn)(void* user, uint64_t pawn, uint8_t owner, int64_t tick);
+  void (*spawn_pawn)(void* user, uint64_t pawn, uint16_t owner, int64_t tick);
   /* The pawn's client left: forget the pawn. */
   void (*despawn_pawn)(void* user, uint64_t pawn);
   /* One fixed tick of one pawn from the input the room prepared for it. */
@@ -241,7 +241,7 @@ typedef struct tw_server_config {
   const char* public_address; /* what tokens list; NULL or "": the bound address */
   uint8_t private_key[TW_KEY_BYTES];
   uint64_t protocol_id;
-  uint32_t max_clients; /* 1..255 */
+  uint32_t max_clients; /* 1..1023 */
   const tw_vocabulary* vocabulary; /* copied; NULL: an empty vocabulary */
   /* The room policy (a subset; the rest keeps the library's defaults). */
   const char* room_id;
@@ -369,7 +369,7 @@ typedef struct tw_drawn_object {
 
 /* A game message another client addressed to this one; `payload` is the client's until its next call. */
 typedef struct tw_game_message {
-  uint8_t from;
+  uint16_t from;
   uint16_t type;
   const uint8_t* payload;
   size_t payload_bytes;
@@ -411,7 +411,7 @@ tw_result tw_client_disconnect(tw_client* client, int64_t now_ns);
 /* The phase; `reason` (may be NULL) receives why refused or disconnected ("" otherwise). */
 tw_client_phase tw_client_status(tw_client* client, const char** reason);
 /* This client's owner id in the room (0 before the welcome). */
-uint8_t tw_client_owner(const tw_client* client);
+uint16_t tw_client_owner(const tw_client* client);
 /* The own pawn where the camera draws it (predicted, eased). */
 tw_vec3 tw_client_own_position(const tw_client* client);
 /* The own pawn's value `index` (0 when it has fewer). */
@@ -428,7 +428,7 @@ tw_result tw_client_map_object(tw_client* client, uint32_t object_index, tw_draw
    (ascending: the ones to redraw) into `out`; returns how many there are. */
 size_t tw_client_changing_objects(const tw_client* client, uint32_t* out, size_t capacity);
 /* Sends a game message (type >= TW_FIRST_GAME_MESSAGE_TYPE) to client `target` through the server. */
-tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
+tw_result tw_client_send_to(tw_client* client, uint16_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
                             bool reliable);
 /* The oldest game message for this client (relayed from another client, or from the server: from 0)
    into `out`, or TW_ERR_EMPTY. */

@@ -101,6 +101,11 @@ void SessionClient::on_welcome(std::span<const uint8_t> body) {
     drops_.add(ClientDrop::undecodable);
     return;
   }
+  if (welcome.owner_id == kAuthorityOwner || welcome.owner_id > kMaxClientOwner) {
+    drops_.add(ClientDrop::owner_id_invalid);
+    refused_ = true;
+    return;
+  }
   if (!validate_netcode_contract(welcome.contract).ok()) {
     drops_.add(ClientDrop::contract_invalid);
     refused_ = true;

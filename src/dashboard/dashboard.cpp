@@ -84,14 +84,14 @@ bool Dashboard::due(MonoTime now) {
 
 void Dashboard::publish_room(std::string line) { (void)room_.publish(std::move(line)); }
 
-uint8_t Dashboard::inspecting(MonoTime now) {
+OwnerId Dashboard::inspecting(MonoTime now) {
   const uint64_t requests = inspect_requests_.load(std::memory_order_relaxed);
   if (requests != requests_seen_) {
     requests_seen_ = requests;
     last_request_ = now;
   }
   if (requests_seen_ == 0 || now - last_request_ > kInspectorIdle) return 0;
-  return static_cast<uint8_t>(inspect_owner_.load(std::memory_order_relaxed));
+  return static_cast<OwnerId>(inspect_owner_.load(std::memory_order_relaxed));
 }
 
 // GET /api/inspect?client=N: the loop's next inspection of owner N (its JSON opens {"owner":N,).
@@ -99,8 +99,8 @@ fleet::HttpResponse Dashboard::answer_inspect(const fleet::HttpQuery& query) {
   const std::string* text = query.find("client");
   unsigned owner = 0;
   if (text == nullptr || std::from_chars(text->data(), text->data() + text->size(), owner).ptr != text->data() + text->size() ||
-      owner < 1 || owner > 255) {
-    return json_answer(400, "{\"error\":\"client: an owner id from 1 to 255\"}");
+      owner < 1 || owner > kMaxClientOwner) {
+    return json_answer(400, fmt::format("{{\"error\":\"client: an owner id from 1 to {}\"}}", kMaxClientOwner));
   }
   if (!inspection_.join()) return json_answer(503, "{\"error\":\"too many inspections waiting\"}");
   inspect_owner_.store(owner, std::memory_order_relaxed);

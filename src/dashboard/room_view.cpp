@@ -59,7 +59,7 @@ void sections_part(Out& out, const protocol::ObjectRecord& o, const GameVocabula
   fmt::format_to(it, "}}");
 }
 
-void entity_part(Out& e, uint32_t id, uint8_t owner, const std::string& kind, const protocol::EntityRecord& entity, double vx,
+void entity_part(Out& e, uint32_t id, OwnerId owner, const std::string& kind, const protocol::EntityRecord& entity, double vx,
                  double vz) {
   auto ei = std::back_inserter(e);
   fmt::format_to(ei, "{{\"id\":{},\"owner\":{},\"kind\":{},\"x\":", id, owner, canonical_json_string(kind));
@@ -132,7 +132,7 @@ std::string RoomView::render(int64_t tick, double now_s, const TickRecords& reco
   std::unordered_map<uint32_t, Last> seen;
   seen.reserve(last_.size());
   // A pawn's record belongs to the authority; its player is the client whose pawn it is.
-  std::unordered_map<uint32_t, uint8_t> pawn_owners;
+  std::unordered_map<uint32_t, OwnerId> pawn_owners;
   pawn_owners.reserve(clients.size());
   for (const NetSample& c : clients) {
     if (c.pawn_record_id != 0) pawn_owners[c.pawn_record_id] = c.owner;

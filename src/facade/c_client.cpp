@@ -215,7 +215,7 @@ tw_client_phase tw_client_status(tw_client* client, const char** reason) {
   return to_c(phase);
 }
 
-uint8_t tw_client_owner(const tw_client* client) {
+uint16_t tw_client_owner(const tw_client* client) {
   return client != nullptr && client->client != nullptr ? client->client->owner() : 0;
 }
 
@@ -262,7 +262,7 @@ size_t tw_client_changing_objects(const tw_client* client, uint32_t* out, size_t
   return changing.size();
 }
 
-tw_result tw_client_send_to(tw_client* client, uint8_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
+tw_result tw_client_send_to(tw_client* client, uint16_t target, uint16_t type, const uint8_t* payload, size_t payload_bytes,
                             bool reliable) {
   return on_client(client, [&](tickwire::Client& c) -> tw_result {
     if (payload == nullptr && payload_bytes != 0) return fail(client->error, TW_ERR_INVALID_ARGUMENT, "payload: null with a size");

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "injected_or_own.h"
 #include "reason_list.h"
 #include "tickwire/clock/system_clock.h"
@@ -70,7 +72,8 @@ std::string open_socket(Server::Parts& p) {
 ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   auto p = std::make_unique<Parts>();
   p->config = config;
-  if (config.max_clients < 1 || config.max_clients > kRoomMaxSessions) return {nullptr, "max_clients must be 1..255"};
+  if (config.max_clients < 1 || config.max_clients > kRoomMaxSessions)
+    return {nullptr, fmt::format("max_clients must be 1..{}", kRoomMaxSessions)};
   const ContractResolution resolved = resolve_netcode_contract(config.policy);
   if (!resolved.ok()) return {nullptr, contract_refusal(resolved.issue)};
   if (resolved.contract->mode.mode == RuntimeMode::deterministic) {

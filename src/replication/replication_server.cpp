@@ -12,9 +12,9 @@
 namespace tickwire {
 
 struct ReplicationServer::Client {
-  Client(uint8_t owner_id, uint32_t pawn_id, const ReplicationFormat& f, const ClientReplicationConfig& config)
+  Client(OwnerId owner_id, uint32_t pawn_id, const ReplicationFormat& f, const ClientReplicationConfig& config)
       : owner(owner_id), pawn_record_id(pawn_id), format(f), replication(config) {}
-  uint8_t owner;
+  OwnerId owner;
   uint32_t pawn_record_id;  // 0: a spectator
   ReplicationFormat format;
   uint32_t rest_sent = 0;   // the rest table revision it is being (or was) sent
@@ -84,28 +84,28 @@ ReplicationServer::ReplicationServer(const NetcodeContract& contract, const Repl
 
 ReplicationServer::~ReplicationServer() = default;
 
-void ReplicationServer::add_client(uint8_t owner, uint32_t pawn_record_id, const ReplicationFormat& format) {
-  TW_ASSERT(owner != 0, "owner 0 is the authority, not a client");
+void ReplicationServer::add_client(OwnerId owner, uint32_t pawn_record_id, const ReplicationFormat& format) {
+  TW_ASSERT(owner != 0 && owner <= kReplicationMaxClients, "a client's owner is a client owner id");
   TW_ASSERT(clients_[owner] == nullptr, "a client joins once");
   clients_[owner] = std::make_unique<Client>(owner, pawn_record_id, format, client_config(config_));
 }
 
-void ReplicationServer::remove_client(uint8_t owner) { clients_[owner].reset(); }
+void ReplicationServer::remove_client(OwnerId owner) { clients_[owner].reset(); }
 
-void ReplicationServer::on_held(uint8_t owner, const protocol::SnapshotsHeld& held) {
+void ReplicationServer::on_held(OwnerId owner, const protocol::SnapshotsHeld& held) {
   Client* c = clients_[owner].get();
   if (c == nullptr) return;
   (void)c->replication.history.on_held(held);
   c->rest_held = held.rest_revision;
 }
 
-void ReplicationServer::reliable_taken(uint8_t owner, std::size_t count) {
+void ReplicationServer::reliable_taken(OwnerId owner, std::size_t count) {
   Client& c = *clients_[owner];
   TW_ASSERT(c.rest_next + count <= rest_messages_.size(), "reliable_taken() counts the last build()'s messages");
   c.rest_next += count;
 }
 
-void ReplicationServer::set_budget_cap(uint8_t owner, uint32_t bytes) {
+void ReplicationServer::set_budget_cap(OwnerId owner, uint32_t bytes) {
   if (Client* c = clients_[owner].get()) c->budget_cap = bytes;
 }
 
@@ -114,7 +114,7 @@ void ReplicationServer::set_limits(const ReplicationLimits& limits) {
   builder_.set_lanes(LaneSchedule{limits_.pose_radius_m, limits_.world_lane_ticks});
 }
 
-void ReplicationServer::set_view_centre(uint8_t owner, float x_m, float z_m) {
+void ReplicationServer::set_view_centre(OwnerId owner, float x_m, float z_m) {
   if (Client* c = clients_[owner].get()) {
     c->centre_x_m = x_m;
     c->centre_z_m = z_m;
@@ -123,11 +123,11 @@ void ReplicationServer::set_view_centre(uint8_t owner, float x_m, float z_m) {
 
 bool ReplicationServer::world_tick(Tick tick) const { return builder_.config().priority.lanes.is_snapshot_tick(tick); }
 
-const ReplicationClientStats* ReplicationServer::stats(uint8_t owner) const {
+const ReplicationClientStats* ReplicationServer::stats(OwnerId owner) const {
   return clients_[owner] ? &clients_[owner]->stats : nullptr;
 }
 
-void ReplicationServer::inspect_records(uint8_t owner, bool on) {
+void ReplicationServer::inspect_records(OwnerId owner, bool on) {
   if (!has_client(owner)) return;
   std::unique_ptr<RecordBitsLog>& log = clients_[owner]->replication.record_bits;
   if (!on) {
@@ -137,7 +137,7 @@ void ReplicationServer::inspect_records(uint8_t owner, bool on) {
   }
 }
 
-const ClientReplicationState* ReplicationServer::replication(uint8_t owner) const {
+const ClientReplicationState* ReplicationServer::replication(OwnerId owner) const {
   return clients_[owner] ? &clients_[owner]->replication : nullptr;
 }
 
@@ -198,7 +198,7 @@ void ReplicationServer::prepare_tick() {
 }
 
 // The next delta client's reference frames start loading while this one is served.
-void ReplicationServer::prefetch_after(uint8_t owner) const {
+void ReplicationServer::prefetch_after(OwnerId owner) const {
   for (std::size_t next = std::size_t{owner} + 1; next < clients_.size(); ++next) {
     if (clients_[next] && clients_[next]->format.deltas) {
       builder_.prefetch(clients_[next]->replication);
@@ -219,7 +219,7 @@ ClientView ReplicationServer::view_of(const Client& c) const {
   return view;
 }
 
-ClientMessages ReplicationServer::build(uint8_t owner, const std::optional<protocol::OwnerDetail>& owner_detail,
+ClientMessages ReplicationServer::build(OwnerId owner, const std::optional<protocol::OwnerDetail>& owner_detail,
                                         MonoTime now) {
   TW_ASSERT(records_ != nullptr, "build() follows begin_tick()");
   Client& c = *clients_[owner];
@@ -376,7 +376,7 @@ ClientMessages ReplicationServer::finish(Client& c, std::size_t bytes) {
   return ClientMessages{reliable_, unreliable_, true};
 }
 
-void ReplicationServer::unsent(uint8_t owner) {
+void ReplicationServer::unsent(OwnerId owner) {
   Client* c = clients_[owner].get();
   if (c == nullptr) return;
   if (c->last_was_delta) c->replication.history.discard_last();

@@ -66,11 +66,11 @@ void Room::set_world_settings(const protocol::WorldSettings& settings) {
 bool Room::snapshot_tick(Tick tick) const { return tick.value() % contract_.ticks_per_snapshot == 0; }
 
 RoomSession* Room::find(OwnerId owner) {
-  return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
+  return owner == kAuthorityOwner || owner > kRoomMaxSessions ? nullptr : sessions_[owner].get();
 }
 
 const RoomSession* Room::session(OwnerId owner) const {
-  return owner == kAuthorityOwner || !sessions_[owner] ? nullptr : &*sessions_[owner];
+  return owner == kAuthorityOwner || owner > kRoomMaxSessions ? nullptr : sessions_[owner].get();
 }
 
 InputQueueConfig Room::input_queue_config() const {
@@ -93,10 +93,11 @@ RoomSession& Room::open_session(OwnerId owner, EntityRef pawn, const AdmissionGr
   const auto per_second = [](uint32_t rate) { return TokenBucket(static_cast<double>(rate), static_cast<double>(rate)); };
   const InteractionLimits& limits = contract_.limits;
   ++session_count_;
-  return sessions_[owner].emplace(RoomSession{owner, pawn, last_tick(), SessionInputs(input_queue_config()),
-                                              per_second(limits.interactions_per_second), per_second(limits.fires_per_second),
-                                              per_second(limits.pings_per_second), per_second(limits.edits_per_second), grants,
-                                              SessionConduct(limits), {}, 0, std::string(player)});
+  sessions_[owner] = std::make_unique<RoomSession>(
+      RoomSession{owner, pawn, last_tick(), SessionInputs(input_queue_config()), per_second(limits.interactions_per_second),
+                  per_second(limits.fires_per_second), per_second(limits.pings_per_second),
+                  per_second(limits.edits_per_second), grants, SessionConduct(limits), {}, 0, std::string(player)});
+  return *sessions_[owner];
 }
 
 // Shots still waiting for an input of its: the session they would be traced for is gone.
@@ -108,7 +109,7 @@ void Room::close_session(RoomSession& session) {
 }
 
 std::optional<EntityRef> Room::admit(OwnerId owner, const AdmissionGrants& grants, std::string_view player) {
-  TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
+  TW_ASSERT(owner != kAuthorityOwner && owner <= kRoomMaxSessions, "a session's owner is a client owner id");
   TW_ASSERT(player.size() <= kMaxPlayerNameBytes, "a player's name fits a resume token");
   if (sessions_[owner]) return std::nullopt;
   auto pawn = entities_.spawn(kEntityRefOwned | kEntityRefPredicted);

@@ -32,7 +32,7 @@ void Room::depart(OwnerId owner) {
 
 std::optional<protocol::ResumeRefusal> Room::resume(OwnerId owner, EntityRef pawn, std::string_view player,
                                                     const AdmissionGrants& grants) {
-  TW_ASSERT(owner != kAuthorityOwner, "owner 0 is the authority, not a session");
+  TW_ASSERT(owner != kAuthorityOwner && owner <= kRoomMaxSessions, "a session's owner is a client owner id");
   const auto held = std::find_if(held_.begin(), held_.end(), [&](const HeldPawn& h) { return h.pawn == pawn; });
   if (held == held_.end()) return protocol::ResumeRefusal::pawn_gone;
   if (held->player != player) return protocol::ResumeRefusal::foreign;

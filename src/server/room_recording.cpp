@@ -1,10 +1,10 @@
 // The room recording's layout, little-endian: "TWROOMRC", version u16, the contract (u32 length, its
 // wire form), the room's entity capacity and pawn hold (u32 each), the first tick (i64), the save
 // state (u32 length, bytes); then events, each [kind u8] and its body. A tick: [ticks since the
-// previous one u32][sessions u8], each [owner u8][source u8, bit 7: a claim rides] and, when fresh,
+// previous one u32][sessions u16], each [owner u16][source u8, bit 7: a claim rides] and, when fresh,
 // [sequence u32][buttons u32][move x, y, yaw, pitch f32] and the claim (u32 length, wire form); its
 // witness: [checksum u64]. Every other event opens with the tick it takes effect at (i64) and its
-// owner (u8, but world settings); a construct call and a scene edit ride in their wire form (u32
+// owner (u16, but world settings); a construct call and a scene edit ride in their wire form (u32
 // length first), a shot and an input with their floats exact (the wire would quantise an input's).
 #include "tickwire/server/room_recording.h"
 
@@ -36,10 +36,10 @@ void put_cmd(ByteRecordWriter& write, const protocol::InputCmd& cmd) {
 
 void put_tick_inputs(ByteRecordWriter& write, const RoomEvent& event, Tick previous_tick) {
   write.u32(static_cast<uint32_t>(event.tick - previous_tick));
-  write.u8(static_cast<uint8_t>(event.inputs.size()));
+  write.u16(static_cast<uint16_t>(event.inputs.size()));
   for (const RecordedInput& in : event.inputs) {
     const bool fresh = in.source == TickInputSource::fresh;
-    write.u8(in.owner);
+    write.u16(in.owner);
     write.u8(static_cast<uint8_t>(static_cast<uint8_t>(in.source) | (fresh && in.claim ? kClaimBit : 0)));
     if (!fresh) continue;
     write.u32(in.sequence);
@@ -76,7 +76,7 @@ bool valid_cmd(const protocol::InputCmd& cmd) {
 
 using Refused = std::optional<RecordingRefusal>;
 
-bool valid_owner(uint8_t owner) { return owner != kAuthorityOwner; }
+bool valid_owner(OwnerId owner) { return owner != kAuthorityOwner && owner <= kRoomMaxSessions; }
 
 template <class T>
 Refused read_shape(ByteRecordReader& read, T& out) {
@@ -87,7 +87,7 @@ Refused read_shape(ByteRecordReader& read, T& out) {
 }
 
 Refused read_input(ByteRecordReader& read, RecordedInput& in) {
-  in.owner = read.u8();
+  in.owner = read.u16();
   const uint8_t source = read.u8();
   if (!read.ok()) return RecordingRefusal::truncated;
   if (!valid_owner(in.owner) || (source & ~(kClaimBit | kSourceMask)) != 0 || (source & kSourceMask) > 2)
@@ -110,8 +110,9 @@ Refused read_input(ByteRecordReader& read, RecordedInput& in) {
 
 Refused read_tick(ByteRecordReader& read, Walk& walk, RoomEvent& event) {
   const uint32_t gap = read.u32();
-  const uint8_t count = read.u8();
+  const uint16_t count = read.u16();
   if (!read.ok()) return RecordingRefusal::truncated;
+  if (count > kRoomMaxSessions) return RecordingRefusal::count_over_cap;
   if (gap == 0 || gap > kMaxRecordedTickGap || walk.tick.value() + gap > kMaxRecordedTick)
     return RecordingRefusal::value_out_of_range;
   walk.tick += gap;
@@ -180,7 +181,7 @@ Refused read_change_body(ByteRecordReader& read, RoomEvent& event) {
 Refused read_change(ByteRecordReader& read, const Walk& walk, RoomEvent& event) {
   if (event.kind > RoomEventKind::edit) return RecordingRefusal::unknown_event;
   event.tick = Tick::from_value(read.i64());
-  event.owner = event.kind == RoomEventKind::world_settings ? kAuthorityOwner : read.u8();
+  event.owner = event.kind == RoomEventKind::world_settings ? kAuthorityOwner : read.u16();
   if (!read.ok()) return RecordingRefusal::truncated;
   if (walk.in_tick && event.kind != RoomEventKind::fire) return RecordingRefusal::out_of_order;
   if (event.tick != walk.tick) return RecordingRefusal::out_of_order;
@@ -308,7 +309,7 @@ void append_room_event(std::vector<uint8_t>& out, const RoomEvent& event, Tick p
   if (event.kind == RoomEventKind::tick) return put_tick_inputs(write, event, previous_tick);
   if (event.kind == RoomEventKind::witness) return write.u64(event.witness);
   write.i64(event.tick.value());
-  if (event.kind != RoomEventKind::world_settings) write.u8(event.owner);
+  if (event.kind != RoomEventKind::world_settings) write.u16(event.owner);
   switch (event.kind) {
     case RoomEventKind::admit:
     case RoomEventKind::resume:

@@ -38,10 +38,10 @@ std::optional<SaveStateRefusal> read_pawns(ByteRecordReader& read, uint32_t capa
     return std::none_of(pawns.begin(), pawns.end(), [&](const SavedPawn& q) { return q.pawn.handle() == handle; });
   };
   for (uint32_t i = 0; i < session_count; ++i) {
-    SavedPawn p{read.u8(), EntityRef::from_raw(read.u64()), read.name(kMaxPlayerNameBytes), read.flag(),
+    SavedPawn p{read.u16(), EntityRef::from_raw(read.u64()), read.name(kMaxPlayerNameBytes), read.flag(),
                 Tick::from_value(read.i64()), read.u64(), Tick{}, SessionInputs(queue)};
     if (!read.ok()) return SaveStateRefusal::truncated;
-    if (p.owner == kAuthorityOwner || (!pawns.empty() && pawns.back().owner >= p.owner) || !admissible(p) ||
+    if (p.owner == kAuthorityOwner || p.owner > kRoomMaxSessions || (!pawns.empty() && pawns.back().owner >= p.owner) || !admissible(p) ||
         !tick_in_range(p.admitted_at.value()))
       return SaveStateRefusal::value_out_of_range;
     if (!p.inputs.load_window(read)) return read.ok() ? SaveStateRefusal::input_window : SaveStateRefusal::truncated;
@@ -78,7 +78,7 @@ std::optional<SaveStateRefusal> Room::save_whole(std::vector<uint8_t>& out) {
   write.u32(session_count_);
   for (const auto& slot : sessions_) {
     if (!slot) continue;
-    write.u8(slot->owner);
+    write.u16(slot->owner);
     write.u64(slot->pawn.raw());
     write.name(slot->player);
     write.flag(slot->grants.world_authority);

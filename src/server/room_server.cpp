@@ -66,7 +66,7 @@ RoomServer::RoomServer(ReliableServer& transport, Room& room, SchemaCache& cache
       replication_(room.contract(), replication_config(config)),
       relay_(room.contract().limits.relays_per_second) {
   const uint32_t max_clients = transport_.netcode().max_clients();
-  TW_ASSERT(max_clients <= kRoomMaxSessions, "a room has at most 255 client owners");
+  TW_ASSERT(max_clients <= kRoomMaxSessions, "a room has at most kRoomMaxSessions client owners");
   connections_.resize(max_clients);
   to_drop_.reserve(max_clients);
   records_.records.reserve(protocol::MaxRecordsPerSnapshot);

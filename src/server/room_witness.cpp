@@ -45,7 +45,7 @@ void add_notes(Hasher& hash, const TickRecords& records, std::vector<uint8_t>& s
   ByteRecordWriter write(scratch);
   for (const InterestNote& note : records.notes) {
     write.u32(note.record_id);
-    write.u8(note.interest.private_to);
+    write.u16(note.interest.private_to);
     write.flag(note.interest.always_relevant);
     write.flag(note.interest.important);
     write.u32(note.interest.parent_id);
@@ -62,7 +62,7 @@ void add_owners(Hasher& hash, const Room& room, std::vector<uint8_t>& scratch) {
     const OwnerInputReport& report = session->inputs.report();
     scratch.clear();
     ByteRecordWriter write(scratch);
-    write.u8(static_cast<uint8_t>(owner));
+    write.u16(static_cast<uint16_t>(owner));
     write.u64(session->pawn.raw());
     write.flag(report.ack_sequence.has_value());
     write.u32(report.ack_sequence.value_or(0));

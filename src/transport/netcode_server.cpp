@@ -38,7 +38,7 @@ NetcodeServer::NetcodeServer(DatagramSocket& socket, const NetcodeServerConfig& 
       token_uses_(or_default(config.max_token_records, 64u * config.max_clients)),
       receive_buffer_(64),
       received_(config.receive_queue_packets) {
-  TW_ASSERT(config.max_clients >= 1 && config.max_clients <= netcode::kMaxClientsLimit, "max_clients in [1, 256]");
+  TW_ASSERT(config.max_clients >= 1 && config.max_clients <= netcode::kMaxClientsLimit, "max_clients in [1, kMaxClientsLimit]");
   TW_ASSERT(config.receive_queue_packets > 0, "the payload queue needs room");
   TW_ASSERT(config.disconnect_packets >= 1, "send at least one disconnect packet");
   if (!config_.public_address.valid()) config_.public_address = socket_.local_address();

@@ -103,7 +103,7 @@ static int slot_of(game* g, uint64_t pawn) {
   return -1;
 }
 
-static void spawn_pawn(void* user, uint64_t pawn, uint8_t owner, int64_t tick) {
+static void spawn_pawn(void* user, uint64_t pawn, uint16_t owner, int64_t tick) {
   game* g = user;
   const int i = slot_of(g, 0);
   (void)tick;
@@ -288,8 +288,8 @@ static void test_session(tw_vocabulary* v) {
     for (int i = 0; i < 2; ++i) CHECK(tw_client_frame(client[i], now, walk, NULL) == TW_OK);
     const int playing = tw_client_status(client[0], NULL) == TW_PHASE_PLAYING && tw_client_status(client[1], NULL) == TW_PHASE_PLAYING;
     if (playing && !sent) {
-      const uint8_t self = tw_client_owner(client[0]);
-      const uint8_t other = tw_client_owner(client[1]);
+      const uint16_t self = tw_client_owner(client[0]);
+      const uint16_t other = tw_client_owner(client[1]);
       CHECK(tw_client_send_to(client[0], self, RELAY_TYPE, hello, sizeof hello, true) == TW_ERR_INVALID_ARGUMENT);
       CHECK_MESSAGE(tw_client_last_error(client[0]), "to_sender");
       CHECK(tw_client_send_to(client[0], other, 5, hello, sizeof hello, true) == TW_ERR_INVALID_ARGUMENT);

@@ -8,6 +8,7 @@
 
 #include <variant>
 
+#include "support.h"
 #include "tickwire/replication/handles/construct_registry.h"
 
 namespace tickwire {
@@ -24,13 +25,25 @@ ConstructRefusal refused(const std::variant<ConstructInfo, ConstructRefusal>& v)
 }
 
 TEST(ConstructHandle, PacksOwnerIndexAndGenerationInThirtyTwoBits) {
-  const ConstructHandle h = ConstructHandle::make(7, 0xBEEF, 3);
-  EXPECT_EQ(h.raw(), 0x07BEEF03u);
+  // Owner 10 bits | index 14 | generation 8.
+  const ConstructHandle h = ConstructHandle::make(7, 0x2EEF, 3);
+  EXPECT_EQ(h.raw(), 7u << 22 | 0x2EEFu << 8 | 3u);
   EXPECT_EQ(h.owner(), 7);
-  EXPECT_EQ(h.index(), 0xBEEF);
+  EXPECT_EQ(h.index(), 0x2EEF);
   EXPECT_EQ(h.generation(), 3);
+  const ConstructHandle top = ConstructHandle::make(kMaxClientOwner, ConstructHandle::kMaxIndex, 0xFF);
+  EXPECT_EQ(top.raw(), 0xFFFFFFFFu);
+  EXPECT_EQ(top.owner(), kMaxClientOwner);
+  EXPECT_EQ(top.index(), ConstructHandle::kMaxIndex);
   EXPECT_TRUE(ConstructHandle{}.is_none());
   static_assert(sizeof(ConstructHandle) == 4);
+}
+
+TEST(ConstructHandle, AnIndexOrAnOwnerPastItsBitsIsAProgrammerError) {
+  test::ThrowOnAssert guard;
+  EXPECT_THROW((void)ConstructHandle::make(1, ConstructHandle::kMaxIndex + 1, 1), test::AssertionFailure);
+  EXPECT_THROW((void)ConstructHandle::make(kOwnerIdCount, 1, 1), test::AssertionFailure);
+  EXPECT_THROW(ConstructRegistry(1, ConstructHandle::kMaxIndex + 1), test::AssertionFailure);
 }
 
 TEST(ConstructRegistry, AStaleHandleIsRefusedEvenWhenItsIndexIsReused) {

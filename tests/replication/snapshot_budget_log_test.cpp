@@ -84,8 +84,8 @@ TEST(SnapshotBudgetLog, OneLinePerCompositionChangeNotPerTick) {
   ASSERT_EQ(lines.size(), 7u);
   EXPECT_NE(lines[0].find("10 entities, 400 bytes, whole"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("[debug]"), std::string::npos) << lines[1];
-  EXPECT_NE(lines[2].find("3 fragments of up to 1087 bytes"), std::string::npos) << lines[2];
-  EXPECT_NE(lines[4].find("past the ceiling of 16 fragments (17392 bytes): not sent"), std::string::npos) << lines[4];
+  EXPECT_NE(lines[2].find("3 fragments of up to 1089 bytes"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[4].find("past the ceiling of 16 fragments (17424 bytes): not sent"), std::string::npos) << lines[4];
   EXPECT_NE(lines[4].find("[warning]"), std::string::npos) << lines[4];
   EXPECT_NE(lines[6].find("12 entities"), std::string::npos) << lines[6];
 }

@@ -72,18 +72,19 @@ TEST(SnapshotFragment, SchemaSpellsTheSliceAsAListOfBytes) {
 
 TEST(SnapshotFragmentBudget, DefaultChannelFigures) {
   const SnapshotFragmentBudget b = test::default_budget();
-  // 1100-byte transport messages carry a 5-byte envelope at most, which holds the type.
-  EXPECT_EQ(b.message_cap_bytes, 1100 - kMaxEnvelopeBytes + 1);
-  EXPECT_EQ(b.whole_max_bytes(), 1096u);
-  EXPECT_EQ(b.max_slice_bytes(), 1087u);
-  EXPECT_EQ(b.ceiling_bytes(), 16u * 1087u);
+  // 1100-byte transport messages carry a snapshot behind the 3-byte direct envelope, which holds
+  // the type.
+  EXPECT_EQ(b.message_cap_bytes, 1100 - kDirectEnvelopeBytes + 1);
+  EXPECT_EQ(b.whole_max_bytes(), 1098u);
+  EXPECT_EQ(b.max_slice_bytes(), 1089u);
+  EXPECT_EQ(b.ceiling_bytes(), 16u * 1089u);
   EXPECT_LE(b.ceiling_bytes(), protocol::MaxSnapshotBytes);
   EXPECT_EQ(b.fragments_for(0), 1u);
-  EXPECT_EQ(b.fragments_for(1096), 1u);
-  EXPECT_EQ(b.fragments_for(1097), 2u);
-  EXPECT_EQ(b.fragments_for(2 * 1087), 2u);
-  EXPECT_EQ(b.fragments_for(2 * 1087 + 1), 3u);
-  EXPECT_EQ(b.fragments_for(16 * 1087 + 1), 17u);
+  EXPECT_EQ(b.fragments_for(1098), 1u);
+  EXPECT_EQ(b.fragments_for(1099), 2u);
+  EXPECT_EQ(b.fragments_for(2 * 1089), 2u);
+  EXPECT_EQ(b.fragments_for(2 * 1089 + 1), 3u);
+  EXPECT_EQ(b.fragments_for(16 * 1089 + 1), 17u);
 }
 
 TEST(SnapshotFragmentBudget, BadBudgetsAreProgrammerErrors) {

@@ -74,7 +74,7 @@ void round_trip(std::size_t size, uint32_t tick, std::vector<std::size_t> order 
 
 TEST(SnapshotSlicing, SnapshotsWithinTheBudgetGoWhole) {
   SnapshotSlicer slicer(test::default_budget());
-  for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{500}, std::size_t{1095}, std::size_t{1096}}) {
+  for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{500}, std::size_t{1097}, std::size_t{1098}}) {
     const Bytes snapshot = test::make_snapshot(size, 1);
     const SliceResult r = slicer.slice(Tick::from_value(1), snapshot);
     EXPECT_EQ(r.outcome, SliceOutcome::whole) << size;

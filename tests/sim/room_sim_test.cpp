@@ -366,6 +366,26 @@ TEST(RoomSim, AFrameWithAForeignContractHashIsRefused) {
   EXPECT_TRUE(client.session.refused());
 }
 
+// A welcome naming an owner id past the 10-bit space (or the authority's 0) is refused before the
+// client builds a channel under it, its contract whole and honest as it may be.
+TEST(RoomSim, AWelcomeWithAnOwnerIdOutsideTheSpaceIsRefused) {
+  for (const uint16_t owner : {uint16_t{kOwnerIdCount}, uint16_t{0xFFFF}, uint16_t{kAuthorityOwner}}) {
+    SCOPED_TRACE(owner);
+    RoomSim sim(test_seed(0x5008));
+    SimSessionClient& client = sim.add_client();
+    sim.run_for(Duration::seconds(2));
+    ASSERT_TRUE(client.session.welcomed());
+    protocol::RoomWelcome stray;
+    stray.owner_id = owner;
+    stray.contract = sim.room.contract();
+    stray.contract_hash.bytes = contract_hash(stray.contract).bytes();
+    ASSERT_TRUE(wire::send_message(*sim.server.channel(0), 0, stray).ok());
+    sim.run_for(Duration::milliseconds(100));
+    EXPECT_EQ(client.session.drops()[ClientDrop::owner_id_invalid], 1u);
+    EXPECT_TRUE(client.session.refused());
+  }
+}
+
 // A snapshot naming world settings out of range (a NaN time scale would step the predicted pawn by
 // NaN seconds) is dropped by reason and never becomes the client's settings.
 TEST(RoomSim, ASnapshotWithWorldSettingsOutOfRangeIsDropped) {

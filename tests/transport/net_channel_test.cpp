@@ -30,18 +30,34 @@ LinkModel link_20ms() {
 
 TEST(MessageEnvelope, LayoutAndErrors) {
   std::array<uint8_t, kMaxEnvelopeBytes> head{};
+  // Owner ids that fit a byte take the narrow layout (tag 1, what an 8-bit build sent)...
   EXPECT_EQ(write_envelope_head(Envelope{Route::addressed, 0x0201, 3, 4, {}}, head), 5u);
-  EXPECT_EQ(head, (std::array<uint8_t, 5>{1, 0x01, 0x02, 3, 4}));
+  EXPECT_EQ(std::vector<uint8_t>(head.begin(), head.begin() + 5), (std::vector<uint8_t>{1, 0x01, 0x02, 3, 4}));
+  // ...and either one past it the wide one (tag 2, u16 ids).
+  EXPECT_EQ(write_envelope_head(Envelope{Route::addressed, 0x0201, 3, 0x3FF, {}}, head), 7u);
+  EXPECT_EQ(head, (std::array<uint8_t, 7>{2, 0x01, 0x02, 3, 0, 0xFF, 0x03}));
+  Envelope highest;
+  ASSERT_TRUE(read_envelope(head, highest).ok());
+  EXPECT_EQ(highest.route, Route::addressed);
+  EXPECT_EQ(highest.from, 3);
+  EXPECT_EQ(highest.to, kMaxClientOwner);
   const std::array<uint8_t, 6> message = {0, 0x34, 0x12, 'h', 'i', '!'};
   Envelope e;
   ASSERT_TRUE(read_envelope(message, e).ok());
   EXPECT_EQ(e.route, Route::direct);
   EXPECT_EQ(e.type, 0x1234);
   EXPECT_EQ(e.payload.size(), 3u);
-  const std::array<uint8_t, 3> bad_route = {2, 0, 0};
+  const std::array<uint8_t, 3> bad_route = {3, 0, 0};
   EXPECT_EQ(read_envelope(bad_route, e).error(), Error::unknown_union_tag);
   const std::array<uint8_t, 4> short_addressed = {1, 0, 0, 3};
   EXPECT_EQ(read_envelope(short_addressed, e).error(), Error::truncated);
+  const std::array<uint8_t, 6> short_wide = {2, 0, 0, 3, 0, 4};
+  EXPECT_EQ(read_envelope(short_wide, e).error(), Error::truncated);
+  // A wide owner id past the 10-bit space names nobody: refused before anyone indexes by it.
+  const std::array<uint8_t, 7> past_the_space = {2, 0, 0, 3, 0, 0x00, 0x04};
+  EXPECT_EQ(read_envelope(past_the_space, e).error(), Error::value_out_of_range);
+  const std::array<uint8_t, 7> from_past_the_space = {2, 0, 0, 0xFF, 0xFF, 4, 0};
+  EXPECT_EQ(read_envelope(from_past_the_space, e).error(), Error::value_out_of_range);
 }
 
 TEST(NetChannel, DirectMessagesCarryTypeAndSenderBothWays) {

@@ -106,10 +106,10 @@ TEST(WireBadInput, UnknownUnionTagAndEnumValue) {
   auto bad_tag = bytes;
   bad_tag[23] = 9;
   EXPECT_EQ(decode_error<RecordBatch>(bad_tag), Error::unknown_union_tag);
-  // An enum8: RelayRefused's reason (target u8, messageType u16, then the reason).
+  // An enum8: RelayRefused's reason (target u16, messageType u16, then the reason).
   protocol::RelayRefused refused;
   auto bad_reason = body_of(refused);
-  bad_reason[3] = 9;
+  bad_reason[4] = 9;
   EXPECT_EQ(decode_error<protocol::RelayRefused>(bad_reason), Error::unknown_enum_value);
 }
 

@@ -177,6 +177,11 @@ TEST(RoomRecording, AMalformedRecordingIsRefusedByName) {
   EXPECT_EQ(refusal_of(with_event(tick, last)), RecordingRefusal::out_of_order) << "owners unsorted";
   tick.inputs.assign(1, RecordedInput{});  // owner 0
   EXPECT_EQ(refusal_of(with_event(tick, last)), RecordingRefusal::value_out_of_range) << "the authority's input";
+  tick.inputs[0].owner = kRoomMaxSessions + 1;
+  EXPECT_EQ(refusal_of(with_event(tick, last)), RecordingRefusal::value_out_of_range) << "an owner past a room's";
+  tick.inputs.assign(kRoomMaxSessions + 1, RecordedInput{});
+  for (std::size_t i = 0; i < tick.inputs.size(); ++i) tick.inputs[i].owner = static_cast<OwnerId>(i + 1);
+  EXPECT_EQ(refusal_of(with_event(tick, last)), RecordingRefusal::count_over_cap) << "more inputs than sessions";
   tick.inputs.clear();
   EXPECT_EQ(refusal_of(with_event(tick, last)), RecordingRefusal::truncated) << "a tick with no witness";
   RoomEvent witness;
@@ -189,6 +194,9 @@ TEST(RoomRecording, AMalformedRecordingIsRefusedByName) {
   EXPECT_EQ(refusal_of(with_event(leave, last)), RecordingRefusal::out_of_order) << "a change at another tick";
   leave.tick = last;
   EXPECT_FALSE(refusal_of(with_event(leave, last))) << "a leave after the last tick reads";
+  RoomEvent stray_leave = leave;
+  stray_leave.owner = kOwnerIdCount;
+  EXPECT_EQ(refusal_of(with_event(stray_leave, last)), RecordingRefusal::value_out_of_range) << "no such owner";
   RoomEvent admit = leave;
   admit.kind = RoomEventKind::admit;
   admit.player = std::string(kMaxPlayerNameBytes + 1, 'x');
@@ -204,7 +212,7 @@ TEST(RoomRecording, AMalformedRecordingIsRefusedByName) {
   ByteRecordWriter write(edit);
   write.u8(static_cast<uint8_t>(RoomEventKind::edit));
   write.i64(last.value());
-  write.u8(1);
+  write.u16(1);
   write.blob(std::vector<uint8_t>{0xFF, 0xFF, 0xFF});
   EXPECT_EQ(refusal_of(edit), RecordingRefusal::bad_message);
 }

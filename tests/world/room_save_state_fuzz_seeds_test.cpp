@@ -38,7 +38,7 @@ TEST(RoomSaveStateFuzzSeeds, EachSeedIsWhatItClaimsAndGetsItsVerdict) {
       {"cut_in_game", fuzz_splice_input(valid.size() - 100), SaveStateRefusal::truncated},
       {"game_last_byte_spoiled", fuzz_splice_input(valid.size() - 1, {static_cast<uint8_t>(valid.back() ^ 0xFF)}),
        SaveStateRefusal::game_refused},
-      {"sessions_over_cap", fuzz_splice_input(kSessionCountAt, {0, 1, 0, 0}), SaveStateRefusal::count_over_cap},
+      {"sessions_over_cap", fuzz_splice_input(kSessionCountAt, {0, 4, 0, 0}), SaveStateRefusal::count_over_cap},
       {"wrong_version", wrong_version, SaveStateRefusal::wrong_version},
       {"bad_magic", {kFuzzWhole, 'X', 'X', 'X', 'X', 1}, SaveStateRefusal::bad_magic},
   };

@@ -148,7 +148,7 @@ TEST(RoomSaveState, AMalformedSaveIsRefusedByNameAndLeavesTheRoomUnchanged) {
   constexpr std::size_t kSessionCountAt = 4 + 1 + 8 + 4 + 4;
   std::vector<uint8_t> sessions = saved;
   sessions[kSessionCountAt] = 0;
-  sessions[kSessionCountAt + 1] = 1;  // 256 sessions
+  sessions[kSessionCountAt + 1] = 4;  // 1,024 sessions, one past a room's client owner ids
   EXPECT_EQ(refusal(sessions), SaveStateRefusal::count_over_cap);
   std::vector<uint8_t> tick = saved;
   tick[12] = 0x80;  // a negative tick

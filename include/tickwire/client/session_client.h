@@ -81,7 +81,8 @@ TW_REASONS(ClientDrop,
   edit_refusal_overflow,  // the game did not drain its scene edit refusals: the oldest was dropped
   stale_scene_state,      // a sceneNodeState not newer than the one held
   scene_state_unordered,  // a sceneNodeState whose objects do not ascend by index (each once): refused
-  world_malformed         // a snapshot whose world settings are out of range (a NaN time scale...)
+  world_malformed,        // a snapshot whose world settings are out of range (a NaN time scale...)
+  owner_id_invalid        // the welcome's owner id is the authority's or past the owner id space: refused
 )
 
 // What a client keeps of the newest snapshot it accepted: the order rule's tick, the room's settings

@@ -19,7 +19,7 @@ namespace tickwire::dashboard {
 // One client as the line shows it: what look_at() reads through the facade.
 struct ClientLook {
   uint64_t id = 0;     // the game's client id
-  uint8_t owner = 0;   // 0 before the welcome
+  OwnerId owner = 0;   // 0 before the welcome
   ClientPhase phase = ClientPhase::connecting;
   bool predicted = false;         // the room's contract admits predicting the own pawn
   protocol::Vec3 own_m;           // the own pawn as drawn

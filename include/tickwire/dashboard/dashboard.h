@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tickwire/clock/time.h"
+#include "tickwire/core/owner_id.h"
 #include "tickwire/fleet/event_stream.h"
 #include "tickwire/fleet/http_endpoint.h"
 
@@ -64,7 +65,7 @@ class Dashboard {
   double elapsed_s(MonoTime now) const { return (now - first_look_).seconds_f(); }
   void publish_room(std::string line);
   // The client a page inspects now (0: none asked within kInspectorIdle).
-  uint8_t inspecting(MonoTime now);
+  OwnerId inspecting(MonoTime now);
   // Whether a request waits for an inspection (publish one then).
   bool inspection_wanted() const { return inspection_.wanted(); }
   void publish_inspection(std::string json) { (void)inspection_.publish(std::move(json)); }

@@ -13,7 +13,7 @@
 namespace tickwire::dashboard {
 
 struct NetSample {
-  uint8_t owner = 0;
+  OwnerId owner = 0;
   bool admitted = false;
   uint32_t pawn_record_id = 0;  // its pawn's record id (0: none)
   double rtt_ms = 0;
@@ -41,7 +41,7 @@ class NetGraph {
     double at_s = 0;
     uint64_t bytes_up = 0, bytes_down = 0, snapshot_bytes = 0, snapshots = 0, starved = 0;
   };
-  std::array<Seen, 256> seen_{};  // by owner id
+  std::array<Seen, kOwnerIdCount> seen_{};  // by owner id
 };
 
 }  // namespace tickwire::dashboard

@@ -27,13 +27,13 @@ struct RelayRefused {
   static constexpr uint8_t wire_id = 21;
   static constexpr wire::Direction wire_direction = wire::Direction::server_to_client;
 
-  uint8_t target = 0;
+  uint16_t target = 0;
   uint16_t message_type = 0;
   RelayRefusal reason = RelayRefusal::target_absent;
 
   template <class W>
   void fields(W& w) {
-    w.u8("target", target);
+    w.u16("target", target);
     w.u16("messageType", message_type);
     w.enum8("reason", reason, kRelayRefusalDef);
   }

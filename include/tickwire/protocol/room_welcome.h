@@ -18,7 +18,7 @@ struct RoomWelcome {
   static constexpr uint8_t wire_id = 15;
   static constexpr wire::Direction wire_direction = wire::Direction::server_to_client;
 
-  uint8_t owner_id = 0;       // the client's owner id (1..255) in the room
+  uint16_t owner_id = 0;      // the client's owner id (1..kMaxClientOwner) in the room
   uint64_t pawn_ref = 0;      // EntityRef of the pawn it owns (raw)
   uint32_t server_tick = 0;   // the last tick the room simulated when it admitted the session
   wire::Hash16 contract_hash; // the server's hash of `contract`
@@ -26,7 +26,7 @@ struct RoomWelcome {
 
   template <class W>
   void fields(W& w) {
-    w.u8("ownerId", owner_id);
+    w.u16("ownerId", owner_id);
     w.u64("pawnRef", pawn_ref);
     w.u32("serverTick", server_tick);
     w.hash16("contractHash", contract_hash);

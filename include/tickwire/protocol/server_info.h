@@ -35,7 +35,7 @@ struct ServerInfo {
   int64_t epoch_offset_ns = 0;
   int8_t priority = 0;
   double tick_period_s = 1.0 / 60.0;
-  uint8_t max_clients = 0;
+  uint16_t max_clients = 0;
   std::string build_label;  // added after the tail: an older server's packet ends before it
 
   template <class W>
@@ -50,7 +50,7 @@ struct ServerInfo {
     w.i64("epochOffsetNs", epoch_offset_ns);
     w.i8("priority", priority);
     w.f64("tickPeriodS", tick_period_s);
-    w.u8("maxClients", max_clients);
+    w.u16("maxClients", max_clients);
     w.tail();
     w.str8("buildLabel", build_label, 64);
   }

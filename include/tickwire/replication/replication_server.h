@@ -15,8 +15,9 @@
 #include <span>
 #include <vector>
 
-#include "tickwire/core/reasons.h"
 #include "tickwire/clock/time.h"
+#include "tickwire/core/owner_id.h"
+#include "tickwire/core/reasons.h"
 #include "tickwire/core/reason_counters.h"
 #include "tickwire/protocol/contract_hash.h"
 #include "tickwire/protocol/netcode_contract.h"
@@ -34,8 +35,8 @@
 
 namespace tickwire {
 
-// The most clients one service serves (owner ids 1..255).
-inline constexpr uint32_t kReplicationMaxClients = 255;
+// The most clients one service serves (owner ids 1..kMaxClientOwner).
+inline constexpr uint32_t kReplicationMaxClients = kMaxClientOwner;
 // A client holding nothing to code against gets a fragmented whole-state snapshot at most this often.
 inline constexpr uint32_t kUnreferencedEveryTicks = 8;
 
@@ -100,18 +101,20 @@ class ReplicationServer {
   const ReplicaKinds& kinds() const { return kinds_; }
 
   // A client joins: `owner` 1..255, its pawn's record id (0: none, a spectator) and its format.
-  void add_client(uint8_t owner, uint32_t pawn_record_id, const ReplicationFormat& format);
-  void remove_client(uint8_t owner);
-  bool has_client(uint8_t owner) const { return owner != 0 && clients_[owner] != nullptr; }
+  void add_client(OwnerId owner, uint32_t pawn_record_id, const ReplicationFormat& format);
+  void remove_client(OwnerId owner);
+  bool has_client(OwnerId owner) const {
+    return owner != 0 && owner <= kReplicationMaxClients && clients_[owner] != nullptr;
+  }
   // What the client says it holds (every InputFrame carries it): baselines and the rest table.
-  void on_held(uint8_t owner, const protocol::SnapshotsHeld& held);
+  void on_held(OwnerId owner, const protocol::SnapshotsHeld& held);
   // How many of the last build()'s `reliable` messages the channel took, in order. The rest are
   // offered again by the next build(), so a rest table of any size streams as fast as the reliable
   // channel drains, never past its send queue.
-  void reliable_taken(uint8_t owner, std::size_t count);
+  void reliable_taken(OwnerId owner, std::size_t count);
   // A per-client cap on the snapshot budget (a link estimate); 0 lifts it. The contract's budget
   // always applies.
-  void set_budget_cap(uint8_t owner, uint32_t bytes);
+  void set_budget_cap(OwnerId owner, uint32_t bytes);
   // The room's world settings from the next begin_tick() on (every snapshot carries them; the
   // contract's values until set). Valid settings only (protocol::valid_world_settings).
   void set_world_settings(const protocol::WorldSettings& settings);
@@ -121,10 +124,10 @@ class ReplicationServer {
   void set_limits(const ReplicationLimits& limits);
   const ReplicationLimits& limits() const { return limits_; }
   // A spectator's interest centre (a client without a pawn record).
-  void set_view_centre(uint8_t owner, float x_m, float z_m);
+  void set_view_centre(OwnerId owner, float x_m, float z_m);
   // Whether the client's coded records are logged bit by bit (ClientReplicationState::record_bits,
   // from its next snapshot on): the snapshot inspector's switch; off costs nothing.
-  void inspect_records(uint8_t owner, bool on);
+  void inspect_records(OwnerId owner, bool on);
 
   // Once per tick, before the clients: the game's records (kept by the caller until the tick's
   // builds are done) and its map objects, retaken when their generation moved or a named one vanished.
@@ -133,17 +136,17 @@ class ReplicationServer {
   // called (a caller timing the shared work apart from the clients' calls it).
   void prepare_tick();
   // The tick's messages for one client; `owner_detail` is its truth this tick (absent: no pawn).
-  ClientMessages build(uint8_t owner, const std::optional<protocol::OwnerDetail>& owner_detail, MonoTime now);
+  ClientMessages build(OwnerId owner, const std::optional<protocol::OwnerDetail>& owner_detail, MonoTime now);
   // The transport refused what build() returned: the frame is forgotten, never a baseline.
-  void unsent(uint8_t owner);
+  void unsent(OwnerId owner);
   // The last snapshot build() made, whole, before slicing (id byte first); valid until the next build().
   std::span<const uint8_t> last_snapshot() const { return {encoded_.data(), last_snapshot_bytes_}; }
 
   // Whether `tick` runs the world lane (the limits' rate: the contract's snapshot rate unless slowed);
   // the pose lane runs every tick.
   bool world_tick(Tick tick) const;
-  const ReplicationClientStats* stats(uint8_t owner) const;
-  const ClientReplicationState* replication(uint8_t owner) const;
+  const ReplicationClientStats* stats(OwnerId owner) const;
+  const ClientReplicationState* replication(OwnerId owner) const;
   const MapRestTable& rest_table() const { return rest_; }
   const TickInterest& interest() const { return interest_; }
   const SnapshotSlicer& slicer() const { return slicer_; }
@@ -158,7 +161,7 @@ class ReplicationServer {
   struct Client;
   void refresh_rest_table(const RestRecordSource& rest);
   void encode_rest_chunks();
-  void prefetch_after(uint8_t owner) const;
+  void prefetch_after(OwnerId owner) const;
   ClientMessages finish(Client& c, std::size_t bytes);
   bool build_delta(Client& c, MonoTime now, std::size_t& bytes);
   bool build_full(Client& c, std::size_t& bytes);

@@ -9,12 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "tickwire/core/owner_id.h"
 #include "tickwire/protocol/record_batch.h"
 
 namespace tickwire {
 
 struct RecordInterest {
-  uint8_t private_to = 0;        // nonzero: only this owner's client sees the record (owner-private)
+  OwnerId private_to = 0;        // nonzero: only this owner's client sees the record (owner-private)
   bool always_relevant = false;  // every client sees it, at any distance
   bool important = false;        // rides the pose lane at any distance
   uint32_t parent_id = 0;        // the record id this one is sent with and after (0: none)

@@ -36,7 +36,7 @@ class RelayGate {
   TokenBucket fresh() const { return TokenBucket(per_second_, std::max(1.0, per_second_)); }
 
   double per_second_;
-  std::array<TokenBucket, 256> buckets_;
+  std::array<TokenBucket, kOwnerIdCount> buckets_;  // by sender owner id
   uint64_t relayed_ = 0;
   ReasonCounters<protocol::RelayRefusal> refusals_;
 };

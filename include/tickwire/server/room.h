@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,7 +43,7 @@
 
 namespace tickwire {
 
-inline constexpr uint32_t kRoomMaxSessions = 255;          // owner ids 1..255 (0 is the authority)
+inline constexpr uint32_t kRoomMaxSessions = kMaxClientOwner;  // owner ids 1..1023 (0 is the authority)
 inline constexpr uint32_t kRoomDefaultEntityCapacity = 65536;
 inline constexpr std::size_t kMaxPlayerNameBytes = 64;    // a session's player, as a resume token names it
 
@@ -263,7 +264,8 @@ class Room final : public DurableState {
   RoomClock clock_;
   Simulation& simulation_;
   EntitySlots entities_;
-  std::array<std::optional<RoomSession>, kRoomMaxSessions + 1> sessions_;  // by owner id
+  // By owner id, kRoomMaxSessions + 1 long; a session on the heap, so an empty room stays small.
+  std::vector<std::unique_ptr<RoomSession>> sessions_ = std::vector<std::unique_ptr<RoomSession>>(kRoomMaxSessions + 1);
   uint32_t session_count_ = 0;
   uint32_t pawn_hold_ticks_ = 0;
   std::vector<HeldPawn> held_;  // at most one per live slot (a held pawn keeps its slot)

@@ -30,7 +30,7 @@
 namespace tickwire {
 
 inline constexpr std::array<uint8_t, 8> kRoomRecordingMagic = {'T', 'W', 'R', 'O', 'O', 'M', 'R', 'C'};
-inline constexpr uint16_t kRoomRecordingVersion = 1;
+inline constexpr uint16_t kRoomRecordingVersion = 2;  // 2: owner ids and a tick's session count are u16
 inline constexpr std::size_t kMaxRoomRecordingBytes = std::size_t{512} << 20;  // a writer stops taking ticks past it
 inline constexpr std::size_t kMaxRecordedContractBytes = 64u << 10;
 inline constexpr std::size_t kMaxRecordedStateBytes = std::size_t{80} << 20;   // the save state (game part: 64 MiB)

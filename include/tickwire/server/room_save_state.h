@@ -12,7 +12,7 @@
 namespace tickwire {
 
 inline constexpr uint32_t kRoomSaveStateMagic = 0x53535754;  // "TWSS", little-endian
-inline constexpr uint8_t kRoomSaveStateVersion = 2;
+inline constexpr uint8_t kRoomSaveStateVersion = 3;  // 3: a session's owner id is u16
 inline constexpr std::size_t kMaxGameSaveStateBytes = std::size_t{64} << 20;
 // A save's tick: 2^40 ticks is centuries at 128 Hz, far from anything a Tick computes wrapping (a
 // room also refuses a tick further from tick 0 than its clock counts: 146 years at its rate).

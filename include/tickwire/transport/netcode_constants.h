@@ -48,7 +48,9 @@ inline constexpr std::size_t kChallengeBodyBytes = 8 + kChallengeTokenBytes;  //
 inline constexpr std::size_t kKeepAliveBodyBytes = 8;
 
 // The standard's recommended behaviour, used by our client and server.
-inline constexpr uint32_t kMaxClientsLimit = 256;           // slots per server
+// Slots per server: the standard's wire carries the count as a u32 (its reference server stops at
+// 256); ours stops at 1024, one past a room's client owner ids (core/owner_id.h).
+inline constexpr uint32_t kMaxClientsLimit = 1024;
 inline constexpr Duration kPacketSendInterval = Duration::milliseconds(100);  // 10 Hz requests and keep-alives
 inline constexpr int kRedundantDisconnectPackets = 10;
 

@@ -8,9 +8,10 @@ namespace tickwire {
 
 SnapshotFragmentBudget SnapshotFragmentBudget::for_channel(const ChannelConfig& unreliable) {
   TW_ASSERT(unreliable.kind == ChannelKind::unreliable, "snapshots ride an unreliable channel");
-  TW_ASSERT(unreliable.max_message_bytes > kMaxEnvelopeBytes, "the channel must carry more than an envelope");
-  // Transport message = envelope + body; encoded message = id byte + body.
-  return of(unreliable.max_message_bytes - kMaxEnvelopeBytes + 1);
+  TW_ASSERT(unreliable.max_message_bytes > kDirectEnvelopeBytes, "the channel must carry more than an envelope");
+  // Transport message = envelope + body; encoded message = id byte + body. A snapshot goes direct
+  // (the authority's own, to its connection's peer), so its envelope is the direct one.
+  return of(unreliable.max_message_bytes - kDirectEnvelopeBytes + 1);
 }
 
 SnapshotFragmentBudget SnapshotFragmentBudget::of(std::size_t message_cap_bytes) {

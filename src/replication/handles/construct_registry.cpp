@@ -6,8 +6,8 @@
 
 namespace tickwire {
 
-ConstructRegistry::ConstructRegistry(uint8_t owner, uint16_t capacity) : owner_(owner), slots_(capacity) {
-  TW_ASSERT(capacity >= 1, "a construct registry holds one construct or more");
+ConstructRegistry::ConstructRegistry(OwnerId owner, uint16_t capacity) : owner_(owner), slots_(capacity) {
+  TW_ASSERT(capacity >= 1 && capacity <= ConstructHandle::kMaxIndex, "a construct registry holds 1..kMaxIndex constructs");
   free_.reserve(capacity);
   for (uint32_t i = capacity; i >= 1; --i) free_.push_back(static_cast<uint16_t>(i));  // lowest index first
 }

@@ -8,7 +8,7 @@
 
 namespace tickwire {
 
-EntitySlots::EntitySlots(uint8_t owner, uint32_t capacity) : owner_(owner), capacity_(capacity) {
+EntitySlots::EntitySlots(OwnerId owner, uint32_t capacity) : owner_(owner), capacity_(capacity) {
   TW_ASSERT(capacity >= 1 && capacity <= kMaxCapacity, "entity slot capacity out of range");
 }
 

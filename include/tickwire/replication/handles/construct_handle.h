@@ -1,7 +1,7 @@
 // Handles for pure-logic constructs (seed 002, "ConstructHandle"): a game mode, an AI director, a
 // player's soul: things RPCs are addressed to that are not entities (no EntityNetHandle; a
-// multi-entity construct, a turret of barrel and base, still has one). Packed in 32 bits: owner 8
-// (0 = the authority) | local index 16 | generation 8, so a handle to a destroyed construct is
+// multi-entity construct, a turret of barrel and base, still has one). Packed in 32 bits: owner 10
+// (core/owner_id.h; 0 = the authority) | local index 14 | generation 8, so a handle to a destroyed construct is
 // refused, never taken for whatever later occupies its index. AuthorityClass says what happens to
 // a construct when authority moves (host migration) or its owner leaves.
 #pragma once
@@ -9,21 +9,25 @@
 #include <compare>
 #include <cstdint>
 
+#include "tickwire/core/assert.h"
+#include "tickwire/core/owner_id.h"
 #include "tickwire/core/reasons.h"
 
 namespace tickwire {
 
 class ConstructHandle {
  public:
-  static constexpr uint32_t kMaxIndex = 0xffff;
+  static constexpr uint32_t kIndexBits = 24 - kOwnerIdBits;
+  static constexpr uint32_t kMaxIndex = (uint32_t{1} << kIndexBits) - 1;
   constexpr ConstructHandle() = default;  // raw 0: no construct (index 0 is never issued)
-  static constexpr ConstructHandle make(uint8_t owner, uint16_t index, uint8_t generation) {
-    return ConstructHandle(uint32_t{owner} << 24 | uint32_t{index} << 8 | generation);
+  static constexpr ConstructHandle make(OwnerId owner, uint16_t index, uint8_t generation) {
+    TW_ASSERT(owner_id_in_range(owner) && index <= kMaxIndex, "construct owner or index past its bits");
+    return ConstructHandle(uint32_t{owner} << (kIndexBits + 8) | uint32_t{index} << 8 | generation);
   }
   static constexpr ConstructHandle from_raw(uint32_t raw) { return ConstructHandle(raw); }
   constexpr uint32_t raw() const { return raw_; }
-  constexpr uint8_t owner() const { return static_cast<uint8_t>(raw_ >> 24); }
-  constexpr uint16_t index() const { return static_cast<uint16_t>(raw_ >> 8); }
+  constexpr OwnerId owner() const { return static_cast<OwnerId>(raw_ >> (kIndexBits + 8)); }
+  constexpr uint16_t index() const { return static_cast<uint16_t>(raw_ >> 8 & kMaxIndex); }
   constexpr uint8_t generation() const { return static_cast<uint8_t>(raw_); }
   constexpr bool is_none() const { return index() == 0; }
   constexpr auto operator<=>(const ConstructHandle&) const = default;

@@ -32,7 +32,7 @@ class ConstructRegistry {
  public:
   static constexpr uint8_t kFirstGeneration = 1;
 
-  ConstructRegistry(uint8_t owner, uint16_t capacity);
+  ConstructRegistry(OwnerId owner, uint16_t capacity);  // capacity 1..ConstructHandle::kMaxIndex
 
   std::variant<ConstructHandle, ConstructRefusal> create(ConstructInfo info);
   // Destroys what `handle` names if, and only if, it resolves; otherwise why not.
@@ -48,7 +48,7 @@ class ConstructRegistry {
   // `authority` (the authority's registry). Returns the moves.
   std::vector<ConstructMove> owner_left(ConstructRegistry& authority);
 
-  uint8_t owner() const { return owner_; }
+  OwnerId owner() const { return owner_; }
   uint32_t live() const { return live_; }
   const ReasonCounters<ConstructRefusal>& refusals() const { return refusals_; }
 
@@ -63,7 +63,7 @@ class ConstructRegistry {
   void free_slot(uint16_t index);
   void clear();
 
-  uint8_t owner_;
+  OwnerId owner_;
   std::vector<Slot> slots_;  // index i + 1
   std::vector<uint16_t> free_;
   uint32_t live_ = 0;

@@ -1,5 +1,5 @@
-// Entity handles as they travel: EntityNetHandle (owner 8 bits | index 24 bits; owner 0 is the
-// authority) names a slot, and the 64-bit EntityRef (handle 32 | generation 16 | flags 16) also
+// Entity handles as they travel: EntityNetHandle (owner 10 bits | index 22 bits, seed 002's
+// NetOwnerID:NetIndex at core/owner_id.h's width; owner 0 is the authority) names a slot, and the 64-bit EntityRef (handle 32 | generation 16 | flags 16) also
 // carries the generation captured at spawn, so a reference to a despawned entity can never be
 // mistaken for whatever later occupies the same slot.
 #pragma once
@@ -8,28 +8,30 @@
 #include <cstdint>
 
 #include "tickwire/core/assert.h"
+#include "tickwire/core/owner_id.h"
 
 namespace tickwire {
 
 class EntityNetHandle {
  public:
-  static constexpr uint32_t kIndexBits = 24;
+  static constexpr uint32_t kIndexBits = 32 - kOwnerIdBits;
   static constexpr uint32_t kMaxIndex = (uint32_t{1} << kIndexBits) - 1;
-  static constexpr uint8_t kAuthorityOwner = 0;
+  static constexpr OwnerId kAuthorityOwner = tickwire::kAuthorityOwner;
   // The authority's index space is split in two: below kGameIndexBase the room's slots (pawns and
   // runtime spawns, EntitySlots), from it up what a game names itself (its map objects: index =
   // kGameIndexBase + object index), so the two can never collide and both decode as owner 0.
-  static constexpr uint32_t kGameIndexBase = uint32_t{1} << 23;
+  static constexpr uint32_t kGameIndexBase = uint32_t{1} << (kIndexBits - 1);
 
   constexpr EntityNetHandle() = default;  // raw 0: no entity (index 0 is never issued)
-  static constexpr EntityNetHandle make(uint8_t owner, uint32_t index) {
-    TW_ASSERT(index <= kMaxIndex, "entity index wider than 24 bits");
+  static constexpr EntityNetHandle make(OwnerId owner, uint32_t index) {
+    TW_ASSERT(owner_id_in_range(owner), "owner id past the owner id space");
+    TW_ASSERT(index <= kMaxIndex, "entity index wider than its bits");
     return EntityNetHandle(uint32_t{owner} << kIndexBits | index);
   }
   static constexpr EntityNetHandle from_raw(uint32_t raw) { return EntityNetHandle(raw); }
 
   constexpr uint32_t raw() const { return raw_; }
-  constexpr uint8_t owner() const { return static_cast<uint8_t>(raw_ >> kIndexBits); }
+  constexpr OwnerId owner() const { return static_cast<OwnerId>(raw_ >> kIndexBits); }
   constexpr uint32_t index() const { return raw_ & kMaxIndex; }
   constexpr bool is_none() const { return index() == 0; }
   constexpr bool is_authority() const { return owner() == kAuthorityOwner; }

@@ -30,7 +30,7 @@ class EntitySlots {
   static constexpr uint16_t kFirstGeneration = 1;
   static constexpr uint16_t kLastGeneration = UINT16_MAX;  // after this use the slot retires
 
-  EntitySlots(uint8_t owner, uint32_t capacity);
+  EntitySlots(OwnerId owner, uint32_t capacity);
 
   // A new entity, or nullopt when every slot is live or retired (counted in spawn_failures()).
   std::optional<EntityRef> spawn(uint16_t flags = 0);
@@ -42,7 +42,7 @@ class EntitySlots {
   EntityLookup lookup(EntityRef ref) const;
   bool resolves(EntityRef ref) const { return lookup(ref) == EntityLookup::ok; }
 
-  uint8_t owner() const { return owner_; }
+  OwnerId owner() const { return owner_; }
   uint32_t capacity() const { return capacity_; }
   uint32_t live() const { return live_; }
   uint32_t retired() const { return retired_; }
@@ -57,7 +57,7 @@ class EntitySlots {
   Slot& slot(uint32_t index) { return slots_[index - 1]; }
   const Slot& slot(uint32_t index) const { return slots_[index - 1]; }
 
-  uint8_t owner_;
+  OwnerId owner_;
   uint32_t capacity_;
   std::vector<Slot> slots_;        // grows on first use of an index, never past capacity_
   std::vector<uint32_t> free_;     // freed indices, reused last-in first-out
