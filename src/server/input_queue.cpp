@@ -148,6 +148,7 @@ TickInput InputQueue::take_for_tick() {
   mark_applied(entry.sequence);
   last_applied_cmd_ = entry.cmd;  // what a guess repeats: the player's own input, not a carried press
   starved_run_ticks_ = 0;
+  if (waiting_count_ > 0 && !config_.merge_arrived) led_ = true;
   ++stats_.fresh_ticks;
   TickInput out;
   out.cmd = entry.cmd;
@@ -160,7 +161,7 @@ TickInput InputQueue::take_for_tick() {
   return out;
 }
 
-// A starved tick. Once inputs have begun (and outside server-time's merging, which has no tick per
+// A starved tick. Once the client has led (and outside server-time's merging, which has no tick per
 // input), a tick within the repeat limit is the next sequence's, run on the repeated input as the
 // guess and acked as run. Past the limit the link is taken for dead: the pawn stands and nothing is
 // guessed, so a client held or gone for seconds never finds its sequences behind the server's.
@@ -174,7 +175,7 @@ TickInput InputQueue::take_starved() {
   out.starved_run_ticks = starved_run_ticks_;
   if (stats_.queued == 0) ++stats_.awaiting_ticks;  // nothing has arrived yet: the join, not a dry queue
   else ++(repeat ? stats_.repeated_ticks : stats_.zeroed_ticks);
-  if (repeat && ack_sequence_ && !config_.merge_arrived && next_applicable_ < kSequenceSpace) {
+  if (repeat && led_ && ack_sequence_ && !config_.merge_arrived && next_applicable_ < kSequenceSpace) {
     const auto guessed = static_cast<uint32_t>(next_applicable_);
     mark_applied(guessed);
     guessed_bits_ |= 1;

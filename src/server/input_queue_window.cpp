@@ -50,6 +50,7 @@ void InputQueue::save_window(ByteRecordWriter& write) const {
     if (((guessed_bits_ >> i) & 1) != 0) write.u32(guess_buttons_[(ack_sequence_.value_or(0) - i) % kAppliedWindowInputs]);
   }
   write.u32(late_buttons_);
+  write.flag(led_);
   write.u8(static_cast<uint8_t>(waiting_count_));
   for (std::size_t i = 0; i < waiting_count_; ++i) {
     const Entry& entry = waiting_[i];
@@ -76,9 +77,11 @@ bool InputQueue::load_window(ByteRecordReader& read) {
     if (((guessed_bits >> i) & 1) != 0) guess_buttons[(ack - i) % kAppliedWindowInputs] = read.u32();
   }
   const uint32_t late_buttons = read.u32();
+  const bool led = read.flag();
   const uint8_t waiting = read.u8();
+  // Only a client that has led has had its starved ticks guessed.
   if (!read.ok() || waiting > config_.capacity_ticks || next_applicable > (uint64_t{1} << 32) ||
-      (late_buttons & ~config_.known_buttons) != 0)
+      (late_buttons & ~config_.known_buttons) != 0 || (guessed_bits != 0 && !led))
     return false;
   std::array<Entry, protocol::InputQueueTicks> entries{};
   for (uint8_t i = 0; i < waiting; ++i) {
@@ -102,6 +105,7 @@ bool InputQueue::load_window(ByteRecordReader& read) {
   guessed_bits_ = guessed_bits;
   guess_buttons_ = guess_buttons;
   late_buttons_ = late_buttons;
+  led_ = led;
   waiting_ = entries;
   waiting_count_ = waiting;
   return true;

@@ -142,6 +142,10 @@ std::size_t Room::receive_input(OwnerId owner, const protocol::InputFrame& frame
   return session->inputs.receive(frame);
 }
 
+void Room::assume_led(OwnerId owner) {
+  if (RoomSession* session = find(owner)) session->inputs.assume_led();
+}
+
 std::size_t Room::receive_timed_input(OwnerId owner, const protocol::TimedInputFrame& frame) {
   RoomSession* session = find(owner);
   if (session == nullptr || contract_.mode.mode != RuntimeMode::server_time) return 0;

@@ -1,9 +1,9 @@
 // The room recording's layout, little-endian: "TWROOMRC", version u16, the contract (u32 length, its
 // wire form), the room's entity capacity and pawn hold (u32 each), the first tick (i64), the save
 // state (u32 length, bytes); then events, each [kind u8] and its body. A tick: [ticks since the
-// previous one u32][sessions u16], each [owner u16][source u8, bit 7: a claim rides] and, when fresh,
-// [sequence u32][buttons u32][move x, y, yaw, pitch f32] and the claim (u32 length, wire form); its
-// witness: [checksum u64]. Every other event opens with the tick it takes effect at (i64) and its
+// previous one u32][sessions u16], each [owner u16][source u8, bit 7: a claim rides, bit 6: a
+// repeated tick was guessed] and, when fresh, [sequence u32][buttons u32][move x, y, yaw, pitch f32]
+// and the claim (u32 length, wire form); its witness: [checksum u64]. Every other event opens with the tick it takes effect at (i64) and its
 // owner (u16, but world settings); a construct call and a scene edit ride in their wire form (u32
 // length first), a shot and an input with their floats exact (the wire would quantise an input's).
 #include "tickwire/server/room_recording.h"
@@ -18,7 +18,8 @@
 namespace tickwire {
 namespace {
 
-constexpr uint8_t kClaimBit = 0x80;
+constexpr uint8_t kClaimBit = 0x80;    // fresh: a claim rides
+constexpr uint8_t kGuessedBit = 0x40;  // repeated: the tick was the next sequence's, guessed
 constexpr uint8_t kSourceMask = 0x03;
 
 template <class T>
@@ -40,7 +41,9 @@ void put_tick_inputs(ByteRecordWriter& write, const RoomEvent& event, Tick previ
   for (const RecordedInput& in : event.inputs) {
     const bool fresh = in.source == TickInputSource::fresh;
     write.u16(in.owner);
-    write.u8(static_cast<uint8_t>(static_cast<uint8_t>(in.source) | (fresh && in.claim ? kClaimBit : 0)));
+    const bool guessed = in.source == TickInputSource::repeated && in.guessed;
+    write.u8(static_cast<uint8_t>(static_cast<uint8_t>(in.source) | (fresh && in.claim ? kClaimBit : 0) |
+                                  (guessed ? kGuessedBit : 0)));
     if (!fresh) continue;
     write.u32(in.sequence);
     put_cmd(write, in.cmd);
@@ -90,9 +93,11 @@ Refused read_input(ByteRecordReader& read, RecordedInput& in) {
   in.owner = read.u16();
   const uint8_t source = read.u8();
   if (!read.ok()) return RecordingRefusal::truncated;
-  if (!valid_owner(in.owner) || (source & ~(kClaimBit | kSourceMask)) != 0 || (source & kSourceMask) > 2)
+  if (!valid_owner(in.owner) || (source & ~(kClaimBit | kGuessedBit | kSourceMask)) != 0 || (source & kSourceMask) > 2)
     return RecordingRefusal::value_out_of_range;
   in.source = static_cast<TickInputSource>(source & kSourceMask);
+  in.guessed = (source & kGuessedBit) != 0;
+  if (in.guessed && in.source != TickInputSource::repeated) return RecordingRefusal::value_out_of_range;
   in.claim.reset();
   const bool fresh = in.source == TickInputSource::fresh;
   if (!fresh) return (source & kClaimBit) != 0 ? Refused{RecordingRefusal::value_out_of_range} : Refused{};

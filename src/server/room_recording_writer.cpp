@@ -57,6 +57,7 @@ void RoomRecordingWriter::inputs_prepared(const Room& room, Tick tick) {
     RecordedInput& in = event_.inputs.emplace_back();
     in.owner = static_cast<OwnerId>(owner);
     in.source = applied.source;
+    in.guessed = applied.guessed;
     in.sequence = applied.sequence;
     in.cmd = applied.cmd;
     in.claim = applied.fresh() ? applied.claim : std::nullopt;

@@ -45,7 +45,7 @@ bool same_claim(const std::optional<protocol::Claim>& a, const std::optional<pro
 }
 
 bool same_input(const RecordedInput& recorded, const TickInput& applied) {
-  if (recorded.source != applied.source) return false;
+  if (recorded.source != applied.source || recorded.guessed != applied.guessed) return false;
   if (!applied.fresh()) return true;
   return applied.sequence == recorded.sequence && same_cmd(applied.cmd, recorded.cmd) && same_claim(applied.claim, recorded.claim);
 }
@@ -131,6 +131,7 @@ class ReplayDriver final : public RoomRecorder {
 
   void run_tick() {
     for (const RecordedInput& in : tick_.inputs) {
+      if (in.guessed) room_.assume_led(in.owner);
       if (in.source != TickInputSource::fresh) continue;
       frame_.first_sequence = in.sequence;
       frame_.inputs.assign(1, in.cmd);

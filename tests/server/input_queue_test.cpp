@@ -1,7 +1,8 @@
 // The input queue, case by case: redundant copies dropped by reason, the 12-input cap, one input
 // per tick oldest first, the exact starvation rule (3 repeats, then zero movement with look kept),
-// a starved tick's guess at the next sequence and the late input's carried presses, the honest ack
-// (the last sequence whose tick ran), the signed depth byte and the sequence end.
+// a starved tick's guess at the next sequence once the client has led (and none in its join) and
+// the late input's carried presses, the honest ack (the last sequence whose tick ran), the signed
+// depth byte and the sequence end.
 #include "tickwire/server/input_queue.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +38,15 @@ InputFrame frame(uint32_t first, uint32_t count) {
   f.first_sequence = first;
   for (uint32_t i = 0; i < count; ++i) f.inputs.push_back(cmd_for(first + i));
   return f;
+}
+
+// The client leads: `first` and the one after it arrive together, and `first`'s tick leaves the
+// other waiting (which the caller's next tick takes).
+void lead(InputQueue& queue, uint32_t first) {
+  ASSERT_EQ(queue.accept(frame(first, 2)), 2u);
+  ASSERT_FALSE(queue.led());
+  ASSERT_EQ(queue.take_for_tick().sequence, first);
+  ASSERT_TRUE(queue.led());
 }
 
 bool same(const InputCmd& a, const InputCmd& b) {
@@ -82,7 +92,7 @@ TEST(InputQueue, StarvationRepeatsThreeTicksThenZeroesMovementKeepingLookAndPost
   InputQueueConfig config;
   config.posture_buttons = kPostureButton;
   InputQueue queue(config);
-  ASSERT_EQ(queue.accept(frame(40, 1)), 1u);
+  lead(queue, 39);
   const InputCmd last = cmd_for(40);
   ASSERT_TRUE(queue.take_for_tick().fresh());
   for (uint32_t run = 1; run <= 200; ++run) {
@@ -131,7 +141,9 @@ TEST(InputQueue, ALateInputsTickIsGoneButWhatItPressedComesOnTheNextFreshTick) {
   InputCmd running;
   running.move_y = 1.0f;
   running.buttons = kRun;
-  ASSERT_EQ(queue.accept(10, std::span(&running, 1)), 1u);
+  const std::vector<InputCmd> two(2, running);
+  ASSERT_EQ(queue.accept(9, two), 2u);
+  ASSERT_EQ(queue.take_for_tick().sequence, 9u);  // leaves 10 waiting: the client leads
   ASSERT_TRUE(queue.take_for_tick().fresh());
   for (uint32_t seq = 11; seq <= 13; ++seq) EXPECT_EQ(queue.take_for_tick().sequence, seq);  // three guesses
   const TickInput dead = queue.take_for_tick();  // past the repeat limit: zeroed, nothing guessed
@@ -161,24 +173,25 @@ TEST(InputQueue, ALateInputsTickIsGoneButWhatItPressedComesOnTheNextFreshTick) {
 TEST(InputQueue, ASavedWindowKeepsItsGuessesAndOwedPresses) {
   constexpr uint32_t kJump = 1u << 3;
   InputQueue saved;
-  ASSERT_EQ(saved.accept(frame(0, 1)), 1u);
-  (void)saved.take_for_tick();
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(saved.take_for_tick().guessed);  // 1..3 on the guess
-  InputCmd jumped = cmd_for(1);
+  lead(saved, 0);
+  ASSERT_EQ(saved.take_for_tick().sequence, 1u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(saved.take_for_tick().guessed);  // 2..4 on the guess
+  InputCmd jumped = cmd_for(2);
   jumped.buttons |= kJump;
-  ASSERT_EQ(saved.accept(1, std::span(&jumped, 1)), 0u);  // late: its jump owed to the next fresh tick
+  ASSERT_EQ(saved.accept(2, std::span(&jumped, 1)), 0u);  // late: its jump owed to the next fresh tick
   std::vector<uint8_t> bytes;
   ByteRecordWriter write(bytes);
   saved.save_window(write);
   InputQueue loaded;
   ByteRecordReader read(bytes);
   ASSERT_TRUE(loaded.load_window(read));
-  EXPECT_EQ(loaded.ack_sequence(), 3u);
+  EXPECT_EQ(loaded.ack_sequence(), 4u);
+  EXPECT_TRUE(loaded.led());
   for (InputQueue* queue : {&saved, &loaded}) {
-    EXPECT_EQ(queue->accept(frame(1, 6)), 3u) << "1 a duplicate, 2 and 3 late, 4..6 queued";
+    EXPECT_EQ(queue->accept(frame(2, 6)), 3u) << "2 a duplicate, 3 and 4 late, 5..7 queued";
     EXPECT_EQ(queue->drops()[InputDropReason::late], queue == &saved ? 3u : 2u);
     const TickInput next = queue->take_for_tick();
-    EXPECT_EQ(next.sequence, 4u);
+    EXPECT_EQ(next.sequence, 5u);
     EXPECT_NE(next.late_buttons & kJump, 0u) << "the owed press, saved or not";
   }
 }
@@ -204,14 +217,36 @@ TEST(InputQueue, AWindowThatGuessedWhatNeverRanIsRefused) {
 
 TEST(InputQueue, AnInputBeyondTheWindowOfGuessesIsStaleNotLate) {
   InputQueue queue(InputQueueConfig{.starvation_repeat_ticks = 100});
-  ASSERT_EQ(queue.accept(frame(0, 1)), 1u);
+  lead(queue, 0);
   (void)queue.take_for_tick();
   for (uint32_t i = 0; i < InputQueue::kAppliedWindowInputs + 5; ++i) EXPECT_TRUE(queue.take_for_tick().guessed);
-  EXPECT_EQ(queue.accept(frame(1, 5)), 0u);
+  EXPECT_EQ(queue.accept(frame(2, 5)), 0u);
   EXPECT_EQ(queue.drops()[InputDropReason::stale], 5u);
   EXPECT_EQ(queue.drops()[InputDropReason::late], 0u);
-  EXPECT_EQ(queue.accept(frame(6, 1)), 0u);
+  EXPECT_EQ(queue.accept(frame(7, 1)), 0u);
   EXPECT_EQ(queue.drops()[InputDropReason::late], 1u) << "within the window it is late";
+}
+
+// A join's starved tick is not a stall's: until a fresh tick has left an input waiting, the client
+// has not led, nothing is guessed, and the input that comes late runs (one tick later), which
+// builds the lead at once instead of at the regulator's 2%.
+TEST(InputQueue, BeforeTheClientLedAStarvedTickGuessesNothingAndTheLateInputRuns) {
+  InputQueue queue;
+  ASSERT_EQ(queue.accept(frame(0, 1)), 1u);
+  ASSERT_TRUE(queue.take_for_tick().fresh());
+  EXPECT_FALSE(queue.led()) << "nothing was left waiting";
+  const TickInput starved = queue.take_for_tick();
+  EXPECT_EQ(starved.source, TickInputSource::repeated);
+  EXPECT_FALSE(starved.guessed);
+  EXPECT_EQ(queue.ack_sequence(), 0u) << "no sequence ran on it";
+  ASSERT_EQ(queue.accept(frame(1, 2)), 2u) << "1 is not late: its tick never ran";
+  EXPECT_EQ(queue.take_for_tick().sequence, 1u);
+  EXPECT_TRUE(queue.led()) << "2 waits behind it: the client leads by a tick";
+  EXPECT_EQ(queue.take_for_tick().sequence, 2u);
+  const TickInput stall = queue.take_for_tick();
+  EXPECT_TRUE(stall.guessed) << "from now on a starved tick is a stall's";
+  EXPECT_EQ(stall.sequence, 3u);
+  EXPECT_EQ(queue.drops()[InputDropReason::late], 0u);
 }
 
 TEST(InputQueue, StarvingBeforeAnyInputAppliesANeutralCommandWithoutAnAck) {

@@ -2,7 +2,8 @@
 // multi-packet drains, catch-up ticks, duplicated and reordered packets, a dead link, and clients
 // running 1.02x to 10x the tick rate. An independent oracle checks every tick: the ack is the last
 // sequence whose tick ran, inputs run once and in order, a starved tick guesses the next sequence
-// and a late input's presses come on the next fresh tick, gaps are only inputs never had in time.
+// once the client has led (a fresh tick left an input waiting) and a late input's presses come on
+// the next fresh tick, gaps are only inputs never had in time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,9 +53,11 @@ class InputOracle {
     ASSERT_LE(session.queue().waiting_ticks(), kCapacity);
     if (input.fresh()) {
       check_fresh(input);
+      if (session.queue().waiting_ticks() > 0) led_ = true;
     } else {
       check_starved(input);
     }
+    ASSERT_EQ(session.queue().led(), led_);
     const OwnerInputReport& report = session.report();
     ASSERT_EQ(report.tick, tick);
     ASSERT_EQ(report.ack_sequence, last_run_) << "the ack is exactly the last sequence whose tick ran";
@@ -125,9 +128,9 @@ class InputOracle {
       ASSERT_EQ(input.cmd.buttons, 0u);
       ++out_.zeroed_ticks;
     }
-    // Once inputs have begun, a starved tick within the repeat limit is the next sequence's, run on
-    // the guess; past it nothing is guessed.
-    ASSERT_EQ(input.guessed, last_run_.has_value() && run_ <= kRepeatTicks);
+    // Once the client has led, a starved tick within the repeat limit is the next sequence's, run
+    // on the guess; past it nothing is guessed, nor before the client first led (its join).
+    ASSERT_EQ(input.guessed, led_ && last_run_.has_value() && run_ <= kRepeatTicks);
     if (!input.guessed) return;
     const uint32_t seq = *last_run_ + 1;
     ASSERT_EQ(input.sequence, seq) << "a starved tick guesses the next sequence";
@@ -140,6 +143,7 @@ class InputOracle {
   }
 
   InputSimOutcome& out_;
+  bool led_ = false;
   std::vector<uint8_t> delivered_, overflowed_, ran_, guessed_, late_seen_;
   std::vector<uint32_t> guess_buttons_;
   std::optional<uint32_t> last_fresh_, last_run_;

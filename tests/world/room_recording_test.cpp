@@ -63,6 +63,18 @@ TEST(RoomRecording, FiveMinutesOfTheReferenceWorldReplayWithZeroDivergences) {
   EXPECT_GT(game.fires, 30u);
   EXPECT_EQ(game.edits, 2u);
   EXPECT_GT(game.interactions, 5u);
+  // Starved ticks of clients that had led ran on the guess, and the recording says which: the
+  // replay, handing each input over on its own tick, is told of the lead rather than seeing it.
+  uint64_t guessed = 0, repeated = 0;
+  RoomEventCursor cursor(*read.recording);
+  for (RoomEvent event; cursor.next(event);) {
+    for (const RecordedInput& in : event.inputs) {
+      guessed += in.guessed ? 1 : 0;
+      repeated += in.source == TickInputSource::repeated ? 1 : 0;
+    }
+  }
+  EXPECT_GT(guessed, 100u);
+  EXPECT_LE(guessed, repeated);
 
   const Replayed replayed = replay(game);
   const RoomReplayVerdict& v = replayed.verdict;

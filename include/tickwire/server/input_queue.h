@@ -4,14 +4,17 @@
 // Waiting inputs are kept sorted by sequence, so a reordered packet that fills a gap before the
 // gap's successor runs still has its input applied in order; once a later input has run, the
 // passed-over sequences are stale for good.
-// A starved tick within the repeat limit (none waiting, once the session's inputs have begun) is the
-// next sequence's tick, run on the server's guess (the last input repeated) and acked as run, so the
+// A starved tick within the repeat limit (none waiting, once the client has led: a fresh tick has
+// left another of its inputs waiting) is the next sequence's tick, run on the server's guess (the
+// last input repeated) and acked as run, so the
 // state the ack names is the state the client reconciles from. Its input, arriving after its tick,
 // is late: dropped, save the buttons it pressed that the guess did not, which the next fresh tick
 // presses. So a stall's backlog never becomes lead: the inputs that were late for their ticks do
 // not all run later, one tick each, behind the ones that came in time. Past the repeat limit the
 // link is taken for dead and nothing more is guessed (zeroed ticks stand for no sequence). A client
-// is expected to lead the server by its link's delay and jitter (the clock regulator's job).
+// is expected to lead the server by its link's delay and jitter (the clock regulator's job); until
+// it first has, a starved tick is its join's, not a stall's: it guesses nothing, and the input that
+// comes late runs on a later tick, which builds the lead the regulator would take seconds to.
 // A server-time room's clients run their own logic rates, so its queue merges instead: each tick
 // takes every input that has arrived (their mean movement, the newest look, every button pressed).
 #pragma once
@@ -88,6 +91,11 @@ class InputQueue {
   std::size_t waiting_ticks() const { return waiting_count_; }
   // Consecutive starved ticks ending with the last taken one (0 after a fresh tick).
   uint32_t starved_run_ticks() const { return starved_run_ticks_; }
+  // Whether the client has led (a fresh tick left another input waiting): from then on a starved
+  // tick within the repeat limit is a guess. A replay, which hands each input over on its own tick,
+  // is told so by the recording (assume_led) before the first tick the recorded room guessed.
+  bool led() const { return led_; }
+  void assume_led() { led_ = true; }
   // The signed queue-depth byte of the owner detail: inputs waiting, or, when none wait, minus the
   // run of consecutive starved ticks; clamped to int8.
   int8_t depth_byte() const;
@@ -100,6 +108,7 @@ class InputQueue {
   // last one applied, the duplicate window and the starved run, so a loaded room applies, repeats
   // and acks exactly as the saved one would have. load_window replaces them (a fresh queue with
   // the same config); false, nothing changed, when the bytes do not read or break the queue's rules.
+  // The window carries whether the client has led.
   void save_window(ByteRecordWriter& write) const;
   bool load_window(ByteRecordReader& read);
 
@@ -136,6 +145,7 @@ class InputQueue {
   protocol::InputCmd last_applied_cmd_;
   std::optional<uint32_t> ack_sequence_;
   uint32_t starved_run_ticks_ = 0;
+  bool led_ = false;
   InputDropCounters drops_;
   InputQueueStats stats_;
 };

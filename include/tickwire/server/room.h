@@ -200,6 +200,9 @@ class Room final : public DurableState {
   // next tick to merge; a frame stamped past the server's time by more than the contract's lead is
   // refused whole (InputDropReason::stamp_ahead). Returns the inputs queued (0 in another mode).
   std::size_t receive_timed_input(OwnerId owner, const protocol::TimedInputFrame& frame);
+  // A replay's: the session's client had led when the recorded room first guessed a starved tick of
+  // its (the replay hands each input over on its own tick, so its queue never sees the lead).
+  void assume_led(OwnerId owner);
   const ReasonCounters<PredictionRefusal>& prediction_refusals() const { return prediction_refusals_; }
   // The contract's demoted prediction, by reason: 1 when this room's was, else 0.
   const ReasonCounters<PredictionDemotion>& prediction_demotions() const { return prediction_demotions_; }

@@ -30,7 +30,8 @@
 namespace tickwire {
 
 inline constexpr std::array<uint8_t, 8> kRoomRecordingMagic = {'T', 'W', 'R', 'O', 'O', 'M', 'R', 'C'};
-inline constexpr uint16_t kRoomRecordingVersion = 2;  // 2: owner ids and a tick's session count are u16
+// 2: owner ids and a tick's session count are u16, and a repeated tick says whether it was guessed.
+inline constexpr uint16_t kRoomRecordingVersion = 2;
 inline constexpr std::size_t kMaxRoomRecordingBytes = std::size_t{512} << 20;  // a writer stops taking ticks past it
 inline constexpr std::size_t kMaxRecordedContractBytes = 64u << 10;
 inline constexpr std::size_t kMaxRecordedStateBytes = std::size_t{80} << 20;   // the save state (game part: 64 MiB)
@@ -72,6 +73,7 @@ enum class RoomEventKind : uint8_t {
 struct RecordedInput {
   OwnerId owner = 0;
   TickInputSource source = TickInputSource::zeroed;
+  bool guessed = false;   // repeated only: the tick ran the next sequence on the guess
   uint32_t sequence = 0;  // fresh only
   protocol::InputCmd cmd;  // fresh only
   std::optional<protocol::Claim> claim;  // fresh only

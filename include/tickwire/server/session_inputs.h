@@ -51,6 +51,8 @@ class SessionInputs {
   // the saved session's would have been.
   void save_window(ByteRecordWriter& write) const { queue_.save_window(write); }
   bool load_window(ByteRecordReader& read) { return queue_.load_window(read); }
+  // A replay's: the recorded room guessed this session's starved ticks from here (InputQueue::led).
+  void assume_led() { queue_.assume_led(); }
 
  private:
   InputQueue queue_;
