@@ -24,6 +24,10 @@ struct StallFigures {
   uint64_t stalls = 0;                 // stall cycles measured (every client's)
   uint64_t starved_in_shadow = 0;      // starved ticks (after the first input) inside a shadow
   uint64_t starved_outside = 0;        // ... and outside every shadow
+  // Client frames that held (drew past the newest snapshot), inside a shadow and outside, and by the
+  // 100 ms of the stall cycle they fell in (0: the stall's first 100 ms).
+  uint64_t held_in_shadow = 0, held_outside = 0;
+  std::vector<uint64_t> held_by_phase;
   // Per client and stall: the queue's mean depth over the second before the stall, and over the
   // rest of the cycle from 2 s after the shadow: how much of the stall was left as lead.
   double depth_left_mean = 0.0, depth_left_worst = 0.0;
@@ -47,6 +51,17 @@ class StallWatch {
   void on_input(const TickInput& input, MonoTime now) {
     if (input.fresh() || !input.has_sequence) return;  // fed, or the join's wait
     ++(phase(now) < shadow_ns_ ? figures_.starved_in_shadow : figures_.starved_outside);
+  }
+  // After each client frame: its held frames so far (counted by the phase the new ones fell in).
+  void on_frame(const void* client, uint64_t held_total, MonoTime now) {
+    uint64_t& seen = held_seen_[client];
+    if (held_total <= seen) return;
+    const int64_t at = phase(now);
+    const auto bin = static_cast<std::size_t>(at / kBinNs);
+    if (figures_.held_by_phase.size() <= bin) figures_.held_by_phase.resize(bin + 1, 0);
+    figures_.held_by_phase[bin] += held_total - seen;
+    (at < shadow_ns_ ? figures_.held_in_shadow : figures_.held_outside) += held_total - seen;
+    seen = held_total;
   }
   // After each server update: the depth of every session, by where in its cycle the time is.
   void on_update(const Room& room, MonoTime now) {
@@ -79,6 +94,7 @@ class StallWatch {
 
  private:
   static constexpr int64_t kSecondNs = 1'000'000'000;
+  static constexpr int64_t kBinNs = 100'000'000;
   struct Mean {
     double total = 0.0;
     uint64_t n = 0;
@@ -93,6 +109,7 @@ class StallWatch {
   int64_t period_ns_, shadow_ns_;
   StallFigures figures_;
   std::map<std::pair<uint32_t, int64_t>, Cycle> cycles_;
+  std::map<const void*, uint64_t> held_seen_;
 };
 
 inline void print_stall_figures(const std::string& name, const StallFigures& f) {
@@ -102,6 +119,12 @@ inline void print_stall_figures(const std::string& name, const StallFigures& f) 
               name.c_str(), static_cast<unsigned long long>(f.starved_in_shadow),
               static_cast<unsigned long long>(f.starved_outside), f.depth_left_mean, f.depth_left_worst,
               static_cast<unsigned long long>(f.stalls));
+  std::string held;
+  for (std::size_t bin = 0; bin < f.held_by_phase.size(); ++bin)
+    if (f.held_by_phase[bin] != 0) held += " " + std::to_string(bin * 100) + ":" + std::to_string(f.held_by_phase[bin]);
+  std::printf("%s held frames: %llu in the stalls' shadows, %llu outside; by ms into the stall cycle:%s\n", name.c_str(),
+              static_cast<unsigned long long>(f.held_in_shadow), static_cast<unsigned long long>(f.held_outside),
+              held.empty() ? " none" : held.c_str());
 }
 
 // `burst_host_server`: the server's own host oversleeps to 83 ms as well (5-tick bursts, run at
@@ -127,6 +150,7 @@ inline ProfileRun run_profile(std::string_view profile, uint64_t seed, uint32_t 
     stall_watch.emplace(*link);
     sim.on_input = [&](EntityRef, const TickInput& input) { stall_watch->on_input(input, sim.world.now); };
     sim.after_update = [&](const RoomUpdate&) { stall_watch->on_update(sim.room, sim.world.now); };
+    sim.after_frame = [&](SimGameClient& c) { stall_watch->on_frame(&c, c.facade->stats().held_frames, sim.world.now); };
   }
   sim.run_for(run);
   ProfileRun out;
