@@ -338,15 +338,9 @@ TEST(ResumeSim, AServerStartedFromASaveStateTakesItsPlayersBackIntoTheirPawns) {
 // A save state that does not read is refused at open, by name, and no server starts.
 TEST(ResumeSim, AMalformedInitialStateIsRefusedAtOpenByName) {
   test::TestSimulation game;
-  SimWorld world(3);
-  auto socket = world.net.bind(server_address());
-  WorldTimer timer(world);
-  ServerConfig config;
-  config.socket = socket.get();
-  config.timer = &timer;
-  config.policy = test_room_policy();
-  config.initial_state = {0x01, 0x02, 0x03};
-  const ServerOpen opened = Server::open(config, game);
+  SimServerSetup setup;
+  setup.config.initial_state = {0x01, 0x02, 0x03};
+  const ServerOpen opened = Server::open(setup.config, game);
   EXPECT_FALSE(opened);
   EXPECT_NE(opened.error.find("initial state refused: "), std::string::npos) << opened.error;
 }

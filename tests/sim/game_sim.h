@@ -135,6 +135,21 @@ struct SimGameClient {
 };
 
 // The reference game's room policy for a sim.
+// A server's config over a simulated socket and timer, the test room's policy, nothing run: for
+// what Server::open refuses or accepts.
+struct SimServerSetup {
+  SimWorld world{3};
+  std::unique_ptr<SimSocket> socket = world.net.bind(server_address());
+  WorldTimer timer{world};
+  ServerConfig config = [this] {
+    ServerConfig c;
+    c.socket = socket.get();
+    c.timer = &timer;
+    c.policy = test_room_policy();
+    return c;
+  }();
+};
+
 inline RoomPolicy game_sim_policy(const GameSimConfig& config) {
   RoomPolicy policy = test_room_policy(config.tick_rate_hz, config.forgiveness);
   policy.cadence.snapshot_rate_hz = config.snapshot_rate_hz == 0 ? config.tick_rate_hz : config.snapshot_rate_hz;

@@ -13,19 +13,13 @@ using namespace tickwire::test;
 
 TEST(OwnerSpace, AServerOpensWithARoomsSlotsAndRefusesOneMore) {
   test::TestSimulation game;
-  SimWorld world(3);
-  auto socket = world.net.bind(server_address());
-  WorldTimer timer(world);
-  ServerConfig config;
-  config.socket = socket.get();
-  config.timer = &timer;
-  config.policy = test_room_policy();
-  config.max_clients = kRoomMaxSessions + 1;
-  const ServerOpen refused = Server::open(config, game);
+  SimServerSetup setup;
+  setup.config.max_clients = kRoomMaxSessions + 1;
+  const ServerOpen refused = Server::open(setup.config, game);
   EXPECT_FALSE(refused);
   EXPECT_EQ(refused.error, "max_clients must be 1..1023");
-  config.max_clients = kRoomMaxSessions;
-  const ServerOpen opened = Server::open(config, game);
+  setup.config.max_clients = kRoomMaxSessions;
+  const ServerOpen opened = Server::open(setup.config, game);
   ASSERT_TRUE(opened) << opened.error;
 }
 
