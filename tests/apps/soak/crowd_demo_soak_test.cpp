@@ -1,7 +1,7 @@
 // Issue 23 item 6 as docs/benchmarks.md shows it ("Full bots and the server on one small host"): the
 // crowd map written by `tickwire map crowd`, then `tickwire demo` with 255 full bots on two threads
-// against the server, through the conditioner, for 40 s. A room's every seat is taken, no reliable
-// stream fails, no frame is refused, every bot takes snapshots at the room's rate; the starved ticks,
+// against the server, through the conditioner, for 40 s. Every bot is seated, no reliable stream
+// fails, no frame is refused, every bot takes snapshots at the room's rate; the starved ticks,
 // held frames and tick cost are printed (they measure this machine: docs/benchmarks.md has them).
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@
 namespace tickwire {
 namespace {
 
-TEST(CrowdDemo, TwoHundredFiftyFiveFullBotsOnTwoThreadsFillARoom) {
+TEST(CrowdDemo, TwoHundredFiftyFiveFullBotsOnTwoThreadsShareOneRoom) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tickwire-crowd-demo-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string map = (dir / "crowd.json").string(), json = (dir / "report.json").string();
