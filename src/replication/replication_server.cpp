@@ -124,7 +124,7 @@ void ReplicationServer::set_view_centre(OwnerId owner, float x_m, float z_m) {
 bool ReplicationServer::world_tick(Tick tick) const { return builder_.config().priority.lanes.is_snapshot_tick(tick); }
 
 const ReplicationClientStats* ReplicationServer::stats(OwnerId owner) const {
-  return clients_[owner] ? &clients_[owner]->stats : nullptr;
+  return has_client(owner) ? &clients_[owner]->stats : nullptr;
 }
 
 void ReplicationServer::inspect_records(OwnerId owner, bool on) {
@@ -138,7 +138,7 @@ void ReplicationServer::inspect_records(OwnerId owner, bool on) {
 }
 
 const ClientReplicationState* ReplicationServer::replication(OwnerId owner) const {
-  return clients_[owner] ? &clients_[owner]->replication : nullptr;
+  return has_client(owner) ? &clients_[owner]->replication : nullptr;
 }
 
 void ReplicationServer::begin_tick(Tick tick, const TickRecords& records, const RestRecordSource& rest) {

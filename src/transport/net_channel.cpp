@@ -27,6 +27,7 @@ SendResult NetChannel::send(uint8_t channel, MessageType type, std::span<const u
 
 SendResult NetChannel::send_to(OwnerId target, uint8_t channel, MessageType type, std::span<const uint8_t> payload) {
   if (target == remote_) return send(channel, type, payload);
+  if (!owner_id_in_range(target)) return SendResult{SendError::no_such_owner};
   TW_ASSERT(!is_authority(), "the authority sends to a client on that client's channel");
   TW_ASSERT(target != local_, "an owner does not address itself");
   return send_envelope(channel, Envelope{Route::addressed, type, local_, target, payload});

@@ -1,5 +1,6 @@
 // The owner id space (core/owner_id.h, seed 002's NetOwnerID at 10 bits): a Server opens with a
-// room's 1,023 client slots and refuses one more by name. (A room serving owner ids past a byte end
+// room's 1,023 client slots and refuses one more by name, and its calls that name an owner refuse
+// one past the space. (A room serving owner ids past a byte end
 // to end: tests/apps/bench_command_test.cpp's 300-client room.)
 #include <gtest/gtest.h>
 
@@ -21,6 +22,13 @@ TEST(OwnerSpace, AServerOpensWithARoomsSlotsAndRefusesOneMore) {
   setup.config.max_clients = kRoomMaxSessions;
   const ServerOpen opened = Server::open(setup.config, game);
   ASSERT_TRUE(opened) << opened.error;
+  // The facade's calls that name an owner take any u16: one past the space names nobody.
+  for (const OwnerId stray : {OwnerId{kOwnerIdCount}, OwnerId{0xFFFF}, kMaxClientOwner}) {
+    opened.server->inspect_snapshots(stray, true);
+    EXPECT_FALSE(opened.server->snapshot_inspection(stray).has_value()) << stray;
+    const uint8_t payload[1] = {1};
+    EXPECT_FALSE(opened.server->send(stray, kFirstGameMessageType, payload)) << stray;
+  }
 }
 
 }  // namespace

@@ -134,6 +134,24 @@ TEST(NetChannel, ASpoofedSenderIsReplacedByTheConnectionsOwner) {
   EXPECT_EQ(m->to, 4);
 }
 
+// A client addressing an owner past the 10-bit space is refused at its own channel, by name, and
+// nothing reaches the wire for the authority to count as malformed; an owner past a byte goes wide.
+TEST(NetChannel, AnAddressedSendPastTheOwnerSpaceIsRefusedBeforeTheWire) {
+  test::EndpointPair pair(EndpointConfig::defaults(), link_20ms(), link_20ms(), test::test_seed(75));
+  NetChannel authority(pair.a, kAuthorityOwner, 3);
+  NetChannel client(pair.b, 3, kAuthorityOwner);
+  EXPECT_EQ(client.send_to(kOwnerIdCount, 0, 300, bytes_of("x")).error, SendError::no_such_owner);
+  EXPECT_EQ(client.send_to(0xFFFF, 0, 300, bytes_of("x")).error, SendError::no_such_owner);
+  ASSERT_TRUE(client.send_to(700, 0, 300, bytes_of("wide")).ok());
+  for (int i = 0; i < 5; ++i) pair.step(kTick);
+  const auto m = authority.receive(0);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->from, 3);
+  EXPECT_EQ(m->to, 700);
+  EXPECT_EQ(text_of(m->payload), "wide");
+  EXPECT_FALSE(authority.receive(0).has_value()) << "the refused ones never left";
+}
+
 TEST(NetChannel, MalformedAndMisroutedEnvelopesAreCountedAndSkipped) {
   test::EndpointPair pair(EndpointConfig::defaults(), link_20ms(), link_20ms(), test::test_seed(75));
   NetChannel client(pair.b, 6, kAuthorityOwner);

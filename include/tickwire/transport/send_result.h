@@ -16,7 +16,8 @@ TW_REASONS(SendError,
   unknown_channel,    // the channel index is not configured on this connection
   message_too_large,  // over the channel's max_message_bytes (unreliable) or max_block_bytes (reliable)
   send_queue_full,    // the reliable send queue is at its message or byte cap (the peer is not acking)
-  endpoint_failed    // the endpoint hit a fatal reason; the connection must be dropped
+  endpoint_failed,   // the endpoint hit a fatal reason; the connection must be dropped
+  no_such_owner      // an addressed send's target is past the owner id space: nobody to relay to
 )
 
 struct [[nodiscard]] SendResult {
