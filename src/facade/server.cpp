@@ -46,9 +46,9 @@ std::string contract_refusal(const ContractIssue& issue) {
 std::string start_from_save(Room& room, const std::vector<uint8_t>& state) {
   if (state.empty()) return {};
   if (const auto refused = room.load_whole(state)) return "initial state refused: " + std::string(reason_name(*refused));
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    if (room.session(static_cast<OwnerId>(owner)) != nullptr) room.depart(static_cast<OwnerId>(owner));
-  }
+  std::vector<OwnerId> owners;
+  room.for_each_session([&](const RoomSession& session) { owners.push_back(session.owner); });
+  for (const OwnerId owner : owners) room.depart(owner);
   return {};
 }
 

@@ -50,18 +50,16 @@ void RoomRecordingWriter::inputs_prepared(const Room& room, Tick tick) {
   event_.kind = RoomEventKind::tick;
   event_.tick = tick;
   event_.inputs.clear();
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    const RoomSession* session = room.session(static_cast<OwnerId>(owner));
-    if (session == nullptr) continue;
-    const TickInput& applied = session->inputs.current();
+  room.for_each_session([&](const RoomSession& session) {
+    const TickInput& applied = session.inputs.current();
     RecordedInput& in = event_.inputs.emplace_back();
-    in.owner = static_cast<OwnerId>(owner);
+    in.owner = session.owner;
     in.source = applied.source;
     in.guessed = applied.guessed;
     in.sequence = applied.sequence;
     in.cmd = applied.cmd;
     in.claim = applied.fresh() ? applied.claim : std::nullopt;
-  }
+  });
   tick_start_ = bytes_.size();
   in_tick_ = true;
   append();

@@ -79,16 +79,16 @@ class ReplayDriver final : public RoomRecorder {
 
   void inputs_prepared(const Room& room, Tick tick) override {
     std::size_t next = 0;
-    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-      const RoomSession* session = room.session(static_cast<OwnerId>(owner));
-      if (session == nullptr) continue;
-      const bool recorded = next < tick_.inputs.size() && tick_.inputs[next].owner == owner;
-      if (!recorded || !same_input(tick_.inputs[next], session->inputs.current())) {
-        return diverge(tick, ReplayDivergence::applied_input, static_cast<OwnerId>(owner));
+    room.for_each_session([&](const RoomSession& session) {
+      if (verdict_.diverged()) return;
+      const bool recorded = next < tick_.inputs.size() && tick_.inputs[next].owner == session.owner;
+      if (!recorded || !same_input(tick_.inputs[next], session.inputs.current())) {
+        return diverge(tick, ReplayDivergence::applied_input, session.owner);
       }
       ++next;
-    }
-    if (next != tick_.inputs.size()) diverge(tick, ReplayDivergence::applied_input, tick_.inputs[next].owner);
+    });
+    if (!verdict_.diverged() && next != tick_.inputs.size())
+      diverge(tick, ReplayDivergence::applied_input, tick_.inputs[next].owner);
   }
 
   // The shots released inside the tick, then its witness.

@@ -56,20 +56,18 @@ void add_notes(Hasher& hash, const TickRecords& records, std::vector<uint8_t>& s
 
 // Each session's truth as its client would be told it (less the depth byte).
 void add_owners(Hasher& hash, const Room& room, std::vector<uint8_t>& scratch) {
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    const RoomSession* session = room.session(static_cast<OwnerId>(owner));
-    if (session == nullptr) continue;
-    const OwnerInputReport& report = session->inputs.report();
+  room.for_each_session([&](const RoomSession& session) {
+    const OwnerInputReport& report = session.inputs.report();
     scratch.clear();
     ByteRecordWriter write(scratch);
-    write.u16(static_cast<uint16_t>(owner));
-    write.u64(session->pawn.raw());
+    write.u16(session.owner);
+    write.u64(session.pawn.raw());
     write.flag(report.ack_sequence.has_value());
     write.u32(report.ack_sequence.value_or(0));
-    write.u8(static_cast<uint8_t>(room.simulation().claim_outcome(session->pawn)));
+    write.u8(static_cast<uint8_t>(room.simulation().claim_outcome(session.pawn)));
     hash.add(scratch);
-    hash.add_shape(room.simulation().pawn_detail(session->pawn), scratch);
-  }
+    hash.add_shape(room.simulation().pawn_detail(session.pawn), scratch);
+  });
 }
 
 }  // namespace

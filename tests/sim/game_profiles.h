@@ -70,13 +70,12 @@ class StallWatch {
     const bool before = at >= period_ns_ - kSecondNs;
     const bool after = at >= shadow_ns_ + 2 * kSecondNs && at < period_ns_ - kSecondNs;
     if (!before && !after) return;
-    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-      const RoomSession* s = room.session(static_cast<OwnerId>(owner));
-      if (s == nullptr || !s->inputs.queue().ack_sequence()) continue;
+    room.for_each_session([&](const RoomSession& s) {
+      if (!s.inputs.queue().ack_sequence()) return;
       // The second before a stall belongs to the next cycle's stall; the rest after a shadow to this one's.
-      Cycle& c = cycles_[{owner, before ? cycle + 1 : cycle}];
-      (before ? c.before : c.after).add(static_cast<double>(s->inputs.queue().waiting_ticks()));
-    }
+      Cycle& c = cycles_[{s.owner, before ? cycle + 1 : cycle}];
+      (before ? c.before : c.after).add(static_cast<double>(s.inputs.queue().waiting_ticks()));
+    });
   }
   StallFigures figures() const {
     StallFigures out = figures_;

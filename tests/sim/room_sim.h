@@ -107,10 +107,9 @@ void run_client_frames_until(SimWorld& world, MonoTime until, const Clients& cli
 inline void check_room_update(const Room& room, const RoomUpdate& update, MonoTime now, RoomInvariants& invariants) {
   if (update.ticks_run > room.contract().cadence.max_catch_up_ticks) ++invariants.catch_up_over_cap;
   if (!room.clock().account(now).balanced()) ++invariants.clock_unbalanced;
-  for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-    const RoomSession* s = room.session(static_cast<OwnerId>(owner));
-    if (s != nullptr && s->inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
-  }
+  room.for_each_session([&](const RoomSession& s) {
+    if (s.inputs.queue().waiting_ticks() > room.contract().input.queue_ticks) ++invariants.queue_over_cap;
+  });
 }
 
 struct SimSessionClient {
@@ -241,9 +240,7 @@ class RoomSim {
     ++server_iterations;
     deepest_update = std::max(deepest_update, update.ticks_run);
     check_room_update(room, update, world.now, invariants);
-    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) {
-      if (const RoomSession* s = room.session(static_cast<OwnerId>(owner))) check_pawn(*s);
-    }
+    room.for_each_session([&](const RoomSession& s) { check_pawn(s); });
   }
 
   void check_pawn(const RoomSession& s) {

@@ -318,8 +318,8 @@ class SwarmRun {
 
   // Sessions the room holds for no client in the room: a frozen process, a crashed one not yet let go.
   std::size_t stalled_connections() const {
-    std::size_t sessions = 0, live = 0;
-    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner) sessions += sim_.room.session(static_cast<OwnerId>(owner)) ? 1 : 0;
+    const std::size_t sessions = sim_.room.session_count();
+    std::size_t live = 0;
     for (const Slot& slot : slots_) live += in_room(slot) ? 1 : 0;
     return sessions > live ? sessions - live : 0;
   }

@@ -162,8 +162,7 @@ class FireScript {
   // Shots the room holds for an input it has not simulated yet, over every session.
   uint64_t waiting_shots() const {
     uint64_t n = 0;
-    for (uint32_t owner = 1; owner <= kRoomMaxSessions; ++owner)
-      if (const RoomSession* s = room_.session(static_cast<OwnerId>(owner))) n += s->waiting_shots.size();
+    room_.for_each_session([&](const RoomSession& s) { n += s.waiting_shots.size(); });
     return n;
   }
 

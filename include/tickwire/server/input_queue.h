@@ -6,15 +6,15 @@
 // passed-over sequences are stale for good.
 // A starved tick within the repeat limit (none waiting, once the client has led: a fresh tick has
 // left another of its inputs waiting) is the next sequence's tick, run on the server's guess (the
-// last input repeated) and acked as run, so the
-// state the ack names is the state the client reconciles from. Its input, arriving after its tick,
-// is late: dropped, save the buttons it pressed that the guess did not, which the next fresh tick
-// presses. So a stall's backlog never becomes lead: the inputs that were late for their ticks do
-// not all run later, one tick each, behind the ones that came in time. Past the repeat limit the
-// link is taken for dead and nothing more is guessed (zeroed ticks stand for no sequence). A client
-// is expected to lead the server by its link's delay and jitter (the clock regulator's job); until
-// it first has, a starved tick is its join's, not a stall's: it guesses nothing, and the input that
-// comes late runs on a later tick, which builds the lead the regulator would take seconds to.
+// last input repeated) and acked as run, so the state the ack names is the state the client
+// reconciles from. Its input, arriving after its tick, is late: dropped, save the buttons it
+// pressed that the guess did not, which the next fresh tick presses. So a stall's backlog never
+// becomes lead: the inputs that were late for their ticks do not all run later, one tick each,
+// behind the ones that came in time. Past the repeat limit the link is taken for dead and nothing
+// more is guessed (zeroed ticks stand for no sequence). A client is expected to lead the server by
+// its link's delay and jitter (the clock regulator's job); until it first has, a starved tick is
+// its join's, not a stall's: it guesses nothing, and the input that comes late runs on a later
+// tick, which builds the lead the regulator would take seconds to.
 // A server-time room's clients run their own logic rates, so its queue merges instead: each tick
 // takes every input that has arrived (their mean movement, the newest look, every button pressed).
 #pragma once

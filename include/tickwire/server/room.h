@@ -172,6 +172,12 @@ class Room final : public DurableState {
   uint64_t holds_expired() const { return holds_expired_; }  // pawns whose player never came back in time
   const RoomSession* session(OwnerId owner) const;
   uint32_t session_count() const { return session_count_; }
+  // Every live session, ascending by owner id (the order a recording and its witness take them).
+  template <class F>
+  void for_each_session(F&& f) const {
+    for (const std::unique_ptr<RoomSession>& s : sessions_)
+      if (s) f(*s);
+  }
 
   // DurableState: the room's pawns (each session's and each held one, with its player), then the
   // game's. A pawn joining and a pawn leaving for good are the room's own facts; a restore or a
@@ -268,7 +274,8 @@ class Room final : public DurableState {
   Simulation& simulation_;
   EntitySlots entities_;
   // By owner id, kRoomMaxSessions + 1 long; a session on the heap, so an empty room stays small.
-  std::vector<std::unique_ptr<RoomSession>> sessions_ = std::vector<std::unique_ptr<RoomSession>>(kRoomMaxSessions + 1);
+  std::vector<std::unique_ptr<RoomSession>> sessions_ =
+      std::vector<std::unique_ptr<RoomSession>>(kRoomMaxSessions + 1);
   uint32_t session_count_ = 0;
   uint32_t pawn_hold_ticks_ = 0;
   std::vector<HeldPawn> held_;  // at most one per live slot (a held pawn keeps its slot)

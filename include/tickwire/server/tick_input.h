@@ -1,7 +1,7 @@
 // TickInput: the one input a session's pawn simulates on one fixed tick, and where it came from.
 // A fresh input advances the honest ack by its own sequence; a repeated one (a starved tick within
-// the repeat limit) is the server's guess at the next sequence's input once the session's inputs
-// have begun, and advances it by that one (input_queue.h says why); a zeroed one never does. The
+// the repeat limit) is the server's guess at the next sequence's input once the client has led,
+// and advances it by that one (input_queue.h says why); a zeroed one never does. The
 // starvation rule lives here too, as a pure function, so the queue and the tests share one truth.
 #pragma once
 
@@ -24,8 +24,8 @@ std::string_view tick_input_source_name(TickInputSource source);
 struct TickInput {
   protocol::InputCmd cmd;
   // The input sequence whose tick this is: a fresh input's own, a starved tick's guessed one (before
-  // the session's first input ran, or in server-time mode's merging, the last one applied; absent
-  // when none ever was).
+  // the client has led, or in server-time mode's merging, the last one applied; absent when none
+  // ever was).
   uint32_t sequence = 0;
   bool has_sequence = false;
   TickInputSource source = TickInputSource::zeroed;

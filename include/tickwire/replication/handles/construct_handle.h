@@ -1,8 +1,8 @@
 // Handles for pure-logic constructs (seed 002, "ConstructHandle"): a game mode, an AI director, a
 // player's soul: things RPCs are addressed to that are not entities (no EntityNetHandle; a
 // multi-entity construct, a turret of barrel and base, still has one). Packed in 32 bits: owner 10
-// (core/owner_id.h; 0 = the authority) | local index 14 | generation 8, so a handle to a destroyed construct is
-// refused, never taken for whatever later occupies its index. AuthorityClass says what happens to
+// (core/owner_id.h; 0 = the authority) | local index 14 | generation 8, so a handle to a destroyed
+// construct is refused, never taken for whatever later occupies its index. AuthorityClass says what happens to
 // a construct when authority moves (host migration) or its owner leaves.
 #pragma once
 

@@ -1,7 +1,8 @@
 // Entity handles as they travel: EntityNetHandle (owner 10 bits | index 22 bits, seed 002's
-// NetOwnerID:NetIndex at core/owner_id.h's width; owner 0 is the authority) names a slot, and the 64-bit EntityRef (handle 32 | generation 16 | flags 16) also
-// carries the generation captured at spawn, so a reference to a despawned entity can never be
-// mistaken for whatever later occupies the same slot.
+// NetOwnerID:NetIndex at core/owner_id.h's width; owner 0 is the authority) names a slot, and the
+// 64-bit EntityRef (handle 32 | generation 16 | flags 16) also carries the generation captured at
+// spawn, so a reference to a despawned entity can never be mistaken for whatever later occupies the
+// same slot.
 #pragma once
 
 #include <compare>
