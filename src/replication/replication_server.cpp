@@ -11,9 +11,23 @@
 
 namespace tickwire {
 
+namespace {
+
+// Where in the diagnostics interval an owner's first window closes: the golden ratio's multiples
+// modulo 1 spread any run of owner ids evenly, so clients that joined together log apart.
+double diagnostics_phase(OwnerId owner) {
+  constexpr double kGoldenFraction = 0.6180339887498949;
+  const double step = static_cast<double>(owner) * kGoldenFraction;
+  return 1.0 - (step - static_cast<double>(static_cast<uint64_t>(step)));
+}
+
+}  // namespace
+
 struct ReplicationServer::Client {
   Client(OwnerId owner_id, uint32_t pawn_id, const ReplicationFormat& f, const ClientReplicationConfig& config)
-      : owner(owner_id), pawn_record_id(pawn_id), format(f), replication(config) {}
+      : owner(owner_id), pawn_record_id(pawn_id), format(f), replication(config) {
+    replication.budget_log.stagger(diagnostics_phase(owner_id));
+  }
   OwnerId owner;
   uint32_t pawn_record_id;  // 0: a spectator
   ReplicationFormat format;

@@ -128,5 +128,29 @@ TEST(SnapshotBudgetLog, DiagnosticsLineOncePerIntervalWithTheDetail) {
   EXPECT_NE(lines[2].find("at tick 200 over 1.0 s: 100 snapshots"), std::string::npos) << lines[2];
 }
 
+// Clients that joined in one tick log their periodic lines on different ticks: a staggered log's
+// first window closes at its fraction of the interval, every later one after the whole interval.
+TEST(SnapshotBudgetLog, AStaggeredLogClosesItsFirstWindowEarly) {
+  const SnapshotFragmentBudget budget = test::default_budget();
+  Captured captured;
+  SnapshotBudgetLogConfig config;
+  config.diagnostics_interval = Duration::seconds(1);
+  SnapshotBudgetLog plain(budget, config, captured.logger);
+  SnapshotBudgetLog staggered(budget, config, captured.logger);
+  staggered.stagger(0.25);
+  SnapshotSlicer slicer(budget);
+  MonoTime now = MonoTime::from_ns(0);
+  std::vector<int64_t> plain_ticks, staggered_ticks;
+  for (int64_t t = 0; t < 300; ++t, now += kTickPeriod) {
+    const uint64_t plain_before = plain.diagnostics_lines(), staggered_before = staggered.diagnostics_lines();
+    plain.record(now, Tick::from_value(t), compose(slicer, Tick::from_value(t), 40, 400));
+    staggered.record(now, Tick::from_value(t), compose(slicer, Tick::from_value(t), 40, 400));
+    if (plain.diagnostics_lines() != plain_before) plain_ticks.push_back(t);
+    if (staggered.diagnostics_lines() != staggered_before) staggered_ticks.push_back(t);
+  }
+  EXPECT_EQ(plain_ticks, (std::vector<int64_t>{100, 200}));
+  EXPECT_EQ(staggered_ticks, (std::vector<int64_t>{25, 125, 225}));
+}
+
 }  // namespace
 }  // namespace tickwire

@@ -14,8 +14,14 @@ SnapshotBudgetLog::SnapshotBudgetLog(const SnapshotFragmentBudget& budget, const
                                      std::shared_ptr<spdlog::logger> logger)
     : budget_(SnapshotFragmentBudget::of(budget.message_cap_bytes)),
       config_(config),
-      logger_(logger ? std::move(logger) : spdlog::default_logger()) {
+      logger_(logger ? std::move(logger) : spdlog::default_logger()),
+      window_length_(config.diagnostics_interval) {
   TW_ASSERT(config.diagnostics_interval > Duration(), "the diagnostics interval must be positive");
+}
+
+void SnapshotBudgetLog::stagger(double fraction) {
+  TW_ASSERT(fraction > 0.0 && fraction <= 1.0, "a staggered first window is a fraction of the interval");
+  window_length_ = Duration::from_seconds(config_.diagnostics_interval.seconds_f() * fraction);
 }
 
 void SnapshotBudgetLog::record(MonoTime now, Tick tick, const SnapshotComposition& composition) {
@@ -44,9 +50,10 @@ void SnapshotBudgetLog::record(MonoTime now, Tick tick, const SnapshotCompositio
     case SliceOutcome::fragmented: ++window_.fragmented; break;
     case SliceOutcome::over_ceiling: ++window_.over_ceiling; break;
   }
-  if (now - window_start_ >= config_.diagnostics_interval) {
+  if (now - window_start_ >= window_length_) {
     log_diagnostics(now, tick, composition);
     window_start_ = now;
+    window_length_ = config_.diagnostics_interval;
     window_ = Window{};
   }
 }

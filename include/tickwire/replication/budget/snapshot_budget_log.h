@@ -40,6 +40,11 @@ class SnapshotBudgetLog {
   // diagnostics interval has passed since the last diagnostics line (or the first record).
   void record(MonoTime now, Tick tick, const SnapshotComposition& composition);
 
+  // Closes the first diagnostics window after `fraction` (in (0, 1]) of the interval, so the
+  // periodic lines of clients that joined together fall on different ticks rather than all on one
+  // (a thousand lines formatted in one tick is a hitch of a whole tick).
+  void stagger(double fraction);
+
   uint64_t composition_lines() const { return composition_lines_; }
   uint64_t diagnostics_lines() const { return diagnostics_lines_; }
 
@@ -66,6 +71,7 @@ class SnapshotBudgetLog {
   Shape shape_;
   bool window_open_ = false;
   MonoTime window_start_;
+  Duration window_length_;  // the interval, bar a staggered first window
   Window window_;
   uint64_t composition_lines_ = 0;
   uint64_t diagnostics_lines_ = 0;
