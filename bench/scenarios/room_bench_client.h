@@ -19,7 +19,7 @@ namespace tickwire::bench {
 class RoomBenchClient {
  public:
   // `socket` is the client's own; `cache` (this build's schema) is shared by every client and must
-  // outlive it. The brain wanders, seeded by `seed`.
+  // outlive it. The brain wanders, seeded by `seed`, from a point of its script the seed picks.
   RoomBenchClient(std::unique_ptr<DatagramSocket> socket, SchemaCache& cache, uint64_t seed);
 
   void connect(const netcode::ConnectToken& token, MonoTime now);
@@ -40,6 +40,7 @@ class RoomBenchClient {
   ReliableClient reliable_;
   SessionClient session_;
   world::BotBrain brain_;
+  uint32_t script_phase_ = 0;  // added to the input sequence the brain is stepped by
   protocol::Snapshot snapshot_;
   uint64_t snapshots_ = 0;
   uint64_t snapshot_bytes_ = 0;
