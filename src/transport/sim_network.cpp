@@ -17,6 +17,7 @@ namespace tickwire {
 namespace detail {
 
 constexpr std::size_t kMaxLinkStates = 1u << 16;  // directed pairs with their own queue state
+constexpr std::size_t kMaxSpareBuffers = 4096;     // delivered datagrams' buffers kept for the next sends
 
 struct SimPacket {
   Address from;
@@ -61,6 +62,7 @@ struct SimNetworkCore {
   LinkModel default_model;
   LinkSimulator overflow_link;  // shared by pairs beyond kMaxLinkStates
   DelayQueue<SimPacket> in_flight;
+  std::vector<std::vector<uint8_t>> spare_buffers;  // a send takes one rather than allocate
   uint16_t next_port;
   std::function<void(const SimDelivery&)> tap;
 
@@ -103,10 +105,21 @@ struct SimNetworkCore {
     if (verdict.copies == 0) drop(verdict.drop == LinkDrop::rate_cap ? SimDrop::rate_cap : SimDrop::loss);
     if (verdict.copies == 2) ++stats.duplicated;
     for (std::size_t i = 0; i < verdict.copies; ++i) {
-      SimPacket packet{from, datagram.to, std::vector<uint8_t>(datagram.bytes.begin(), datagram.bytes.end())};
+      SimPacket packet{from, datagram.to, take_buffer()};
+      packet.bytes.assign(datagram.bytes.begin(), datagram.bytes.end());
       if (!in_flight.push(verdict.at[i], std::move(packet))) drop(SimDrop::in_flight_cap);
     }
     return true;
+  }
+
+  std::vector<uint8_t> take_buffer() {
+    if (spare_buffers.empty()) return {};
+    std::vector<uint8_t> buffer = std::move(spare_buffers.back());
+    spare_buffers.pop_back();
+    return buffer;
+  }
+  void give_back(std::vector<uint8_t>&& buffer) {
+    if (spare_buffers.size() < kMaxSpareBuffers) spare_buffers.push_back(std::move(buffer));
   }
 
   void deliver(MonoTime at, SimPacket&& packet) {
@@ -158,8 +171,8 @@ std::unique_ptr<SimSocket> SimNetwork::bind(const Address& address) {
   } else if (core_->endpoints.contains(address)) {
     return nullptr;
   }
-  core_->endpoints.emplace(bound, detail::SimEndpoint{});
-  return std::unique_ptr<SimSocket>(new SimSocket(core_, bound));
+  detail::SimEndpoint& endpoint = core_->endpoints.emplace(bound, detail::SimEndpoint{}).first->second;
+  return std::unique_ptr<SimSocket>(new SimSocket(core_, bound, endpoint));
 }
 
 void SimNetwork::set_default_link(const LinkModel& model) {
@@ -189,8 +202,8 @@ std::size_t SimNetwork::in_flight() const { return core_->in_flight.size(); }
 const SimNetworkStats& SimNetwork::stats() const { return core_->stats; }
 void SimNetwork::set_wiretap(std::function<void(const SimDelivery&)> tap) { core_->tap = std::move(tap); }
 
-SimSocket::SimSocket(std::shared_ptr<detail::SimNetworkCore> core, const Address& address)
-    : core_(std::move(core)), address_(address) {}
+SimSocket::SimSocket(std::shared_ptr<detail::SimNetworkCore> core, const Address& address, detail::SimEndpoint& endpoint)
+    : core_(std::move(core)), address_(address), endpoint_(&endpoint) {}
 
 SimSocket::~SimSocket() { core_->endpoints.erase(address_); }
 
@@ -203,9 +216,7 @@ std::size_t SimSocket::send_batch(std::span<const OutgoingDatagram> datagrams) {
 }
 
 std::size_t SimSocket::receive_batch(std::span<Datagram> out) {
-  auto it = core_->endpoints.find(address_);
-  TW_ASSERT(it != core_->endpoints.end(), "a live SimSocket is always bound");
-  std::deque<detail::SimPacket>& queue = it->second.queue;
+  std::deque<detail::SimPacket>& queue = endpoint_->queue;
   std::size_t count = 0;
   while (count < out.size() && !queue.empty()) {
     detail::SimPacket& packet = queue.front();
@@ -213,19 +224,14 @@ std::size_t SimSocket::receive_batch(std::span<Datagram> out) {
     datagram.address = packet.from;
     datagram.size = packet.bytes.size();
     if (!packet.bytes.empty()) std::memcpy(datagram.data, packet.bytes.data(), packet.bytes.size());
+    core_->give_back(std::move(packet.bytes));
     queue.pop_front();
   }
   return count;
 }
 
-std::size_t SimSocket::queued() const {
-  auto it = core_->endpoints.find(address_);
-  return it == core_->endpoints.end() ? 0 : it->second.queue.size();
-}
+std::size_t SimSocket::queued() const { return endpoint_->queue.size(); }
 
-uint64_t SimSocket::queue_drops() const {
-  auto it = core_->endpoints.find(address_);
-  return it == core_->endpoints.end() ? 0 : it->second.drops;
-}
+uint64_t SimSocket::queue_drops() const { return endpoint_->drops; }
 
 }  // namespace tickwire

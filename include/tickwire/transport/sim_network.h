@@ -22,6 +22,7 @@ namespace tickwire {
 
 namespace detail {
 struct SimNetworkCore;
+struct SimEndpoint;
 }
 
 TW_REASONS(SimDrop,
@@ -107,10 +108,11 @@ class SimSocket final : public DatagramSocket {
 
  private:
   friend class SimNetwork;
-  SimSocket(std::shared_ptr<detail::SimNetworkCore> core, const Address& address);
+  SimSocket(std::shared_ptr<detail::SimNetworkCore> core, const Address& address, detail::SimEndpoint& endpoint);
 
   std::shared_ptr<detail::SimNetworkCore> core_;
   Address address_;
+  detail::SimEndpoint* endpoint_;  // the core's entry for address_ (map nodes stay put until unbound)
 };
 
 }  // namespace tickwire
