@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "tickwire/core/assert.h"
@@ -41,12 +42,25 @@ SessionEnd session_end_of(DisconnectCause cause) {
   return SessionEnd::client_disconnected;
 }
 
+// The reasons is_hostile names, listed once: every connection's counters are summed every tick.
+constexpr auto kHostileReasons = [] {
+  constexpr std::size_t kCount = [] {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < TransportCounters::size(); ++i) n += is_hostile(static_cast<TransportReason>(i)) ? 1 : 0;
+    return n;
+  }();
+  std::array<TransportReason, kCount> reasons{};
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < TransportCounters::size(); ++i) {
+    if (is_hostile(static_cast<TransportReason>(i))) reasons[next++] = static_cast<TransportReason>(i);
+  }
+  return reasons;
+}();
+
 // Packets of a link that only a broken or hostile peer sends (see is_hostile).
 uint64_t hostile_total(const TransportCounters& counters) {
   uint64_t total = 0;
-  visit_nonzero(counters, [&](TransportReason reason, uint64_t count) {
-    if (is_hostile(reason)) total += count;
-  });
+  for (TransportReason reason : kHostileReasons) total += counters[reason];
   return total;
 }
 
