@@ -19,6 +19,12 @@ bool SentFrameHistory::usable(const SlotMark& mark, Tick tick, uint32_t max_age_
 // baseline age before it (ties: the newer), since the two references' quantization noise,
 // extrapolated, grows with age / span.
 SentFrameHistory::References SentFrameHistory::references(Tick tick, uint32_t max_age_ticks) const {
+  if (memo_.valid && memo_.tick == tick && memo_.max_age_ticks == max_age_ticks) return memo_.refs;
+  memo_ = ReferencesMemo{true, tick, max_age_ticks, scan_references(tick, max_age_ticks)};
+  return memo_.refs;
+}
+
+SentFrameHistory::References SentFrameHistory::scan_references(Tick tick, uint32_t max_age_ticks) const {
   std::size_t baseline = SIZE_MAX;
   for (std::size_t i = 0; i < marks_.size(); ++i) {
     if (usable(marks_[i], tick, max_age_ticks) && (baseline == SIZE_MAX || marks_[i].tick > marks_[baseline].tick)) {
@@ -78,6 +84,8 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
   const std::size_t pick = free_slot(keep, newest);
   TW_ASSERT(pick != SIZE_MAX, "no free sent frame slot (history smaller than kMinFrames)");
   SentFrame& slot = slots_[pick];
+  // The new frame is unacked, so no reference yet: the memo stands unless its slot was one.
+  if (&slot == memo_.refs.baseline || &slot == memo_.refs.older) memo_.valid = false;
   clear_slot(pick);
   slot.tick = tick;
   marks_[pick] = SlotMark{tick, true, false};
@@ -90,6 +98,7 @@ SentFrame& SentFrameHistory::begin(Tick tick, const References& keep, const Sent
 void SentFrameHistory::discard_last() {
   if (last_ >= slots_.size()) return;
   marks_[last_].valid = false;
+  memo_.valid = false;
   clear_slot(last_);
   newest_ = SIZE_MAX;
   for (std::size_t i = 0; i < marks_.size(); ++i) {
@@ -107,6 +116,7 @@ SentFrameHistory::Expired SentFrameHistory::expire(Tick now) {
       continue;
     }
     mark.valid = false;
+    memo_.valid = false;
     clear_slot(i);
     ++out.released;
   }
@@ -117,6 +127,7 @@ bool SentFrameHistory::acknowledge(Tick tick) {
   for (SlotMark& mark : marks_) {
     if (mark.valid && mark.tick == tick) {
       mark.acked = true;
+      memo_.valid = false;
       return true;
     }
   }
@@ -131,6 +142,7 @@ uint32_t SentFrameHistory::on_held(const protocol::SnapshotsHeld& held) {
     const uint32_t back = held.newest_tick - t;  // 0: the newest itself
     if (back == 0 || (back <= 32 && ((held.held_mask >> (back - 1)) & 1u) != 0)) {
       mark.acked = true;
+      memo_.valid = false;
       ++marked;
     }
   }

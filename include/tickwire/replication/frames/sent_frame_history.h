@@ -122,6 +122,7 @@ class SentFrameHistory final : public ReferenceFrames {
     bool acked = false;  // the client is known to have received it
   };
   static bool usable(const SlotMark& mark, Tick tick, uint32_t max_age_ticks);
+  References scan_references(Tick tick, uint32_t max_age_ticks) const;
   std::size_t free_slot(const References& keep, const SentFrame* newest) const;
   void clear_slot(std::size_t i);
 
@@ -131,6 +132,15 @@ class SentFrameHistory final : public ReferenceFrames {
   std::size_t newest_ = SIZE_MAX;  // the slot newest() names (last_ unless that was discarded)
   bool begun_ = false;
   Tick last_tick_;  // the newest begin()'s tick
+  // The last references() answer: a tick asks it three times (prefetch, compose, encode), and the
+  // scans read every mark. Forgotten whenever a mark changes in a way that could change it.
+  struct ReferencesMemo {
+    bool valid = false;
+    Tick tick;
+    uint32_t max_age_ticks = 0;
+    References refs;
+  };
+  mutable ReferencesMemo memo_;
 };
 
 }  // namespace tickwire
