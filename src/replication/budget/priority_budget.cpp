@@ -86,6 +86,38 @@ bool PriorityBudget::build_unit(const InterestWorld& world, uint32_t trigger, bo
   return true;
 }
 
+bool PriorityBudget::whole_set_fits(const InterestWorld& world, const InterestSet& set,
+                                    std::span<const uint32_t> size_bytes, uint32_t budget_bytes) const {
+  uint64_t total_bytes = 0;
+  for (const uint32_t bytes : size_bytes) total_bytes += bytes;
+  if (total_bytes > budget_bytes) return false;
+  for (const uint32_t entity : set.entities()) {
+    if (!world.entry(entity).solo()) return false;
+  }
+  return true;
+}
+
+uint32_t PriorityBudget::send_whole_set(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
+                                        std::span<const uint32_t> size_bytes, bool snapshot_tick,
+                                        ClientPriorityState& state, SendList& out,
+                                        std::vector<ClientPriorityState::Saved>* saved) {
+  const std::span<const uint32_t> entities = set.entities();
+  if (saved != nullptr) saved->clear();
+  uint32_t candidates = 0;
+  for (uint32_t i = 0; i < entities.size(); ++i) {
+    const uint32_t entity = entities[i];
+    if (i + kPrefetchAhead < entities.size()) __builtin_prefetch(&state.slots_[entities[i + kPrefetchAhead]]);
+    ClientPriorityState::Slot& slot = state.slots_[entity];
+    if (saved != nullptr) saved->push_back(ClientPriorityState::Saved{entity, slot.accumulated, slot.incarnation});
+    const SendLane lane = lane_of(world, viewer, entity);
+    if (lane == SendLane::world && !snapshot_tick) continue;  // not a candidate: as gather_candidates
+    ++candidates;
+    slot = ClientPriorityState::Slot{0.0f, world.incarnation(entity)};
+    out.push(SendEntry{entity, size_bytes[i], lane, false});
+  }
+  return candidates;
+}
+
 bool PriorityBudget::take_all(const InterestWorld& world, std::span<const uint32_t> size_bytes, uint32_t budget_bytes,
                               ClientPriorityState& state, SendList& out) {
   uint64_t total_bytes = 0;
@@ -117,7 +149,14 @@ FitStats PriorityBudget::fit(const InterestWorld& world, const InterestViewer& v
   in_set_.clear();
   selected_.clear();
   candidates_.clear();
-  stats.candidates = gather_candidates(world, viewer, set, config_.lanes.is_snapshot_tick(tick), state, saved);
+  const bool snapshot_tick = config_.lanes.is_snapshot_tick(tick);
+  if (whole_set_fits(world, set, size_bytes, budget_bytes)) {
+    stats.candidates = send_whole_set(world, viewer, set, size_bytes, snapshot_tick, state, out, saved);
+    stats.sent = out.size();
+    stats.bytes = out.bytes();
+    return stats;
+  }
+  stats.candidates = gather_candidates(world, viewer, set, snapshot_tick, state, saved);
   if (take_all(world, size_bytes, budget_bytes, state, out)) {
     stats.sent = out.size();
     stats.bytes = out.bytes();

@@ -154,6 +154,14 @@ class PriorityBudget {
   uint32_t gather_candidates(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
                              bool snapshot_tick, ClientPriorityState& state,
                              std::vector<ClientPriorityState::Saved>* saved);
+  // The whole set fits and every entity in it is a unit of one: each candidate goes out in set
+  // order with its accumulator reset, without first adding a priority the send resets. Returns
+  // the candidates.
+  bool whole_set_fits(const InterestWorld& world, const InterestSet& set, std::span<const uint32_t> size_bytes,
+                      uint32_t budget_bytes) const;
+  uint32_t send_whole_set(const InterestWorld& world, const InterestViewer& viewer, const InterestSet& set,
+                          std::span<const uint32_t> size_bytes, bool snapshot_tick, ClientPriorityState& state,
+                          SendList& out, std::vector<ClientPriorityState::Saved>* saved);
   // Everything fits and every candidate is a unit of one: all go, no ordering needed.
   bool take_all(const InterestWorld& world, std::span<const uint32_t> size_bytes, uint32_t budget_bytes,
                 ClientPriorityState& state, SendList& out);
