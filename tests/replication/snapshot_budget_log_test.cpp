@@ -101,12 +101,17 @@ TEST(SnapshotBudgetLog, AtInfoOnlyTheCrossingsOfTheBudgetAreWritten) {
   EXPECT_NE(lines[4].find("11 entities, 300 bytes, whole"), std::string::npos) << lines[4];
 }
 
+// A diagnostics line a second.
+SnapshotBudgetLogConfig every_second() {
+  SnapshotBudgetLogConfig config;
+  config.diagnostics_interval = Duration::seconds(1);
+  return config;
+}
+
 TEST(SnapshotBudgetLog, DiagnosticsLineOncePerIntervalWithTheDetail) {
   const SnapshotFragmentBudget budget = test::default_budget();
   Captured captured;
-  SnapshotBudgetLogConfig config;
-  config.diagnostics_interval = Duration::seconds(1);
-  SnapshotBudgetLog log(budget, config, captured.logger);
+  SnapshotBudgetLog log(budget, every_second(), captured.logger);
   SnapshotSlicer slicer(budget);
   MonoTime now = MonoTime::from_ns(5'000'000'000);
   // 10 s at 100 Hz of one unchanging 3-fragment composition.
@@ -133,10 +138,8 @@ TEST(SnapshotBudgetLog, DiagnosticsLineOncePerIntervalWithTheDetail) {
 TEST(SnapshotBudgetLog, AStaggeredLogClosesItsFirstWindowEarly) {
   const SnapshotFragmentBudget budget = test::default_budget();
   Captured captured;
-  SnapshotBudgetLogConfig config;
-  config.diagnostics_interval = Duration::seconds(1);
-  SnapshotBudgetLog plain(budget, config, captured.logger);
-  SnapshotBudgetLog staggered(budget, config, captured.logger);
+  SnapshotBudgetLog plain(budget, every_second(), captured.logger);
+  SnapshotBudgetLog staggered(budget, every_second(), captured.logger);
   staggered.stagger(0.25);
   SnapshotSlicer slicer(budget);
   MonoTime now = MonoTime::from_ns(0);
