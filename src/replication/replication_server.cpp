@@ -2,6 +2,7 @@
 #include "tickwire/replication/replication_server.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <spdlog/spdlog.h>
 
@@ -18,7 +19,7 @@ namespace {
 double diagnostics_phase(OwnerId owner) {
   constexpr double kGoldenFraction = 0.6180339887498949;
   const double step = static_cast<double>(owner) * kGoldenFraction;
-  return 1.0 - (step - static_cast<double>(static_cast<uint64_t>(step)));
+  return 1.0 - (step - std::floor(step));  // in (0, 1]
 }
 
 }  // namespace

@@ -42,25 +42,20 @@ SessionEnd session_end_of(DisconnectCause cause) {
   return SessionEnd::client_disconnected;
 }
 
-// The reasons is_hostile names, listed once: every connection's counters are summed every tick.
-constexpr auto kHostileReasons = [] {
-  constexpr std::size_t kCount = [] {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < TransportCounters::size(); ++i) n += is_hostile(static_cast<TransportReason>(i)) ? 1 : 0;
-    return n;
-  }();
-  std::array<TransportReason, kCount> reasons{};
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < TransportCounters::size(); ++i) {
-    if (is_hostile(static_cast<TransportReason>(i))) reasons[next++] = static_cast<TransportReason>(i);
-  }
-  return reasons;
+// Which reasons is_hostile names, as one mask made at compile time: every connection's counters
+// are summed every tick, without a branch per reason.
+constexpr auto kHostileMask = [] {
+  std::array<uint64_t, TransportCounters::size()> mask{};
+  for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = is_hostile(static_cast<TransportReason>(i)) ? 1 : 0;
+  return mask;
 }();
 
 // Packets of a link that only a broken or hostile peer sends (see is_hostile).
 uint64_t hostile_total(const TransportCounters& counters) {
   uint64_t total = 0;
-  for (TransportReason reason : kHostileReasons) total += counters[reason];
+  for (std::size_t i = 0; i < kHostileMask.size(); ++i) {
+    total += kHostileMask[i] * counters[static_cast<TransportReason>(i)];
+  }
   return total;
 }
 
