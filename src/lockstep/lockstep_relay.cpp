@@ -71,9 +71,10 @@ void LockstepRelay::start(MonoTime now) {
 
 // The frame clock stands still while the match cannot advance (a peer holds the others at the
 // window, or a rebuilt authority recovers its survivors): the peers wait rather than fall behind
-// a clock they would then have to race.
+// a clock they would then have to race. It stops for good at kLastClockFrame (over a year at 60 Hz).
 double LockstepRelay::clock(MonoTime now) const {
-  return kFirstFrame + std::max(0.0, (now - start_ - paused_).seconds_f()) * settings_.logic_hz;
+  const double running = kFirstFrame + std::max(0.0, (now - start_ - paused_).seconds_f()) * settings_.logic_hz;
+  return std::min(running, static_cast<double>(kLastClockFrame));
 }
 
 // An honest peer samples at most the delay, the window and a second of clock error ahead.

@@ -55,7 +55,8 @@ bool seat_state_valid(const SeatState& s, const LockstepSettings& settings, uint
   if (s.held.size() != settings.policy.seats || s.inputs.size() % bytes != 0) return false;
   if (s.inputs.size() / bytes > kRelayHistoryFrames / 2 || s.inputs_first < kFirstFrame) return false;
   if (s.checksums_through < compared_through && !s.checksums.empty()) return false;
-  if (s.checksums_through > compared_through + kMaxStateChecksums || s.inputs_first > kMaxStateFrame) return false;
+  if (s.checksums_through > compared_through + kMaxStateChecksums || s.checksums_through > kMaxStateFrame) return false;
+  if (uint64_t{s.inputs_first} + s.inputs.size() / bytes > kMaxStateFrame) return false;  // the frontier's next frame too
   uint32_t previous = compared_through;
   for (const PendingChecksum& c : s.checksums) {
     if (c.frame <= previous || c.frame > s.checksums_through || c.frame - compared_through > kMaxStateChecksums) return false;
@@ -69,7 +70,7 @@ bool seat_state_valid(const SeatState& s, const LockstepSettings& settings, uint
 std::optional<LockstepRelay> LockstepRelay::restore(const RelayState& state, MonoTime now, Duration transit) {
   const LockstepSettings& settings = state.terms.settings;
   if (!settings_valid(settings) || state.seats.size() != settings.policy.seats || state.clock_frame < kFirstFrame ||
-      state.clock_frame > kMaxStateFrame || state.compared_through > kMaxStateFrame) {
+      state.clock_frame > kLastClockFrame || state.compared_through > kMaxStateFrame) {
     return std::nullopt;
   }
   for (const SeatState& s : state.seats) {

@@ -94,6 +94,37 @@ TEST(RelayState, AStateThatBreaksARuleIsRefused) {
   EXPECT_TRUE(LockstepRelay::restore(good, match.now, Duration{}).has_value());
 }
 
+// A relay's frames stay within what a state may name however long it runs: its clock stops at
+// kLastClockFrame, so a relay restored at that frame and run on exports a state that restores
+// again. A state whose clock or input frontier is past the edge is refused (found by fuzzing: a
+// clock restored 1 ms short of the old limit ran past it and its export was refused).
+TEST(RelayState, ARelayRunAtTheLastClockFrameExportsAStateThatRestores) {
+  InMemoryMatch match;
+  match.play(60);
+  RelayState edge = match.relay.export_state(match.now);
+  edge.clock_frame = kLastClockFrame;
+  std::optional<LockstepRelay> restored = LockstepRelay::restore(edge, match.now, Duration::milliseconds(20));
+  ASSERT_TRUE(restored.has_value());
+  MonoTime now = match.now;
+  for (int i = 0; i < 600; ++i) {
+    now += Duration::milliseconds(17);
+    restored->update(now);
+  }
+  now += Duration::from_seconds(24 * 3600.0);  // a day later: far past kMaxStateFrame had the clock run on
+  restored->update(now);
+  const RelayState later = restored->export_state(now);
+  EXPECT_EQ(later.clock_frame, kLastClockFrame) << "the clock stood still at the edge";
+  EXPECT_TRUE(LockstepRelay::restore(later, now, Duration{}).has_value());
+  RelayState past = edge;
+  past.clock_frame = kLastClockFrame + 1;
+  EXPECT_FALSE(LockstepRelay::restore(past, match.now, Duration{}).has_value()) << "a clock past the edge";
+  RelayState frontier = edge;
+  frontier.seats[0].inputs_first = kMaxStateFrame - static_cast<uint32_t>(frontier.seats[0].inputs.size() / edge.terms.settings.policy.input_bytes) + 1;
+  EXPECT_FALSE(LockstepRelay::restore(frontier, match.now, Duration{}).has_value()) << "inputs up to the last frame a state names";
+  frontier.seats[0].inputs_first -= 1;
+  EXPECT_TRUE(LockstepRelay::restore(frontier, match.now, Duration{}).has_value());
+}
+
 // The edge of a rebuilt authority's recovery: one survivor (seat 1) heard the vanished host's last
 // inputs that the others never did, and its forwards never reach the rebuilt authority before the
 // deadline. It is dropped by name (recovery_unfinished) rather than kept on a history the others

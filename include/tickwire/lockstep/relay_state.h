@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "tickwire/lockstep/lockstep_messages.h"
+#include "tickwire/lockstep/lockstep_settings.h"
+#include "tickwire/protocol/mode_policy.h"
+#include "tickwire/protocol/room_policy.h"
 
 namespace tickwire::lockstep {
 
@@ -30,6 +33,11 @@ inline constexpr uint32_t kMaxStateChecksums = 256;
 // The furthest frame a state may name: 2^31 frames is over a year at 60 Hz, and every frame a
 // relay computes from it stays far from wrapping.
 inline constexpr uint32_t kMaxStateFrame = 1u << 31;
+// A relay's frame clock stops here. Every frame a relay takes in is at most the delay, the window
+// and a second of clock error past its clock (and a message's checksums past that), so a relay's
+// frames stay within kMaxStateFrame however long it runs, and its export always restores.
+inline constexpr uint32_t kLastClockFrame = kMaxStateFrame - (1u << 20);
+static_assert(kContractMaxTickRateHz + kContractMaxInputDelayFrames + kContractMaxRollbackWindowFrames + kMaxChecksumsPerMessage < (1u << 20));
 
 struct SeatState {
   static constexpr std::string_view wire_name = "SeatState";
