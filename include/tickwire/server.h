@@ -50,6 +50,11 @@ struct ServerConfig {
   netcode::Key private_key{};            // shared with the backend that mints connect tokens
   uint64_t protocol_id = netcode::kDefaultProtocolId;  // the game's own: tokens for another are refused
   uint32_t max_clients = 64;                           // 1..1023 (kRoomMaxSessions)
+  // Clients connected per update (0: no cap). A join costs its connection's memory, the room's
+  // admission and a first snapshot (about half a millisecond here), so a crowd connecting at once
+  // joins over a few updates instead of stalling one; the rest are counted as
+  // netcode.reject.response_deferred and connect on their next resend, a tenth of a second later.
+  uint32_t max_joins_per_update = 16;
   RoomPolicy policy;                                   // resolved into the room's netcode contract
   std::string build_name = "tickwire";                 // names this build in the connect sequence
   // Injected instead of the real ones (simulations, tests): the socket to serve on (`bind` is then

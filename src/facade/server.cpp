@@ -98,6 +98,7 @@ ServerOpen Server::open(const ServerConfig& config, Simulation& game) {
   netcode.private_key = config.private_key;
   netcode.public_address = p->public_address;
   netcode.max_clients = config.max_clients;
+  netcode.max_connects_per_update = config.max_joins_per_update;
   p->netcode = std::make_unique<NetcodeServer>(*p->socket, netcode);
   p->reliable = std::make_unique<ReliableServer>(*p->netcode, session_endpoint_config());
   p->schemas = std::make_unique<SchemaCache>(protocol::protocol_messages().schema_text());

@@ -37,7 +37,8 @@ NetcodeServer::NetcodeServer(DatagramSocket& socket, const NetcodeServerConfig& 
       pending_(or_default(config.max_pending_handshakes, 16u * config.max_clients)),
       token_uses_(or_default(config.max_token_records, 64u * config.max_clients)),
       receive_buffer_(64),
-      received_(config.receive_queue_packets) {
+      received_(config.receive_queue_packets),
+      deferred_(config.max_connects_per_update != 0 ? config.max_clients : 0) {
   TW_ASSERT(config.max_clients >= 1 && config.max_clients <= netcode::kMaxClientsLimit, "max_clients in [1, kMaxClientsLimit]");
   TW_ASSERT(config.receive_queue_packets > 0, "the payload queue needs room");
   TW_ASSERT(config.disconnect_packets >= 1, "send at least one disconnect packet");
@@ -76,6 +77,7 @@ void NetcodeServer::stop(MonoTime now) {
   }
   flush();
   pending_.clear();
+  deferred_count_ = 0;
   token_uses_.clear();
   received_.clear();
   netcode::wipe(challenge_key_);
@@ -85,6 +87,8 @@ void NetcodeServer::stop(MonoTime now) {
 void NetcodeServer::update(MonoTime now, WallTime wall_now) {
   if (!running_) return;
   const uint64_t now_unix = netcode::unix_seconds(wall_now);
+  connects_this_update_ = 0;
+  connect_deferred(now);
   std::size_t handled = 0;
   while (handled < config_.max_datagrams_per_update) {
     const std::size_t room = std::min(receive_buffer_.size(), config_.max_datagrams_per_update - handled);
@@ -126,6 +130,10 @@ void NetcodeServer::process_datagram(const Datagram& datagram, MonoTime now, uin
   netcode::PendingHandshake* pending = pending_.find(datagram.address, now);
   if (pending == nullptr) {
     rejects_.add(Reject::no_key_for_address);
+    return;
+  }
+  if (pending->awaiting_connect) {
+    rejects_.add(Reject::response_deferred);  // a resend: its first copy waits in the queue
     return;
   }
   netcode::DecodedPacket packet;

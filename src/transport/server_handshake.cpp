@@ -85,7 +85,7 @@ void NetcodeServer::process_request(const Datagram& datagram, MonoTime now, uint
 }
 
 void NetcodeServer::process_response(const Datagram& datagram, const netcode::DecodedPacket& packet,
-                                     const netcode::PendingHandshake& pending, MonoTime now) {
+                                     netcode::PendingHandshake& pending, MonoTime now) {
   netcode::ChallengeToken token;
   if (!netcode::open_challenge_token(packet.challenge.token, packet.challenge.token_sequence, challenge_key_, token)) {
     rejects_.add(Reject::response_challenge_invalid);
@@ -97,17 +97,57 @@ void NetcodeServer::process_response(const Datagram& datagram, const netcode::De
     rejects_.add(Reject::response_client_id_connected);
     return;
   }
+  const bool capped = config_.max_connects_per_update != 0 && connects_this_update_ >= config_.max_connects_per_update;
+  if (capped && deferred_count_ < deferred_.size()) {
+    deferred_[(deferred_head_ + deferred_count_++) % deferred_.size()] = DeferredConnect{datagram.address, token};
+    pending.awaiting_connect = true;
+    rejects_.add(Reject::response_deferred);
+    return;
+  }
+  if (capped) {
+    rejects_.add(Reject::response_deferred);  // the queue is full too: the client's next resend
+    return;
+  }
+  connect_response(datagram.address, token, now);
+}
+
+// A denied reply is never larger than the response it answers (no amplification): a response is
+// at least this long.
+constexpr std::size_t kResponseBytes = netcode::kMinEncryptedPacketBytes + netcode::kChallengeBodyBytes;
+
+void NetcodeServer::connect_response(const Address& from, const netcode::ChallengeToken& token, MonoTime now) {
+  netcode::PendingHandshake* pending = pending_.find(from, now);
+  TW_ASSERT(pending != nullptr, "a verified response has its handshake");
   const int free_slot = find_free_slot();
   if (free_slot < 0) {
     rejects_.add(Reject::response_denied_server_full);
-    send_denied(datagram.address, pending.server_to_client_key, datagram.size);
+    send_denied(from, pending->server_to_client_key, kResponseBytes);
     return;
   }
   const auto index = static_cast<uint32_t>(free_slot);
-  const netcode::PendingHandshake keys = pending;  // copy: the mapping is removed next
-  pending_.remove(datagram.address);
-  connect_slot(index, datagram.address, keys, token, now);
+  const netcode::PendingHandshake keys = *pending;  // copy: the mapping is removed next
+  pending_.remove(from);
+  connect_slot(index, from, keys, token, now);
+  ++connects_this_update_;
   send_keep_alive(index, now);
+}
+
+// The responses a capped update left, first come first served; one whose handshake expired
+// meanwhile, or whose client connected from elsewhere, is dropped (the client starts again).
+void NetcodeServer::connect_deferred(MonoTime now) {
+  while (deferred_count_ > 0 && connects_this_update_ < config_.max_connects_per_update) {
+    const DeferredConnect& d = deferred_[deferred_head_];
+    deferred_head_ = (deferred_head_ + 1) % deferred_.size();
+    --deferred_count_;
+    netcode::PendingHandshake* pending = pending_.find(d.address, now);
+    if (pending == nullptr || !pending->awaiting_connect) continue;
+    if (client_id_connected(d.token.client_id)) {
+      pending_.remove(d.address);
+      rejects_.add(Reject::response_client_id_connected);
+      continue;
+    }
+    connect_response(d.address, d.token, now);
+  }
 }
 
 uint64_t NetcodeServer::take_handshake_sequence() {

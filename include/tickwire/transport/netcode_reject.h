@@ -41,6 +41,7 @@ TW_REASONS(Reject,
   response_address_connected,
   response_client_id_connected,
   response_denied_server_full,  // answered with a denied packet
+  response_deferred,            // this update connected its cap: the client waits for a later one
   // State and capacity.
   unexpected_in_state,       // a well-formed packet the receiver's current state does not expect
   from_unknown_address,      // client: a datagram not from the server it is talking to

@@ -36,6 +36,11 @@ struct NetcodeServerConfig {
   int disconnect_packets = netcode::kRedundantDisconnectPackets;
   std::size_t receive_queue_packets = 1024;      // payloads waiting for receive_payload()
   std::size_t max_datagrams_per_update = 8192;   // receive work per update()
+  // Clients connected per update(); 0: no cap. A crowd that connects at once then joins over a few
+  // updates instead of stalling one: a verified response past the cap waits in a queue (one place
+  // per client slot; its resends are counted and ignored) and connects in a later update, first
+  // come first served, while its handshake lives.
+  uint32_t max_connects_per_update = 0;
   netcode::SequenceStreams* sequence_streams = nullptr;  // null: SequenceStreams::process()
 };
 
@@ -111,7 +116,10 @@ class NetcodeServer {
   void process_datagram(const Datagram& datagram, MonoTime now, uint64_t now_unix);
   void process_request(const Datagram& datagram, MonoTime now, uint64_t now_unix);
   void process_response(const Datagram& datagram, const netcode::DecodedPacket& packet,
-                        const netcode::PendingHandshake& pending, MonoTime now);
+                        netcode::PendingHandshake& pending, MonoTime now);
+  // Connects a verified response's client when a slot is free (denied otherwise).
+  void connect_response(const Address& from, const netcode::ChallengeToken& token, MonoTime now);
+  void connect_deferred(MonoTime now);
   void process_from_slot(uint32_t index, const Datagram& datagram, const netcode::EncryptedHeader& header,
                          MonoTime now);
   void send_denied(const Address& to, const netcode::Key& key, std::size_t reply_budget_bytes);
@@ -148,6 +156,14 @@ class NetcodeServer {
   netcode::RejectCounters rejects_;
   RequestFilter request_filter_;
   uint64_t bytes_received_ = 0;
+  uint32_t connects_this_update_ = 0;
+  struct DeferredConnect {
+    Address address;
+    netcode::ChallengeToken token;
+  };
+  std::vector<DeferredConnect> deferred_;  // ring, one place per slot
+  std::size_t deferred_head_ = 0;
+  std::size_t deferred_count_ = 0;
   uint64_t events_dropped_ = 0;
 };
 

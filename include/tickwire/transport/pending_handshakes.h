@@ -22,6 +22,7 @@ struct PendingHandshake {
   Mac token_mac{};
   int32_t timeout_seconds = 0;
   MonoTime expire_at;
+  bool awaiting_connect = false;  // its response was verified and waits for a connect (the per-update cap)
 };
 
 class PendingHandshakes {
