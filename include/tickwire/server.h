@@ -52,8 +52,8 @@ struct ServerConfig {
   uint32_t max_clients = 64;                           // 1..1023 (kRoomMaxSessions)
   // Clients connected per update (0: no cap). A join costs its connection's memory, the room's
   // admission and a first snapshot (about half a millisecond here), so a crowd connecting at once
-  // joins over a few updates instead of stalling one; the rest are counted as
-  // netcode.reject.response_deferred and connect on their next resend, a tenth of a second later.
+  // joins over a few updates instead of stalling one: the rest wait in a queue, counted as
+  // netcode.reject.response_deferred, and connect in the next updates.
   uint32_t max_joins_per_update = 16;
   RoomPolicy policy;                                   // resolved into the room's netcode contract
   std::string build_name = "tickwire";                 // names this build in the connect sequence

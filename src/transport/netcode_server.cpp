@@ -37,8 +37,7 @@ NetcodeServer::NetcodeServer(DatagramSocket& socket, const NetcodeServerConfig& 
       pending_(or_default(config.max_pending_handshakes, 16u * config.max_clients)),
       token_uses_(or_default(config.max_token_records, 64u * config.max_clients)),
       receive_buffer_(64),
-      received_(config.receive_queue_packets),
-      deferred_(config.max_connects_per_update != 0 ? config.max_clients : 0) {
+      received_(config.receive_queue_packets) {
   TW_ASSERT(config.max_clients >= 1 && config.max_clients <= netcode::kMaxClientsLimit, "max_clients in [1, kMaxClientsLimit]");
   TW_ASSERT(config.receive_queue_packets > 0, "the payload queue needs room");
   TW_ASSERT(config.disconnect_packets >= 1, "send at least one disconnect packet");
@@ -77,7 +76,7 @@ void NetcodeServer::stop(MonoTime now) {
   }
   flush();
   pending_.clear();
-  deferred_count_ = 0;
+  deferred_.clear();
   token_uses_.clear();
   received_.clear();
   netcode::wipe(challenge_key_);

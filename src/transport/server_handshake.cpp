@@ -91,62 +91,54 @@ void NetcodeServer::process_response(const Datagram& datagram, const netcode::De
     rejects_.add(Reject::response_challenge_invalid);
     return;
   }
-  // "Already connected from this address" is decided by the caller: connected addresses never
-  // reach here (their packets are read with the slot's key).
-  if (client_id_connected(token.client_id)) {
-    rejects_.add(Reject::response_client_id_connected);
+  if (config_.max_connects_per_update == 0 || connects_this_update_ < config_.max_connects_per_update) {
+    connect_response(datagram.address, pending, token, now);
     return;
   }
-  const bool capped = config_.max_connects_per_update != 0 && connects_this_update_ >= config_.max_connects_per_update;
-  if (capped && deferred_count_ < deferred_.size()) {
-    deferred_[(deferred_head_ + deferred_count_++) % deferred_.size()] = DeferredConnect{datagram.address, token};
+  rejects_.add(Reject::response_deferred);
+  if (deferred_.size() < config_.max_clients) {  // else its next resend tries again
+    deferred_.push_back(DeferredConnect{datagram.address, pending.token_mac, token});
     pending.awaiting_connect = true;
-    rejects_.add(Reject::response_deferred);
-    return;
   }
-  if (capped) {
-    rejects_.add(Reject::response_deferred);  // the queue is full too: the client's next resend
-    return;
-  }
-  connect_response(datagram.address, token, now);
 }
 
 // A denied reply is never larger than the response it answers (no amplification): a response is
 // at least this long.
 constexpr std::size_t kResponseBytes = netcode::kMinEncryptedPacketBytes + netcode::kChallengeBodyBytes;
 
-void NetcodeServer::connect_response(const Address& from, const netcode::ChallengeToken& token, MonoTime now) {
-  netcode::PendingHandshake* pending = pending_.find(from, now);
-  TW_ASSERT(pending != nullptr, "a verified response has its handshake");
+void NetcodeServer::connect_response(const Address& from, netcode::PendingHandshake& pending,
+                                     const netcode::ChallengeToken& token, MonoTime now) {
+  // "Already connected from this address" is decided by the caller: connected addresses never
+  // reach here (their packets are read with the slot's key).
+  if (client_id_connected(token.client_id)) {
+    pending.awaiting_connect = false;
+    rejects_.add(Reject::response_client_id_connected);
+    return;
+  }
   const int free_slot = find_free_slot();
   if (free_slot < 0) {
     rejects_.add(Reject::response_denied_server_full);
-    send_denied(from, pending->server_to_client_key, kResponseBytes);
+    send_denied(from, pending.server_to_client_key, kResponseBytes);
     return;
   }
   const auto index = static_cast<uint32_t>(free_slot);
-  const netcode::PendingHandshake keys = *pending;  // copy: the mapping is removed next
+  const netcode::PendingHandshake keys = pending;  // copy: the mapping is removed next
   pending_.remove(from);
   connect_slot(index, from, keys, token, now);
   ++connects_this_update_;
   send_keep_alive(index, now);
 }
 
-// The responses a capped update left, first come first served; one whose handshake expired
-// meanwhile, or whose client connected from elsewhere, is dropped (the client starts again).
+// The responses a capped update left, first come first served. One whose handshake expired
+// meanwhile, or was replaced by another token's, is dropped (the client starts again).
 void NetcodeServer::connect_deferred(MonoTime now) {
-  while (deferred_count_ > 0 && connects_this_update_ < config_.max_connects_per_update) {
-    const DeferredConnect& d = deferred_[deferred_head_];
-    deferred_head_ = (deferred_head_ + 1) % deferred_.size();
-    --deferred_count_;
+  while (!deferred_.empty() && connects_this_update_ < config_.max_connects_per_update) {
+    const DeferredConnect d = std::move(deferred_.front());
+    deferred_.pop_front();
     netcode::PendingHandshake* pending = pending_.find(d.address, now);
-    if (pending == nullptr || !pending->awaiting_connect) continue;
-    if (client_id_connected(d.token.client_id)) {
-      pending_.remove(d.address);
-      rejects_.add(Reject::response_client_id_connected);
-      continue;
+    if (pending != nullptr && pending->awaiting_connect && pending->token_mac == d.token_mac) {
+      connect_response(d.address, *pending, d.token, now);
     }
-    connect_response(d.address, d.token, now);
   }
 }
 

@@ -1,7 +1,8 @@
 // The server's cap on clients connected per update (NetcodeServerConfig::max_connects_per_update):
 // a crowd whose responses arrive together connects at the cap per update from a queue, without
 // waiting for resends; a queued client's resends are counted and ignored; one whose handshake
-// expires in the queue is dropped; one whose turn comes after the server filled is denied.
+// expires in the queue is dropped; one whose turn comes after the server filled is denied; the
+// queue holds one place per slot.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,6 +92,18 @@ TEST(NetcodeConnectCap, AQueuedClientWhoseTurnComesAfterTheServerFilledIsDenied)
   EXPECT_EQ(crowd.server->connected_clients(), 2u);
   EXPECT_EQ(crowd.count_in(ClientState::connection_denied), 1u);
   EXPECT_EQ(crowd.server->rejects()[netcode::Reject::response_denied_server_full], 1u);
+}
+
+TEST(NetcodeConnectCap, TheQueueHoldsOnePlacePerSlotAndTheRestAreDeniedOnTheirResends) {
+  // Two slots, one connect an update, six responses at once: one connects, two wait (the queue's
+  // cap), three are only counted. The second connects from the queue; every other is denied, the
+  // queued one at its turn and the rest when their resends find the server full.
+  Crowd crowd(6, 2, 1);
+  for (int i = 0; i < 40 && crowd.count_in(ClientState::connection_denied) < 4; ++i) crowd.step();
+  EXPECT_EQ(crowd.server->connected_clients(), 2u);
+  EXPECT_EQ(crowd.count_in(ClientState::connected), 2u);
+  EXPECT_EQ(crowd.count_in(ClientState::connection_denied), 4u);
+  EXPECT_EQ(crowd.server->rejects()[netcode::Reject::response_denied_server_full], 4u);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <span>
@@ -118,7 +119,8 @@ class NetcodeServer {
   void process_response(const Datagram& datagram, const netcode::DecodedPacket& packet,
                         netcode::PendingHandshake& pending, MonoTime now);
   // Connects a verified response's client when a slot is free (denied otherwise).
-  void connect_response(const Address& from, const netcode::ChallengeToken& token, MonoTime now);
+  void connect_response(const Address& from, netcode::PendingHandshake& pending, const netcode::ChallengeToken& token,
+                        MonoTime now);
   void connect_deferred(MonoTime now);
   void process_from_slot(uint32_t index, const Datagram& datagram, const netcode::EncryptedHeader& header,
                          MonoTime now);
@@ -159,11 +161,10 @@ class NetcodeServer {
   uint32_t connects_this_update_ = 0;
   struct DeferredConnect {
     Address address;
+    netcode::Mac token_mac;  // the connect token its handshake was made for
     netcode::ChallengeToken token;
   };
-  std::vector<DeferredConnect> deferred_;  // ring, one place per slot
-  std::size_t deferred_head_ = 0;
-  std::size_t deferred_count_ = 0;
+  std::deque<DeferredConnect> deferred_;  // at most one per slot
   uint64_t events_dropped_ = 0;
 };
 
